@@ -1,0 +1,53 @@
+# Bruus Turnier. Quick start: `make run` (demo evening on http://127.0.0.1:8000) and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PORT   ?= 8000
+HOST   ?= 127.0.0.1
+export DEBUG ?= true
+
+.PHONY: run test bench messages translations migrate demo clean help
+
+help:
+	@echo "make run   - set everything up, load the demo evening, serve on http://$(HOST):$(PORT)"
+	@echo "make test  - install what the tests need (incl. Chromium) and run every test"
+
+$(VENV)/.installed: requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+# Compile the committed .po files (Babel: no system gettext needed).
+translations: $(VENV)/.installed
+	$(VENV)/bin/pybabel compile --domain django --directory locale --statistics
+
+migrate: $(VENV)/.installed translations
+	$(PY) manage.py migrate --noinput
+
+demo: migrate
+	$(PY) manage.py load_demo
+
+run: demo
+	@$(PY) manage.py demo_info --port $(PORT) --host $(HOST)
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+# Debian's Chromium for the browser tests (Playwright drives /usr/bin/chromium).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi; }
+
+test: $(VENV)/.installed-dev translations chromium
+	$(PY) -m pytest
+
+# Developers only: refresh the .po files from the code (needs GNU gettext).
+messages: $(VENV)/.installed
+	$(PY) manage.py makemessages --locale de --ignore ".venv/*" --no-obsolete
+
+clean:
+	rm -rf $(VENV) var

@@ -1,0 +1,18 @@
+"""URLs of Bruus Turnier, split by role: public, organiser (login), scorer (table links)."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("scoring.urls.public")),
+    path("organiser/", include("scoring.urls.organiser")),
+    path("t/", include("scoring.urls.scorer")),
+    path("anmelden/", auth_views.LoginView.as_view(), name="login"),
+    path("abmelden/", auth_views.LogoutView.as_view(), name="logout"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+]
+
+handler404 = "scoring.views.errors.not_found"
+handler500 = "scoring.views.errors.server_error"

@@ -1,0 +1,591 @@
+"""The draw of one session (Durchgang): partnerships, sit-outs and the tables of every round.
+
+Source: DOMAIN.md, "The Schwesing tournament format" and "Decisions where the sources are
+silent". At the start of each session the present players are drawn into new random
+partnerships of two that stay together for the session; in every round the partnerships are
+matched in pairs at tables (two partnerships, four players); opponents change from round to
+round.
+
+What the draw guarantees, in this order of priority:
+
+1. **Sit-outs rotate.** With an odd number of players one player sits out the whole session;
+   if the players left are ``4k + 2``, one partnership sits out each round. Sit-outs are
+   counted in rounds (a whole-session sit-out counts as ``rounds`` rounds) and are always
+   given to the present players with the fewest rounds sat out so far, ties drawn at random.
+   So nobody sits out a second time while another present player has not sat out at all. The
+   partnerships that sit out in this session are formed from those players among themselves,
+   and each of them sits out once per session (when there are fewer partnerships than rounds,
+   every partnership sits out ``rounds // partnerships`` times and the ones with the fewest
+   sit-outs once more).
+2. **No repeated partner** within the evening whenever the players allow it. The partnerships
+   are a minimum-cost perfect matching in which a repeated partner costs heavily; among
+   equally good matchings the random source decides. A draw that would leave no repeat-free
+   partnering for a further session of the same players is avoided when another is possible
+   (one session of look-ahead; more sessions than ``players - 1`` cannot all be new anyway).
+3. **No repeated opponents within the session**: two partnerships never meet twice in one
+   session when the number of rounds allows it (always with at least five playing
+   partnerships and the default four rounds). When repeats are unavoidable (for example four
+   partnerships over four rounds) they are spread evenly: the draw minimises the sum over
+   pairs of partnerships of ``meetings * (meetings - 1) / 2``.
+4. **Few repeated opponents over the evening**: then the same sum over pairs of individual
+   players, counting their meetings as opponents earlier in the evening, is kept small.
+
+How: each round is a minimum-cost perfect matching of the playing partnerships. Up to
+:data:`EXACT_MATCHING_MAX_NODES` nodes it is solved exactly with networkx's
+``max_weight_matching`` (weights: a large constant minus the cost, plus a random jitter that
+is smaller than one unit of cost, so the jitter only breaks ties). Above that the blossom
+algorithm is too slow (about 1.3 s for 200 nodes), so a random perfect matching is improved by
+exchanging partners between pairs of pairs until no exchange lowers the cost (2-opt local
+search). With many players almost every pairing is free of repeats, so this reaches cost zero.
+Because a greedy round-by-round choice can get stuck in a late round, several randomised
+schedules are built and the best is kept; in addition a classic round-robin schedule (circle
+method) with randomly numbered partnerships is always a candidate, so a session without
+repeated meetings is found whenever one exists for the drawn sit-out order.
+
+Determinism: all randomness comes from the ``random.Random`` passed in, players are processed
+in sorted order, and nothing depends on the iteration order of sets or on string hashing, so
+a stored seed reproduces a draw exactly on every Python run, whatever ``PYTHONHASHSEED``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from scoring.domain.errors import DomainError, gettext_noop
+
+__all__ = [
+    "EXACT_MATCHING_MAX_NODES",
+    "DrawError",
+    "History",
+    "PlayerId",
+    "RoundDraw",
+    "SessionDraw",
+    "Table",
+    "draw_session",
+    "history_after",
+]
+
+PlayerId = int
+"""A player's id. The app passes database ids; any hashable, mutually sortable value works."""
+
+EXACT_MATCHING_MAX_NODES = 48
+"""Largest matching (in nodes: players or partnerships) solved exactly with networkx.
+
+Measured with networkx 3.6.1: a complete graph of 50 nodes takes about 0.03 s, 100 nodes
+0.24 s, 200 nodes 1.3 s. Larger matchings use the local search described in the module text.
+"""
+
+# Random jitter added to exact matching weights; one unit of cost outweighs all jitter.
+_JITTER = 1024
+# Randomised attempts at the partnerships (stops at the first attempt without any defect).
+_PARTNER_ATTEMPTS_EXACT = 24
+_PARTNER_ATTEMPTS_LOCAL = 4
+# Upper limit of improvement passes of the local search.
+_LOCAL_SEARCH_MAX_PASSES = 100
+
+_Pair = tuple[int, int]
+_Schedule = list[list[_Pair]]
+
+
+class DrawError(DomainError):
+    """The draw cannot be made with the given input (too few players, duplicate ids, ...)."""
+
+
+@dataclass(frozen=True)
+class History:
+    """What happened earlier this evening, as far as the draw cares.
+
+    Attributes:
+        partners: every pair of players who have been partners (a set of 2-element sets).
+        opponents: pair of players -> number of rounds in which they sat at one table as
+            opponents.
+        sitouts: player -> rounds sat out so far; a whole-session sit-out counts as all rounds
+            of that session.
+
+    Players missing from a mapping count as 0; entries for players who are not present are
+    ignored. Build it with :func:`history_after`; treat the mappings as read-only.
+    """
+
+    partners: frozenset[frozenset[PlayerId]] = frozenset()
+    opponents: Mapping[frozenset[PlayerId], int] = field(default_factory=dict)
+    sitouts: Mapping[PlayerId, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table in one round.
+
+    Attributes:
+        number: 1-based table number, 1..T within the round.
+        team_a: index into :attr:`SessionDraw.partnerships` (``team_a < team_b``).
+        team_b: index into :attr:`SessionDraw.partnerships`.
+    """
+
+    number: int
+    team_a: int
+    team_b: int
+
+
+@dataclass(frozen=True)
+class RoundDraw:
+    """The seating of one round.
+
+    Attributes:
+        number: 1-based round number within the session.
+        tables: the tables, numbered 1..T in this order.
+        sitout_partnership: index into :attr:`SessionDraw.partnerships` of the partnership
+            that sits out this round, or ``None``.
+    """
+
+    number: int
+    tables: tuple[Table, ...]
+    sitout_partnership: int | None
+
+
+@dataclass(frozen=True)
+class SessionDraw:
+    """The draw of one session.
+
+    Attributes:
+        partnerships: the partnerships, each a sorted pair of player ids; partnership number
+            ``i + 1`` is ``partnerships[i]``. Sorted by player ids.
+        sitout_player: the player who sits out the whole session (odd number of players),
+            else ``None``.
+        rounds: the rounds of the session, in order.
+    """
+
+    partnerships: tuple[tuple[PlayerId, PlayerId], ...]
+    sitout_player: PlayerId | None
+    rounds: tuple[RoundDraw, ...]
+
+
+def draw_session(
+    players: Sequence[PlayerId], history: History, rounds: int, rng: random.Random
+) -> SessionDraw:
+    """Draw partnerships, sit-outs and tables of one session.
+
+    Args:
+        players: the players present for this session, in any order (the order does not
+            change the draw).
+        history: what happened earlier this evening (:class:`History()` for the first session).
+        rounds: number of rounds in the session, at least 1 (default format: 4).
+        rng: the only random source used; the same seed and input give the same draw.
+
+    Returns:
+        The :class:`SessionDraw`. Every player appears exactly once per round: at a table, in
+        the round's sit-out partnership, or as the session's sit-out player.
+
+    Raises:
+        DrawError: ``duplicate_player`` if an id occurs twice, ``too_few_players`` with fewer
+            than 4 players, ``invalid_rounds`` if ``rounds`` is not a whole number >= 1.
+
+    See the module documentation for the rules and how they are met.
+    """
+    present = _validated_players(players, rounds)
+    index = {player: i for i, player in enumerate(present)}
+    sitouts = [history.sitouts.get(player, 0) for player in present]
+    partnered = _index_pairs(history.partners, index)
+    met = _index_pair_counts(history.opponents, index)
+
+    formation = _form_partnerships(len(present), sitouts, partnered, met, rounds, rng)
+    schedule = _schedule_rounds(formation.teams, formation.cycle, formation.byes, rounds, met, rng)
+
+    round_draws = []
+    for number, tables in enumerate(schedule, start=1):
+        sitout = formation.cycle[(number - 1) % len(formation.cycle)] if formation.byes else None
+        round_draws.append(
+            RoundDraw(
+                number=number,
+                tables=tuple(
+                    Table(number=t, team_a=a, team_b=b)
+                    for t, (a, b) in enumerate(sorted(tables), start=1)
+                ),
+                sitout_partnership=sitout,
+            )
+        )
+    return SessionDraw(
+        partnerships=tuple((present[a], present[b]) for a, b in formation.teams),
+        sitout_player=None if formation.sitter is None else present[formation.sitter],
+        rounds=tuple(round_draws),
+    )
+
+
+def history_after(history: History, draw: SessionDraw) -> History:
+    """Fold a drawn (and played) session into the evening's history.
+
+    Adds the session's partnerships to ``partners``; for every round and table adds 1 to
+    ``opponents`` for each of the four pairs of players sitting on opposite sides; adds the
+    number of rounds to the sit-out player's ``sitouts`` and 1 per round to both players of the
+    round's sit-out partnership. Returns a new :class:`History`; the input is not changed.
+    """
+    partners = set(history.partners)
+    partners.update(frozenset(team) for team in draw.partnerships)
+    opponents = dict(history.opponents)
+    sitouts = dict(history.sitouts)
+    for round_draw in draw.rounds:
+        for table in round_draw.tables:
+            for a in draw.partnerships[table.team_a]:
+                for b in draw.partnerships[table.team_b]:
+                    key = frozenset((a, b))
+                    opponents[key] = opponents.get(key, 0) + 1
+        if round_draw.sitout_partnership is not None:
+            for player in draw.partnerships[round_draw.sitout_partnership]:
+                sitouts[player] = sitouts.get(player, 0) + 1
+    if draw.sitout_player is not None:
+        sitouts[draw.sitout_player] = sitouts.get(draw.sitout_player, 0) + len(draw.rounds)
+    return History(partners=frozenset(partners), opponents=opponents, sitouts=sitouts)
+
+
+# --- input ------------------------------------------------------------------------------------
+
+
+def _validated_players(players: Sequence[PlayerId], rounds: int) -> list[PlayerId]:
+    """Check the input and return the players sorted."""
+    counts = Counter(players)
+    duplicates = sorted(player for player, count in counts.items() if count > 1)
+    if duplicates:
+        raise DrawError(
+            gettext_noop("Player %(player)s is checked in more than once."),
+            code="duplicate_player",
+            player=duplicates[0],
+        )
+    if len(counts) < 4:
+        raise DrawError(
+            gettext_noop(
+                "At least 4 players are needed for one table; %(count)s are checked in."
+            ),
+            code="too_few_players",
+            count=len(counts),
+        )
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
+        raise DrawError(
+            gettext_noop("A session needs at least 1 round, not %(rounds)s."),
+            code="invalid_rounds",
+            rounds=rounds,
+        )
+    return sorted(counts)
+
+
+def _pair(a: int, b: int) -> _Pair:
+    return (a, b) if a < b else (b, a)
+
+
+def _index_pairs(pairs: frozenset[frozenset[PlayerId]], index: Mapping[PlayerId, int]) -> set[_Pair]:
+    """The pairs among present players, as sorted index pairs (order-independent)."""
+    result = set()
+    for pair in pairs:
+        members = [index[p] for p in pair if p in index]
+        if len(members) == 2 and len(pair) == 2:
+            result.add(_pair(members[0], members[1]))
+    return result
+
+
+def _index_pair_counts(
+    counts: Mapping[frozenset[PlayerId], int], index: Mapping[PlayerId, int]
+) -> dict[_Pair, int]:
+    """The counts among present players, keyed by sorted index pairs (order-independent)."""
+    result: dict[_Pair, int] = {}
+    for pair, count in counts.items():
+        members = [index[p] for p in pair if p in index]
+        if len(members) == 2 and len(pair) == 2 and count > 0:
+            key = _pair(members[0], members[1])
+            result[key] = result.get(key, 0) + count
+    return result
+
+
+# --- minimum-cost perfect matching ---------------------------------------------------------------
+
+
+def _min_cost_matching(size: int, cost: Callable[[int, int], int], rng: random.Random) -> list[_Pair]:
+    """A perfect matching of the nodes ``0..size-1`` (``size`` even) with small total cost.
+
+    ``cost(i, j)`` (for ``i < j``) is a non-negative int. Exact (networkx blossom) up to
+    :data:`EXACT_MATCHING_MAX_NODES` nodes, 2-opt local search above. Ties between equally
+    cheap matchings are broken by ``rng``. Returns sorted pairs ``(i, j)`` with ``i < j``.
+    """
+    if size <= EXACT_MATCHING_MAX_NODES:
+        return _exact_matching(size, cost, rng)
+    return _local_search_matching(size, cost, rng)
+
+
+def _exact_matching(size: int, cost: Callable[[int, int], int], rng: random.Random) -> list[_Pair]:
+    costs = {(i, j): cost(i, j) for i in range(size) for j in range(i + 1, size)}
+    top = max(costs.values(), default=0)
+    # One unit of cost is worth more than the jitter of a whole matching.
+    scale = _JITTER * (size // 2 + 1)
+    graph = nx.Graph()
+    graph.add_nodes_from(range(size))
+    for (i, j), c in costs.items():
+        graph.add_edge(i, j, weight=(top - c) * scale + 1 + rng.randrange(_JITTER))
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    pairs = sorted(_pair(i, j) for i, j in matching)
+    if len(pairs) * 2 != size:  # pragma: no cover - a complete graph always has one
+        raise AssertionError("matching is not perfect")
+    return pairs
+
+
+def _local_search_matching(
+    size: int, cost: Callable[[int, int], int], rng: random.Random
+) -> list[_Pair]:
+    order = list(range(size))
+    rng.shuffle(order)
+    pairs = [_pair(order[k], order[k + 1]) for k in range(0, size, 2)]
+    costs = [cost(a, b) for a, b in pairs]
+    count = len(pairs)
+    for _ in range(_LOCAL_SEARCH_MAX_PASSES):
+        improved = False
+        for i in range(count):
+            if costs[i] == 0:
+                continue
+            start = rng.randrange(count)
+            for offset in range(count):
+                j = (start + offset) % count
+                if j == i:
+                    continue
+                (a, b), (c, d) = pairs[i], pairs[j]
+                before = costs[i] + costs[j]
+                first = (_pair(a, c), _pair(b, d))
+                second = (_pair(a, d), _pair(b, c))
+                first_costs = (cost(*first[0]), cost(*first[1]))
+                second_costs = (cost(*second[0]), cost(*second[1]))
+                if sum(second_costs) < sum(first_costs):
+                    first, first_costs = second, second_costs
+                if sum(first_costs) < before:
+                    pairs[i], pairs[j] = first
+                    costs[i], costs[j] = first_costs
+                    improved = True
+                    if costs[i] == 0:
+                        break
+        if not improved:
+            break
+    return sorted(pairs)
+
+
+# --- partnerships and sit-outs ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Formation:
+    """Partnerships of one session, in player indices.
+
+    ``teams`` are sorted index pairs, sorted. ``cycle`` is a permutation of the team indices:
+    with ``byes`` the team ``cycle[r % len(cycle)]`` sits out round ``r`` (0-based), and the
+    teams with the fewest sit-outs come first; it also numbers the round-robin candidate.
+    """
+
+    sitter: int | None
+    teams: list[_Pair]
+    cycle: list[int]
+    byes: bool
+
+
+def _rank_by_sitouts(players: Sequence[int], sitouts: Sequence[int], rng: random.Random) -> list[int]:
+    """Players ordered by rounds sat out, fewest first; ties in random order."""
+    ranking = list(players)
+    rng.shuffle(ranking)
+    ranking.sort(key=lambda p: sitouts[p])  # stable: keeps the random order within ties
+    return ranking
+
+
+def _form_partnerships(
+    size: int,
+    sitouts: Sequence[int],
+    partnered: set[_Pair],
+    met: Mapping[_Pair, int],
+    rounds: int,
+    rng: random.Random,
+) -> _Formation:
+    """Choose the session's sit-out player, partnerships and sit-out partnerships.
+
+    Several randomised attempts (ties in the sit-out ranking and the matching are drawn
+    anew) until one has no repeated partner and leaves a repeat-free partnering of the same
+    players for another session; otherwise the best attempt is kept.
+    """
+    attempts = _PARTNER_ATTEMPTS_EXACT if size <= EXACT_MATCHING_MAX_NODES else _PARTNER_ATTEMPTS_LOCAL
+    best: tuple[tuple[int, int], _Formation] | None = None
+    for _ in range(attempts):
+        ranking = _rank_by_sitouts(range(size), sitouts, rng)
+        sitter = ranking[0] if size % 2 else None
+        playing = ranking[1:] if size % 2 else ranking
+        team_count = len(playing) // 2
+        byes = len(playing) % 4 == 2
+        # Teams that sit out once more than the others this session (all of them sit out
+        # rounds // team_count times); formed from the players with the fewest sit-outs.
+        extra = rounds % team_count if byes else 0
+        extra_players, other_players = playing[: 2 * extra], playing[2 * extra :]
+        extra_teams = _pair_up(extra_players, partnered, met, rng)
+        other_teams = _pair_up(other_players, partnered, met, rng)
+        teams = sorted(extra_teams + other_teams)
+        repeats = sum(team in partnered for team in teams)
+        cornered = not _partnering_left(playing, partnered | set(teams))
+        position = {team: i for i, team in enumerate(teams)}
+        first = [position[team] for team in extra_teams]
+        rest = [position[team] for team in other_teams]
+        rng.shuffle(first)
+        rng.shuffle(rest)
+        formation = _Formation(sitter=sitter, teams=teams, cycle=first + rest, byes=byes)
+        score = (repeats, int(cornered))
+        if best is None or score < best[0]:
+            best = (score, formation)
+        if score == (0, 0):
+            break
+    assert best is not None
+    return best[1]
+
+
+def _pair_up(
+    players: Sequence[int], partnered: set[_Pair], met: Mapping[_Pair, int], rng: random.Random
+) -> list[_Pair]:
+    """Pair ``players`` (even count) avoiding earlier partners; returns sorted index pairs."""
+    if not players:
+        return []
+    top = max(met.values(), default=0)
+    weight = 1 + top * (len(players) // 2)
+
+    def cost(i: int, j: int) -> int:
+        key = _pair(players[i], players[j])
+        return weight * (key in partnered) + top - met.get(key, 0)
+
+    return [_pair(players[i], players[j]) for i, j in _min_cost_matching(len(players), cost, rng)]
+
+
+def _partnering_left(players: Sequence[int], used: set[_Pair]) -> bool:
+    """Whether ``players`` can still be paired without any pair from ``used``."""
+    size = len(players)
+    members = set(players)
+    degree = dict.fromkeys(players, size - 1)
+    for a, b in used:
+        if a in members and b in members:
+            degree[a] -= 1
+            degree[b] -= 1
+    if min(degree.values()) * 2 >= size:
+        return True  # Dirac: a Hamilton cycle, hence a perfect matching, exists
+    graph = nx.Graph()
+    graph.add_nodes_from(sorted(players))
+    ordered = sorted(players)
+    graph.add_edges_from(
+        (a, b) for k, a in enumerate(ordered) for b in ordered[k + 1 :] if (a, b) not in used
+    )
+    return len(nx.max_weight_matching(graph, maxcardinality=True)) * 2 == size
+
+
+# --- tables --------------------------------------------------------------------------------------
+
+
+def _greedy_attempts(playing_teams: int) -> int:
+    """How many randomised round-by-round schedules to build (cost grows with size)."""
+    if playing_teams <= 16:
+        return 12
+    if playing_teams <= EXACT_MATCHING_MAX_NODES:
+        return 3
+    return 2
+
+
+def _schedule_rounds(
+    teams: Sequence[_Pair],
+    cycle: Sequence[int],
+    byes: bool,
+    rounds: int,
+    met: Mapping[_Pair, int],
+    rng: random.Random,
+) -> _Schedule:
+    """The tables (pairs of team indices) of every round: the best of several candidates."""
+    team_count = len(teams)
+    playing = [
+        [t for t in range(team_count) if not byes or t != cycle[r % team_count]]
+        for r in range(rounds)
+    ]
+    best: tuple[tuple[int, int], _Schedule] | None = None
+    for _ in range(_greedy_attempts(len(playing[0]))):
+        schedule = _greedy_schedule(teams, playing, met, rng)
+        score = _schedule_score(schedule, teams, met)
+        if best is None or score < best[0]:
+            best = (score, schedule)
+        if score == (0, 0):
+            return schedule
+    schedule = _round_robin_schedule(cycle, byes, rounds)
+    score = _schedule_score(schedule, teams, met)
+    assert best is not None
+    if score < best[0]:
+        best = (score, schedule)
+    return best[1]
+
+
+def _greedy_schedule(
+    teams: Sequence[_Pair], playing: Sequence[Sequence[int]], met: Mapping[_Pair, int], rng: random.Random
+) -> _Schedule:
+    """Round by round: a minimum-cost matching given the meetings of the rounds before."""
+    meetings: dict[_Pair, int] = {}
+    local: dict[_Pair, int] = {}
+    top_met = max(met.values(), default=0)
+    schedule: _Schedule = []
+    for round_index, nodes in enumerate(playing):
+        # A session meeting outweighs all individual repeats of a round.
+        session_weight = 1 + 4 * (len(nodes) // 2) * (top_met + round_index)
+
+        def cost(i: int, j: int, nodes: Sequence[int] = nodes, weight: int = session_weight) -> int:
+            a, b = nodes[i], nodes[j]
+            total = weight * meetings.get((a, b), 0)
+            for x in teams[a]:
+                for y in teams[b]:
+                    key = _pair(x, y)
+                    total += met.get(key, 0) + local.get(key, 0)
+            return total
+
+        tables = [(nodes[i], nodes[j]) for i, j in _min_cost_matching(len(nodes), cost, rng)]
+        for a, b in tables:
+            meetings[(a, b)] = meetings.get((a, b), 0) + 1
+            for x in teams[a]:
+                for y in teams[b]:
+                    key = _pair(x, y)
+                    local[key] = local.get(key, 0) + 1
+        schedule.append(tables)
+    return schedule
+
+
+def _round_robin_schedule(cycle: Sequence[int], byes: bool, rounds: int) -> _Schedule:
+    """The circle-method round robin, teams numbered by ``cycle``.
+
+    With byes a dummy team is added; in round ``r`` it meets ``cycle[r % len(cycle)]``, which
+    is exactly the team that sits out. No two teams meet twice in the first ``nodes - 1``
+    rounds; later rounds repeat the cycle, which spreads unavoidable repeats evenly.
+    """
+    team_count = len(cycle)
+    nodes = team_count + 1 if byes else team_count
+    period = nodes - 1
+    schedule: _Schedule = []
+    for r in range(rounds):
+        k = r % period
+        circle = [(k, nodes - 1)]
+        circle += [((k + i) % period, (k - i) % period) for i in range(1, nodes // 2)]
+        tables = [
+            _pair(cycle[a], cycle[b]) for a, b in circle if a < team_count and b < team_count
+        ]
+        schedule.append(sorted(tables))
+    return schedule
+
+
+def _schedule_score(schedule: _Schedule, teams: Sequence[_Pair], met: Mapping[_Pair, int]) -> tuple[int, int]:
+    """(repeated meetings of partnerships in the session, repeated meetings of individuals).
+
+    Each is the sum over pairs of ``m * (m - 1) / 2`` for their ``m`` meetings, the individual
+    one counting meetings earlier in the evening too (minus the part that is already history).
+    """
+    meetings: dict[_Pair, int] = {}
+    local: dict[_Pair, int] = {}
+    session_cost = individual_cost = 0
+    for tables in schedule:
+        for a, b in tables:
+            session_cost += meetings.get((a, b), 0)
+            meetings[(a, b)] = meetings.get((a, b), 0) + 1
+            for x in teams[a]:
+                for y in teams[b]:
+                    key = _pair(x, y)
+                    individual_cost += met.get(key, 0) + local.get(key, 0)
+                    local[key] = local.get(key, 0) + 1
+    return session_cost, individual_cost

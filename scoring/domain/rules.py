@@ -1,0 +1,475 @@
+"""The scoring rules of one Bruus deal, Schwesing rules.
+
+Source: seed file ``000_717ae1d4fe10ece6.txt`` (pagat.com, "Bruus"), sections "Daring and
+Striking" and "Scoring"; see also ``DOMAIN.md``, "Scoring one deal". All points are
+matchsticks (whole numbers).
+
+The module has two parts:
+
+* :func:`score_deal` / :func:`check_result`: what the table scorer enters for a deal (who won
+  five tricks, "zu Null" or not, and the bonus of each team for daring and striking) is
+  checked and turned into matchsticks.
+* A small model of daring and striking: :func:`score_trick` scores the matador plays of one
+  trick, and :func:`derive_bonus_pairs` enumerates every abstract deal to find which pairs
+  (bonus team A, bonus team B) can occur in one deal. :data:`POSSIBLE_BONUS_PAIRS` is that set
+  written out for people to read; a test proves that the two agree.
+
+Standard library only: no Django import.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import itertools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from scoring.domain.errors import DomainError, gettext_noop
+
+TEAM_A: Final = "A"
+TEAM_B: Final = "B"
+TEAMS: Final = (TEAM_A, TEAM_B)
+
+#: Plays to one trick: the leader (seat 0) and then the other three players clockwise.
+SEATS_PER_TRICK: Final = 4
+
+
+def other_team(team: str) -> str:
+    """Return the opposing team: ``"A"`` for ``"B"`` and ``"B"`` for ``"A"``."""
+    return TEAM_B if team == TEAM_A else TEAM_A
+
+
+# --------------------------------------------------------------------------------------------
+# The model of daring and striking (source: "Daring and Striking" and "Scoring")
+# --------------------------------------------------------------------------------------------
+
+
+class Matador(enum.IntEnum):
+    """The three matadors, valued by rank (higher beats lower). Each exists once per deal."""
+
+    TOLLER_HUND = 1  # ♠8
+    BRUUS = 2  # ♥K
+    SPITZ = 3  # ♣J
+
+    @property
+    def next_higher(self) -> Matador | None:
+        """The matador that strikes this one, or ``None`` for the Spitz."""
+        return Matador(self + 1) if self < Matador.SPITZ else None
+
+    @property
+    def next_lower(self) -> Matador | None:
+        """The matador this one strikes, or ``None`` for the Toller Hund."""
+        return Matador(self - 1) if self > Matador.TOLLER_HUND else None
+
+
+@dataclass(frozen=True)
+class Play:
+    """One player's play to a trick, as far as the matadors matter.
+
+    Attributes:
+        matadors: the matadors this player plays to the trick. Usually none or one; several
+            only when following to a double or triple trick, where the cards need not be of
+            equal rank. The leader never plays two matadors at once, because a double or triple
+            lead needs cards of equal rank and the matadors are a Jack, a King and an Eight.
+        holding: the matadors left in this player's hand after the play (condition 2 of a
+            dare: "the darer does not hold the next higher card").
+
+    A player who plays two matadors at once (say ♠8 and ♥K) held the higher one at the moment
+    of playing the lower one, so by condition 2 the lower one is no dare. Nor is the higher
+    one a strike of the lower: a strike needs an opponent of the darer.
+    """
+
+    matadors: frozenset[Matador] = frozenset()
+    holding: frozenset[Matador] = frozenset()
+
+
+@dataclass(frozen=True)
+class TrickBonus:
+    """Matchsticks for daring and striking in one trick; at most one of ``a``, ``b`` is not 0.
+
+    Attributes:
+        a: matchsticks team A wins in the trick.
+        b: matchsticks team B wins in the trick.
+    """
+
+    a: int
+    b: int
+
+
+# Points for one trick, keyed by what happened to the Toller Hund and the Bruus in it:
+# (Hund dared, Hund struck by ♥K, Bruus dared, Bruus struck by ♣J).
+# Source: the list under "Scoring"; only one team scores per trick ("Daring and Striking").
+_TRICK_POINTS: Final[dict[tuple[bool, bool, bool, bool], int]] = {
+    (False, False, False, False): 0,  # no dare
+    (True, False, False, False): 1,  # successful dare of ♠8
+    (False, False, True, False): 1,  # successful dare of ♥K
+    (True, True, False, False): 2,  # strike of ♠8 by ♥K
+    (False, False, True, True): 2,  # strike of ♥K by ♣J
+    (True, True, True, False): 3,  # strike of ♠8 by ♥K and successful onward dare of ♥K
+    (True, True, True, True): 4,  # counterstrike (Generalschlag) of the onward-dared ♥K by ♣J
+    (True, False, True, False): 2,  # successful dare of both ♠8 and ♥K by one team
+    (True, False, True, True): 3,  # strike of ♥K by ♣J after the opponents dared ♠8 and ♥K
+}
+
+
+def score_trick(
+    plays: Sequence[Play],
+    *,
+    leader_team: str = TEAM_A,
+    played_before: frozenset[Matador] = frozenset(),
+    bunk_exhausted: bool = False,
+) -> TrickBonus:
+    """Score daring and striking in one trick.
+
+    Source: seed file ``000_717ae1d4fe10ece6.txt``, sections "Daring and Striking" and
+    "Scoring". Playing the Bruus or the Toller Hund is a dare when (1) the next higher matador
+    has not been played yet, in the deal or earlier in this trick, (2) the player does not hold
+    it, (3) the player is not the last to the trick and (4) the bunk is not exhausted. A dared
+    matador is struck when the next higher matador is played to the same trick, later, by an
+    opponent of the darer. Who wins the trick does not matter.
+
+    Args:
+        plays: exactly four plays in playing order; seat 0 is the leader, seats 0 and 2 are the
+            leader's team, seats 1 and 3 the other team, seat 3 is the last player.
+        leader_team: ``"A"`` or ``"B"``, the team of the leader.
+        played_before: matadors already played in earlier tricks of the deal.
+        bunk_exhausted: the bunk (stock) was empty when this trick was played.
+
+    Returns:
+        The matchsticks each team wins for daring and striking in this trick (0 to 4, at most
+        one team scores).
+
+    Raises:
+        ValueError: the plays cannot happen: not four plays, an unknown team, a matador played
+            or held twice, or two matadors led at once.
+    """
+    _check_trick(plays, leader_team, played_before)
+    seen = set(played_before)
+    darer_team: dict[Matador, str] = {}
+    struck: set[Matador] = set()
+    for seat, play in enumerate(plays):
+        team = leader_team if seat % 2 == 0 else other_team(leader_team)
+        for matador in sorted(play.matadors):
+            lower = matador.next_lower
+            if lower in darer_team and darer_team[lower] != team:
+                struck.add(lower)
+            higher = matador.next_higher
+            if (
+                higher is not None
+                and higher not in seen  # condition 1
+                and higher not in play.matadors | play.holding  # condition 2
+                and seat != SEATS_PER_TRICK - 1  # condition 3
+                and not bunk_exhausted  # condition 4
+            ):
+                darer_team[matador] = team
+        seen |= play.matadors
+
+    hund, bruus = Matador.TOLLER_HUND, Matador.BRUUS
+    points = _TRICK_POINTS[(hund in darer_team, hund in struck, bruus in darer_team, bruus in struck)]
+    if points == 0:
+        return TrickBonus(0, 0)
+    # The last event decides who scores: the strike of the Bruus, else the (onward) dare of the
+    # Bruus or the strike of the Hund, else the dare of the Hund.
+    if bruus in struck:
+        scorer = other_team(darer_team[bruus])
+    elif bruus in darer_team:
+        scorer = darer_team[bruus]
+    elif hund in struck:
+        scorer = other_team(darer_team[hund])
+    else:
+        scorer = darer_team[hund]
+    return TrickBonus(points, 0) if scorer == TEAM_A else TrickBonus(0, points)
+
+
+def _check_trick(plays: Sequence[Play], leader_team: str, played_before: frozenset[Matador]) -> None:
+    """Raise ``ValueError`` if ``plays`` cannot be one trick of a deal (see :func:`score_trick`)."""
+    if len(plays) != SEATS_PER_TRICK:
+        raise ValueError(f"a trick has {SEATS_PER_TRICK} plays, got {len(plays)}")
+    if leader_team not in TEAMS:
+        raise ValueError(f"unknown team {leader_team!r}")
+    if len(plays[0].matadors) > 1:
+        raise ValueError("the leader cannot lead two matadors at once: they differ in rank")
+    played = list(played_before) + [m for play in plays for m in play.matadors]
+    if len(played) != len(set(played)):
+        raise ValueError("each matador can be played only once in a deal")
+    held = [m for play in plays for m in play.holding]
+    if len(held) != len(set(held)) or set(held) & set(played):
+        raise ValueError("a matador can be in one hand only, and not once it is played")
+
+
+# --------------------------------------------------------------------------------------------
+# The model of a deal: every abstract deal, enumerated
+# --------------------------------------------------------------------------------------------
+#
+# A deal is a sequence of tricks. Only the tricks in which a matador is played matter; there
+# are at most three of them, in any order, because each matador is played at most once (or
+# never: play stops as soon as a team has five tricks). Players are numbered 0 to 3 clockwise;
+# players 0 and 2 are team A, players 1 and 3 team B. For each trick with matadors the model
+# chooses:
+#   * which of the matadors not yet played are played in it,
+#   * the leader (any player can win the previous trick),
+#   * the seat of each of these matadors (several may fall to one follower; see Play),
+#   * whether the bunk is exhausted (once exhausted it stays so),
+#   * for each Hund or Bruus played, whether the player still holds the next higher matador,
+#     where that is consistent with what is known: not if it has been played or is played by
+#     another player in this trick or is known to be in another hand; surely if the player is
+#     known to hold it. A player holding a matador keeps it until playing it, so it can then
+#     only be played by that player.
+# A trick without matadors scores nothing, so it is left out.
+
+# Who is known to hold a matador not yet played: (matador, player) pairs.
+_Owners = frozenset[tuple[Matador, int]]
+
+
+def _team_of_player(player: int) -> str:
+    """The team of player 0 to 3 (clockwise): A for 0 and 2, B for 1 and 3."""
+    return TEAM_A if player % 2 == 0 else TEAM_B
+
+
+def _next_tricks(
+    played: frozenset[Matador], bunk_exhausted: bool, owners: _Owners
+) -> Iterator[tuple[TrickBonus, frozenset[Matador], bool, _Owners]]:
+    """Yield every next trick with matadors: its bonus and the state after it."""
+    owner_of = dict(owners)
+    unplayed = [m for m in Matador if m not in played]
+    subsets = (s for size in range(1, len(unplayed) + 1) for s in itertools.combinations(unplayed, size))
+    for matadors in subsets:
+        now_played = played | frozenset(matadors)
+        for leader, seats in itertools.product(
+            range(SEATS_PER_TRICK), itertools.product(range(SEATS_PER_TRICK), repeat=len(matadors))
+        ):
+            seat_of = dict(zip(matadors, seats))
+            player_of = {m: (leader + seat) % SEATS_PER_TRICK for m, seat in seat_of.items()}
+            if seats.count(0) > 1 or any(owner_of.get(m, p) != p for m, p in player_of.items()):
+                continue
+            # (next higher matador, its holder) for each Hund or Bruus whose player may hold it
+            may_hold = [
+                (higher, player_of[m], options)
+                for m in matadors
+                if (higher := m.next_higher) is not None
+                for options in [_holding_choices(higher, played, seat_of, player_of[m], owner_of)]
+            ]
+            for exhausted in sorted({bunk_exhausted, True}):
+                for holds in itertools.product(*(options for _, _, options in may_hold)):
+                    holders = {(higher, player) for (higher, player, _), h in zip(may_hold, holds) if h}
+                    plays = [
+                        Play(
+                            matadors=frozenset(m for m in matadors if seat_of[m] == seat),
+                            holding=frozenset(n for n, p in holders if p == (leader + seat) % SEATS_PER_TRICK),
+                        )
+                        for seat in range(SEATS_PER_TRICK)
+                    ]
+                    bonus = score_trick(
+                        plays,
+                        leader_team=_team_of_player(leader),
+                        played_before=played,
+                        bunk_exhausted=exhausted,
+                    )
+                    now_owners = frozenset((m, p) for m, p in owners | holders if m not in now_played)
+                    yield bonus, now_played, exhausted, now_owners
+
+
+def _holding_choices(
+    higher: Matador,
+    played: frozenset[Matador],
+    seat_of: dict[Matador, int],
+    player: int,
+    owner_of: dict[Matador, int],
+) -> tuple[bool, ...]:
+    """Can ``player``, playing the matador below ``higher``, still hold ``higher`` after the play?"""
+    if higher in played or higher in seat_of:
+        # A played matador is in no hand. One played in this trick is in the hand of its player
+        # until then; if that is this player, it is played together with the lower one.
+        return (False,)
+    if higher in owner_of:
+        return (owner_of[higher] == player,)
+    return (False, True)
+
+
+@functools.cache
+def _bonuses_from(played: frozenset[Matador], bunk_exhausted: bool, owners: _Owners) -> frozenset[tuple[int, int]]:
+    """Every (bonus A, bonus B) the rest of a deal can add, from the given state."""
+    totals = {(0, 0)}  # no more matador is played
+    for bonus, *state in _next_tricks(played, bunk_exhausted, owners):
+        totals.update((bonus.a + a, bonus.b + b) for a, b in _bonuses_from(*state))
+    return frozenset(totals)
+
+
+@functools.cache
+def derive_bonus_pairs() -> frozenset[tuple[int, int]]:
+    """Enumerate every abstract deal of the model and collect the bonus pairs that occur.
+
+    Source: seed file ``000_717ae1d4fe10ece6.txt``, sections "Daring and Striking" and
+    "Scoring"; the model is described in the comment above this function.
+
+    Returns:
+        The set of ``(bonus_a, bonus_b)`` pairs, in matchsticks, that daring and striking can
+        give teams A and B together in one deal. Cached; raises nothing.
+    """
+    return _bonuses_from(frozenset(), False, frozenset())
+
+
+# The result of derive_bonus_pairs(), written out (tests/domain/test_rules.py proves it equal).
+# Every score of 2 or more needs the Bruus, which is played once, so only one trick in a deal
+# can give 2 or more. How each pair arises (shown for team A first; the mirror is the same):
+POSSIBLE_BONUS_PAIRS: Final[frozenset[tuple[int, int]]] = frozenset(
+    {
+        (0, 0),  # no dare, or none that counts
+        (1, 0), (0, 1),  # one successful dare of ♠8 or of ♥K
+        (2, 0), (0, 2),  # a strike of ♠8 or of ♥K; a dare of both in one trick;
+        #                  or a dare of ♠8 and, in a later trick, a dare of ♥K by the same team
+        (1, 1),  # A dares ♠8, and in a later trick B dares ♥K
+        (3, 0), (0, 3),  # a strike of ♠8 with an onward dare of ♥K; a strike by ♣J after a dare
+        #                  of both; or A dares ♠8, then in a later trick strikes B's ♥K by ♣J
+        (1, 2), (2, 1),  # A dares ♠8, then in a later trick dares ♥K and B strikes it by ♣J
+        (4, 0), (0, 4),  # counterstrike (Generalschlag)
+    }
+)  # fmt: skip
+
+#: The largest bonus one team can win by daring and striking in one deal (a counterstrike).
+MAX_BONUS: Final[int] = max(max(pair) for pair in POSSIBLE_BONUS_PAIRS)
+
+
+# --------------------------------------------------------------------------------------------
+# One deal as the table scorer enters it
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """What the table scorer enters for one deal.
+
+    Attributes:
+        winner: ``"A"`` or ``"B"``, the team that reached five tricks.
+        to_nil: the opponents took no trick ("zu Null").
+        bonus_a: matchsticks team A won by daring and striking in this deal.
+        bonus_b: matchsticks team B won by daring and striking in this deal.
+    """
+
+    winner: str
+    to_nil: bool
+    bonus_a: int
+    bonus_b: int
+
+
+@dataclass(frozen=True)
+class DealScore:
+    """Matchsticks each team won in one deal (five tricks plus daring and striking).
+
+    Attributes:
+        a: matchsticks of team A.
+        b: matchsticks of team B.
+    """
+
+    a: int
+    b: int
+
+
+class ImpossibleResult(DomainError):
+    """A deal result that cannot happen under the rules; ``code`` says why.
+
+    Codes: ``invalid_winner``, ``invalid_to_nil``, ``bonus_not_whole_number``,
+    ``bonus_negative``, ``bonus_too_high``, ``impossible_bonus_pair``. The message is an English
+    msgid for the scorer's tablet; the organiser may still accept such a result with a reason.
+    """
+
+
+def check_result(result: DealResult) -> None:
+    """Check that ``result`` can happen in one deal.
+
+    Source: seed file ``000_717ae1d4fe10ece6.txt``, sections "Scoring" and "Daring and
+    Striking"; the possible bonus pairs are :data:`POSSIBLE_BONUS_PAIRS`.
+
+    Raises:
+        ImpossibleResult: with the first problem found, in this order: the winner is not
+            ``"A"`` or ``"B"``; ``to_nil`` is not a bool; a bonus is not a whole number
+            (``int``, not ``bool``), is negative or is above :data:`MAX_BONUS`; the pair of
+            bonuses cannot occur together in one deal.
+    """
+    if result.winner not in TEAMS:
+        raise ImpossibleResult(
+            gettext_noop("Please choose the team that won the deal: A or B."),
+            code="invalid_winner",
+        )
+    if not isinstance(result.to_nil, bool):
+        raise ImpossibleResult(
+            gettext_noop("Please say whether the losing team took no trick at all: yes or no."),
+            code="invalid_to_nil",
+        )
+    bonuses = {TEAM_A: result.bonus_a, TEAM_B: result.bonus_b}
+    for team, bonus in bonuses.items():
+        if not isinstance(bonus, int) or isinstance(bonus, bool):
+            raise ImpossibleResult(
+                gettext_noop("Team %(team)s: please enter the matchsticks for daring and striking as a whole number."),
+                code="bonus_not_whole_number",
+                team=team,
+            )
+        if bonus < 0:
+            raise ImpossibleResult(
+                gettext_noop("Team %(team)s: the matchsticks for daring and striking cannot be less than 0."),
+                code="bonus_negative",
+                team=team,
+            )
+        if bonus > MAX_BONUS:
+            raise ImpossibleResult(
+                gettext_noop(
+                    "Team %(team)s: at most %(max_bonus)s matchsticks for daring and striking are "
+                    "possible in one deal."
+                ),
+                code="bonus_too_high",
+                team=team,
+                max_bonus=MAX_BONUS,
+            )
+    if (result.bonus_a, result.bonus_b) not in POSSIBLE_BONUS_PAIRS:
+        # Explain from the team with more, as the scorer is surest about the bigger event. For
+        # each bonus of one team, the other team's possible bonuses run from 0 to a maximum.
+        team = TEAM_A if result.bonus_a >= result.bonus_b else TEAM_B
+        other = other_team(team)
+        raise ImpossibleResult(
+            gettext_noop(
+                "Team A %(bonus_a)s and team B %(bonus_b)s matchsticks for daring and striking "
+                "cannot both happen in one deal: if team %(team)s gets %(bonus)s, team %(other)s "
+                "gets at most %(other_max)s."
+            ),
+            code="impossible_bonus_pair",
+            bonus_a=result.bonus_a,
+            bonus_b=result.bonus_b,
+            team=team,
+            bonus=bonuses[team],
+            other=other,
+            other_max=_max_other_bonus(team, bonuses[team]),
+        )
+
+
+def _max_other_bonus(team: str, bonus: int) -> int:
+    """The largest bonus the opponents of ``team`` can win in a deal in which ``team`` wins
+    ``bonus`` (0 to :data:`MAX_BONUS`) by daring and striking, from :data:`POSSIBLE_BONUS_PAIRS`."""
+    if team == TEAM_A:
+        return max(b for a, b in POSSIBLE_BONUS_PAIRS if a == bonus)
+    return max(a for a, b in POSSIBLE_BONUS_PAIRS if b == bonus)
+
+
+def score_deal(result: DealResult) -> DealScore:
+    """Score one deal in matchsticks.
+
+    Source: seed file ``000_717ae1d4fe10ece6.txt``, section "Scoring": the team with five
+    tricks wins 1 matchstick, 2 if the opponents took no trick; each team adds its bonus for
+    daring and striking.
+
+    Args:
+        result: the deal as the table scorer entered it.
+
+    Returns:
+        The matchsticks of team A and team B for the deal.
+
+    Raises:
+        ImpossibleResult: see :func:`check_result`.
+    """
+    check_result(result)
+    tricks = 2 if result.to_nil else 1
+    return DealScore(
+        a=result.bonus_a + (tricks if result.winner == TEAM_A else 0),
+        b=result.bonus_b + (tricks if result.winner == TEAM_B else 0),
+    )

@@ -1,0 +1,90 @@
+"""Forms of the organiser and scorer pages; errors are translated German/English messages."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scoring.domain.rules import MAX_BONUS, DealResult, ImpossibleResult, check_result
+from scoring.messages import translate
+from scoring.models import Evening
+
+BONUS_CHOICES = [(n, str(n)) for n in range(MAX_BONUS + 1)]
+
+
+class EveningForm(forms.ModelForm):
+    class Meta:
+        model = Evening
+        fields = ["name", "date", "venue", "sessions_count", "rounds_per_session", "deals_per_round"]
+        widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=100)
+    club = forms.CharField(label=_("Club or village"), max_length=100, required=False)
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("Spreadsheet (.xlsx or .csv)"),
+        help_text=_("First row: column headers, e.g. Name and Verein."),
+    )
+
+
+class DealForm(forms.Form):
+    """One deal as the scorer enters it; checked against the rules of Bruus."""
+
+    winner = forms.ChoiceField(
+        label=_("Who reached five tricks?"),
+        choices=[("A", _("Team A")), ("B", _("Team B"))],
+        widget=forms.RadioSelect,
+        error_messages={"required": _("Please choose the team that reached five tricks.")},
+    )
+    to_nil = forms.BooleanField(label=_("To nil (opponents took no trick)"), required=False)
+    bonus_a = forms.TypedChoiceField(
+        label=_("Daring and striking, team A"), choices=BONUS_CHOICES, coerce=int, initial=0,
+        widget=forms.RadioSelect,
+    )
+    bonus_b = forms.TypedChoiceField(
+        label=_("Daring and striking, team B"), choices=BONUS_CHOICES, coerce=int, initial=0,
+        widget=forms.RadioSelect,
+    )
+    seating = forms.IntegerField(widget=forms.HiddenInput)
+
+    def __init__(self, *args, allow_impossible: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.allow_impossible = allow_impossible
+        self.impossible = False
+
+    def result(self) -> DealResult:
+        data = self.cleaned_data
+        return DealResult(
+            winner=data["winner"], to_nil=bool(data["to_nil"]), bonus_a=data["bonus_a"], bonus_b=data["bonus_b"]
+        )
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        try:
+            check_result(self.result())
+        except ImpossibleResult as error:
+            self.impossible = True
+            if not (self.allow_impossible and data.get("accept_impossible")):
+                raise forms.ValidationError(translate(error), code=error.code) from None
+        return data
+
+
+class OrganiserDealForm(DealForm):
+    """The organiser's correction: with a reason, and able to accept an 'impossible' result."""
+
+    reason = forms.CharField(
+        label=_("Reason for the correction"), required=False, max_length=500,
+        widget=forms.TextInput(attrs={"size": 40}),
+    )
+    accept_impossible = forms.BooleanField(
+        label=_("Accept although the rules call it impossible (local custom)"), required=False
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, allow_impossible=True, **kwargs)

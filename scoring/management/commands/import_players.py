@@ -1,0 +1,54 @@
+"""``python manage.py import_players FILE [--evening ID] [--dry-run]``: the spreadsheet import
+of the organiser pages, for scripted setups."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from scoring import services
+from scoring.domain.player_import import PlayerFileError, parse_player_file
+from scoring.messages import translate
+from scoring.models import Evening
+
+
+class Command(BaseCommand):
+    help = "Import players from an .xlsx or .csv file into the player register."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", type=Path)
+        parser.add_argument("--evening", type=int, help="also check the players in for this evening (id)")
+        parser.add_argument("--dry-run", action="store_true", help="only show what would be imported")
+        parser.add_argument("--language", default="de", help="language of the messages (de or en)")
+
+    def handle(self, *args, file: Path, evening: int | None, dry_run: bool, language: str, **options):
+        translation.activate(language)
+        if not file.is_file():
+            raise CommandError(_("File not found: %(path)s") % {"path": file})
+        target = None
+        if evening is not None:
+            target = Evening.objects.filter(pk=evening).first()
+            if target is None:
+                raise CommandError(_("There is no evening with number %(id)s.") % {"id": evening})
+        try:
+            parsed = parse_player_file(file.read_bytes(), file.name)
+        except PlayerFileError as error:
+            raise CommandError(translate(error)) from None
+        for message, params in parsed.notes:
+            self.stdout.write(_(message) % params if params else _(message))
+        for problem in parsed.problems:
+            text = _(problem.message) % problem.params if problem.params else _(problem.message)
+            self.stderr.write(text)
+        if dry_run:
+            self.stdout.write(_("%(count)s players would be imported.") % {"count": len(parsed.players)})
+            return
+        outcome = services.import_players(parsed.players, check_in_to=target)
+        self.stdout.write(
+            self.style.SUCCESS(
+                _("%(created)s players added, %(existing)s were already in the register.")
+                % {"created": outcome.created, "existing": outcome.existing}
+            )
+        )

@@ -1,0 +1,217 @@
+"""Database models of Bruus Turnier.
+
+Vocabulary follows the glossary of ``shared/DOMAIN.md``: an *evening* has *sessions*
+(Durchgänge), a session has *partnerships* and *rounds*, a round seats two partnerships at each
+*table* (a :class:`Seating`), and each seating plays a number of *deals* (Spiele) scored in
+*matchsticks*.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from scoring.domain.player_import import match_key
+
+TEAM_CHOICES = [("A", _("Team A")), ("B", _("Team B"))]
+
+
+def new_table_token() -> str:
+    """A fresh table link token: 24 random bytes (192 bits), URL-safe base64, 32 characters."""
+    return secrets.token_urlsafe(24)
+
+
+class Player(models.Model):
+    """A person in the club's player register; lasts across evenings."""
+
+    name = models.CharField(_("name"), max_length=100)
+    club = models.CharField(_("club or village"), max_length=100, blank=True)
+    match_key = models.CharField(max_length=210, unique=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "club"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+
+    def save(self, *args, **kwargs):
+        self.match_key = match_key(self.name, self.club)
+        super().save(*args, **kwargs)
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.club})" if self.club else self.name
+
+
+class Evening(models.Model):
+    """A tournament evening (Turnierabend) in the Schwesing format."""
+
+    name = models.CharField(_("name"), max_length=120)
+    date = models.DateField(_("date"))
+    venue = models.CharField(_("venue"), max_length=120, blank=True)
+    sessions_count = models.PositiveSmallIntegerField(
+        _("sessions"), default=3, validators=[MinValueValidator(1), MaxValueValidator(6)]
+    )
+    rounds_per_session = models.PositiveSmallIntegerField(
+        _("rounds per session"), default=4, validators=[MinValueValidator(1), MaxValueValidator(8)]
+    )
+    deals_per_round = models.PositiveSmallIntegerField(
+        _("deals per round"), default=4, validators=[MinValueValidator(1), MaxValueValidator(8)]
+    )
+    players = models.ManyToManyField(Player, through="Participant", related_name="evenings")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "-id"]
+        verbose_name = _("evening")
+        verbose_name_plural = _("evenings")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Participant(models.Model):
+    """A player's place on one evening: checked in (present) or not."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="participants")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="participations")
+    checked_in = models.BooleanField(_("checked in"), default=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["evening", "player"], name="one_participation_per_evening")
+        ]
+
+
+class Table(models.Model):
+    """A physical table of an evening, with the private link of its tablet."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("table"))
+    token = models.CharField(max_length=64, unique=True, default=new_table_token)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["evening", "number"], name="unique_table_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.evening} / {self.number}"
+
+
+class Session(models.Model):
+    """A session (Durchgang): partnerships are fixed for its rounds."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="sessions")
+    number = models.PositiveSmallIntegerField(_("session"))
+    seed = models.BigIntegerField(_("random seed"))
+    sitout_player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    drawn_at = models.DateTimeField(auto_now_add=True)
+    drawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["evening", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["evening", "number"], name="unique_session_number")
+        ]
+
+
+class Partnership(models.Model):
+    """Two players who play together for a whole session."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="partnerships")
+    number = models.PositiveSmallIntegerField()
+    player_1 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player_2 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["session", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="unique_partnership_number")
+        ]
+
+    @property
+    def players(self) -> tuple[Player, Player]:
+        return (self.player_1, self.player_2)
+
+
+class Round(models.Model):
+    """A round (Runde): one seating of the session's partnerships at tables."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(_("round"))
+    sitout_partnership = models.ForeignKey(
+        Partnership, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["session", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="unique_round_number")
+        ]
+
+
+class Seating(models.Model):
+    """Two partnerships at one table in one round; the unit a scorer enters deals for."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seatings")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seatings")
+    team_a = models.ForeignKey(Partnership, on_delete=models.PROTECT, related_name="+")
+    team_b = models.ForeignKey(Partnership, on_delete=models.PROTECT, related_name="+")
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["round", "table__number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "table"], name="one_seating_per_table_and_round"),
+            models.CheckConstraint(condition=~Q(team_a=models.F("team_b")), name="two_different_teams"),
+        ]
+
+
+class Deal(models.Model):
+    """The entered result of one deal (Spiel) at one seating, and its matchsticks."""
+
+    seating = models.ForeignKey(Seating, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveSmallIntegerField(_("deal"))
+    winner = models.CharField(_("five tricks"), max_length=1, choices=TEAM_CHOICES)
+    to_nil = models.BooleanField(_("to nil"), default=False)
+    bonus_a = models.PositiveSmallIntegerField(_("daring and striking, team A"), default=0)
+    bonus_b = models.PositiveSmallIntegerField(_("daring and striking, team B"), default=0)
+    points_a = models.PositiveSmallIntegerField(_("matchsticks team A"))
+    points_b = models.PositiveSmallIntegerField(_("matchsticks team B"))
+    override_reason = models.TextField(_("reason for accepting an impossible result"), blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["seating", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["seating", "number"], name="one_result_per_deal"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="deal_number_positive"),
+            models.CheckConstraint(condition=Q(winner__in=["A", "B"]), name="winner_is_a_team"),
+        ]
+
+
+class DealChange(models.Model):
+    """One entry or correction of a deal: what it was before, what it became, who and where."""
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="changes")
+    changed_at = models.DateTimeField(auto_now_add=True)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    via = models.CharField(max_length=120)
+    previous = models.JSONField(null=True, blank=True)
+    new = models.JSONField()
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["deal", "changed_at", "id"]

@@ -1,0 +1,21 @@
+"""Organiser URLs (login required), under /organiser/."""
+
+from django.urls import path
+
+from scoring.views import organiser as views
+
+app_name = "organiser"
+
+urlpatterns = [
+    path("", views.evening_list, name="evening_list"),
+    path("abende/neu/", views.evening_create, name="evening_create"),
+    path("abende/<int:pk>/", views.evening_detail, name="evening_detail"),
+    path("abende/<int:pk>/spieler/", views.evening_players, name="evening_players"),
+    path("abende/<int:pk>/spieler/<int:player_pk>/anwesend/", views.check_in, name="check_in"),
+    path("abende/<int:pk>/auslosen/", views.session_draw, name="session_draw"),
+    path("abende/<int:pk>/durchgang/<int:number>/", views.session_detail, name="session_detail"),
+    path("abende/<int:pk>/rangliste/", views.ranking, name="ranking"),
+    path("tischrunde/<int:pk>/", views.seating_detail, name="seating_detail"),
+    path("spieler/", views.player_list, name="player_list"),
+    path("spieler/import/", views.player_import, name="player_import"),
+]

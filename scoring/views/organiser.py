@@ -1,0 +1,284 @@
+"""Organiser pages (login required): evenings, players, check-in, draw, table lists, progress,
+ranking and corrections. Views are thin: forms validate, services write, selectors read."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django_tables2 import RequestConfig
+from django_tables2.export import TableExport
+
+from scoring import selectors, services
+from scoring.domain.errors import DomainError
+from scoring.domain.player_import import ParsedPlayer, PlayerFileError, match_key, parse_player_file
+from scoring.forms import EveningForm, ImportForm, OrganiserDealForm, PlayerForm
+from scoring.messages import translate
+from scoring.models import Deal, Evening, Participant, Player, Seating
+from scoring.tables import RankingTable, ranking_rows
+
+IMPORT_SESSION_KEY = "player_import"
+
+
+def _evening(pk: int) -> Evening:
+    return get_object_or_404(Evening, pk=pk)
+
+
+@login_required
+def evening_list(request: HttpRequest) -> HttpResponse:
+    evenings = Evening.objects.annotate(
+        player_count=Count("participants", filter=Q(participants__checked_in=True), distinct=True),
+        session_count=Count("sessions", distinct=True),
+    )
+    return render(request, "organiser/evening_list.html", {"evenings": evenings})
+
+
+@login_required
+def evening_create(request: HttpRequest) -> HttpResponse:
+    form = EveningForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        evening = services.create_evening(**form.cleaned_data)
+        messages.success(request, _("Evening created. Now check in the players."))
+        return redirect("organiser:evening_players", pk=evening.pk)
+    return render(request, "organiser/evening_form.html", {"form": form})
+
+
+@login_required
+def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    evening = _evening(pk)
+    sessions = selectors.sessions_with_rounds(evening)
+    last = sessions[-1] if sessions else None
+    can_draw = len(sessions) < evening.sessions_count and (last is None or services.session_is_complete(last))
+    tables = evening.tables.all()
+    return render(
+        request,
+        "organiser/evening_detail.html",
+        {
+            "evening": evening,
+            "sessions": sessions,
+            "can_draw": can_draw,
+            "next_number": len(sessions) + 1,
+            "checked_in": selectors.checked_in_count(evening),
+            "tables": tables,
+            "complete": selectors.evening_is_complete(evening),
+        },
+    )
+
+
+@login_required
+def evening_players(request: HttpRequest, pk: int) -> HttpResponse:
+    """Check-in: every player of the register, with a button to check in or out."""
+    evening = _evening(pk)
+    form = PlayerForm(request.POST or None)
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                player, created = services.add_player(**form.cleaned_data)
+            except DomainError as error:
+                form.add_error(None, translate(error))
+            else:
+                services.set_checked_in(evening=evening, player=player, checked_in=True)
+                if created:
+                    messages.success(request, _("%(name)s added and checked in.") % {"name": player.name})
+                else:
+                    messages.info(
+                        request,
+                        _("%(name)s was already in the register and is now checked in.") % {"name": player.name},
+                    )
+                return redirect("organiser:evening_players", pk=evening.pk)
+    present = set(
+        Participant.objects.filter(evening=evening, checked_in=True).values_list("player_id", flat=True)
+    )
+    players = Player.objects.all()
+    return render(
+        request,
+        "organiser/evening_players.html",
+        {"evening": evening, "players": players, "present": present, "form": form, "count": len(present)},
+    )
+
+
+@login_required
+@require_POST
+def check_in(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
+    evening = _evening(pk)
+    player = get_object_or_404(Player, pk=player_pk)
+    services.set_checked_in(evening=evening, player=player, checked_in=request.POST.get("present") == "1")
+    return redirect(reverse("organiser:evening_players", kwargs={"pk": evening.pk}) + f"#p{player.pk}")
+
+
+@login_required
+def player_import(request: HttpRequest) -> HttpResponse:
+    """Upload a spreadsheet, see a preview with the bad rows, then import (or cancel)."""
+    evening = None
+    evening_pk = request.GET.get("evening") or request.POST.get("evening")
+    if evening_pk and str(evening_pk).isdigit():
+        evening = Evening.objects.filter(pk=int(evening_pk)).first()
+    form = ImportForm(request.POST or None, request.FILES or None)
+    preview = None
+    if request.method == "POST" and "confirm" in request.POST:
+        stored = request.session.pop(IMPORT_SESSION_KEY, None)
+        if not stored:
+            messages.error(request, _("The preview has expired. Please upload the file again."))
+            return redirect(request.get_full_path())
+        rows = [ParsedPlayer(**row) for row in stored]
+        outcome = services.import_players(rows, check_in_to=evening)
+        messages.success(
+            request,
+            _("%(created)s players added, %(existing)s were already in the register.")
+            % {"created": outcome.created, "existing": outcome.existing},
+        )
+        if evening:
+            return redirect("organiser:evening_players", pk=evening.pk)
+        return redirect("organiser:player_list")
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        try:
+            parsed = parse_player_file(upload.read(), upload.name)
+        except PlayerFileError as error:
+            form.add_error("file", translate(error))
+        else:
+            known = selectors.known_match_keys(parsed.players)
+            preview = {
+                "parsed": parsed,
+                "problems": [
+                    (problem.line, _(problem.message) % problem.params if problem.params else _(problem.message))
+                    for problem in parsed.problems
+                ],
+                "notes": [_(m) % p if p else _(m) for m, p in parsed.notes],
+                "rows": [(p, match_key(p.name, p.club) in known) for p in parsed.players],
+                "new_count": sum(1 for p in parsed.players if match_key(p.name, p.club) not in known),
+            }
+            request.session[IMPORT_SESSION_KEY] = [
+                {"line": p.line, "name": p.name, "club": p.club} for p in parsed.players
+            ]
+    return render(
+        request, "organiser/player_import.html", {"form": form, "preview": preview, "evening": evening}
+    )
+
+
+@login_required
+def player_list(request: HttpRequest) -> HttpResponse:
+    form = PlayerForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            player, created = services.add_player(**form.cleaned_data)
+        except DomainError as error:
+            form.add_error(None, translate(error))
+        else:
+            if created:
+                messages.success(request, _("%(name)s added.") % {"name": player.name})
+            else:
+                messages.info(request, _("%(name)s is already in the register.") % {"name": player.name})
+            return redirect("organiser:player_list")
+    return render(request, "organiser/player_list.html", {"players": Player.objects.all(), "form": form})
+
+
+@login_required
+@require_POST
+def session_draw(request: HttpRequest, pk: int) -> HttpResponse:
+    evening = _evening(pk)
+    try:
+        session = services.draw_session(evening=evening, user=request.user)
+    except DomainError as error:
+        messages.error(request, translate(error))
+        return redirect("organiser:evening_detail", pk=evening.pk)
+    messages.success(
+        request,
+        _("Session %(number)s drawn (random seed %(seed)s).") % {"number": session.number, "seed": session.seed},
+    )
+    return redirect("organiser:session_detail", pk=evening.pk, number=session.number)
+
+
+@login_required
+def session_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """The table list of one session: every round, every table, who sits out."""
+    evening = _evening(pk)
+    sessions = selectors.sessions_with_rounds(evening)
+    session = next((s for s in sessions if s.number == number), None)
+    if session is None:
+        messages.error(request, _("Session %(number)s has not been drawn yet.") % {"number": number})
+        return redirect("organiser:evening_detail", pk=evening.pk)
+    return render(request, "organiser/session_detail.html", {"evening": evening, "session": session})
+
+
+@login_required
+def ranking(request: HttpRequest, pk: int) -> HttpResponse:
+    evening = _evening(pk)
+    session_count = evening.sessions_count
+    table = RankingTable(ranking_rows(selectors.evening_ranking(evening), session_count), session_count)
+    RequestConfig(request, paginate=False).configure(table)
+    export_format = request.GET.get("_export")
+    if export_format == "csv":
+        exporter = TableExport(export_format, table, exclude_columns=())
+        filename = _("ranking-%(name)s.csv") % {"name": evening.name}
+        return exporter.response(filename=filename)
+    return render(
+        request,
+        "organiser/ranking.html",
+        {"evening": evening, "table": table, "complete": selectors.evening_is_complete(evening)},
+    )
+
+
+@login_required
+def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The organiser's view of one table in one round: deals, corrections, history."""
+    seating = get_object_or_404(
+        Seating.objects.select_related(
+            "round__session__evening", "table", *selectors.PARTNERSHIP_PLAYERS
+        ),
+        pk=pk,
+    )
+    evening = seating.round.session.evening
+    deals = {d.number: d for d in Deal.objects.filter(seating=seating).prefetch_related("changes__changed_by")}
+    number = request.POST.get("number") or request.GET.get("deal")
+    form = None
+    if request.method == "POST":
+        form = OrganiserDealForm(request.POST)
+        try:
+            number_int = int(number)
+        except (TypeError, ValueError):
+            number_int = 0
+        if form.is_valid():
+            try:
+                services.enter_deal(
+                    seating_id=seating.pk,
+                    number=number_int,
+                    result=form.result(),
+                    via=_("Organiser %(user)s") % {"user": request.user.get_username()},
+                    user=request.user,
+                    reason=form.cleaned_data["reason"],
+                    accept_impossible=form.cleaned_data["accept_impossible"],
+                )
+            except DomainError as error:
+                form.add_error(None, translate(error))
+            else:
+                messages.success(request, _("Deal %(number)s saved.") % {"number": number_int})
+                return redirect("organiser:seating_detail", pk=seating.pk)
+    if form is None and number and str(number).isdigit():
+        deal = deals.get(int(number))
+        initial = {"seating": seating.pk, "bonus_a": 0, "bonus_b": 0}
+        if deal is not None:
+            initial.update(winner=deal.winner, to_nil=deal.to_nil, bonus_a=deal.bonus_a, bonus_b=deal.bonus_b)
+        form = OrganiserDealForm(initial=initial)
+    rows = []
+    for n in range(1, evening.deals_per_round + 1):
+        deal = deals.get(n)
+        rows.append({"number": n, "deal": deal, "changes": list(deal.changes.all()) if deal else []})
+    return render(
+        request,
+        "organiser/seating_detail.html",
+        {
+            "evening": evening,
+            "seating": seating,
+            "rows": rows,
+            "form": form,
+            "edit_number": str(number) if number else "",
+            "total_a": sum(d.points_a for d in deals.values()),
+            "total_b": sum(d.points_b for d in deals.values()),
+        },
+    )

@@ -1,0 +1,12 @@
+"""Public pages: no login, read-only."""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from scoring.domain.rules import POSSIBLE_BONUS_PAIRS
+
+
+def help_page(request: HttpRequest) -> HttpResponse:
+    """The in-app help: how to run an evening, scoring, and our decisions (DOMAIN.md)."""
+    pairs = ", ".join(f"{a}:{b}" for a, b in sorted(POSSIBLE_BONUS_PAIRS, key=lambda p: (p[0] + p[1], -p[0])))
+    return render(request, "public/help.html", {"bonus_pairs": pairs})

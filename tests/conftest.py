@@ -1,0 +1,54 @@
+"""Shared fixtures: an organiser login and evenings with checked-in players."""
+
+from __future__ import annotations
+
+import os
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API runs an event loop in the test thread; Django's ORM must still be usable.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
+ROSTER = SHARED / "data" / "players-schwesing.csv"
+
+
+@pytest.fixture
+def organiser(django_user_model):
+    return django_user_model.objects.create_user("leitung", password="geheim-123")
+
+
+@pytest.fixture
+def organiser_client(client, organiser):
+    client.force_login(organiser)
+    return client
+
+
+def make_evening(player_count: int, **kwargs):
+    """An evening with ``player_count`` checked-in players (names 'Spieler 1' ...)."""
+    from scoring import services
+
+    evening = services.create_evening(name=kwargs.pop("name", "Testabend"), date=date(2026, 11, 21), **kwargs)
+    for n in range(1, player_count + 1):
+        player, _ = services.add_player(name=f"Spieler {n}", club=f"Verein {n % 5}")
+        services.set_checked_in(evening=evening, player=player, checked_in=True)
+    return evening
+
+
+@pytest.fixture
+def evening_factory(db):
+    return make_evening
+
+
+@pytest.fixture
+def roster_evening(db):
+    """The real Schwesing roster (26 players) checked in for an evening."""
+    from scoring import services
+    from scoring.domain.player_import import parse_player_file
+
+    evening = services.create_evening(name="Schwesing", date=date(2026, 11, 21), venue="Dörpshus")
+    parsed = parse_player_file(ROSTER.read_bytes(), ROSTER.name)
+    services.import_players(parsed.players, check_in_to=evening)
+    return evening
