@@ -192,7 +192,7 @@ def draw_session(
     partnered = _index_pairs(history.partners, index)
     met = _index_pair_counts(history.opponents, index)
 
-    formation = _form_partnerships(len(present), sitouts, partnered, met, rounds, rng)
+    formation = _form_partnerships(len(present), sitouts, partnered, rounds, rng)
     schedule = _schedule_rounds(formation.teams, formation.cycle, formation.byes, rounds, met, rng)
 
     round_draws = []
@@ -393,12 +393,7 @@ def _rank_by_sitouts(players: Sequence[int], sitouts: Sequence[int], rng: random
 
 
 def _form_partnerships(
-    size: int,
-    sitouts: Sequence[int],
-    partnered: set[_Pair],
-    met: Mapping[_Pair, int],
-    rounds: int,
-    rng: random.Random,
+    size: int, sitouts: Sequence[int], partnered: set[_Pair], rounds: int, rng: random.Random
 ) -> _Formation:
     """Choose the session's sit-out player, partnerships and sit-out partnerships.
 
@@ -418,8 +413,8 @@ def _form_partnerships(
         # rounds // team_count times); formed from the players with the fewest sit-outs.
         extra = rounds % team_count if byes else 0
         extra_players, other_players = playing[: 2 * extra], playing[2 * extra :]
-        extra_teams = _pair_up(extra_players, partnered, met, rng)
-        other_teams = _pair_up(other_players, partnered, met, rng)
+        extra_teams = _pair_up(extra_players, partnered, rng)
+        other_teams = _pair_up(other_players, partnered, rng)
         teams = sorted(extra_teams + other_teams)
         repeats = sum(team in partnered for team in teams)
         cornered = not _partnering_left(playing, partnered | set(teams))
@@ -438,18 +433,13 @@ def _form_partnerships(
     return best[1]
 
 
-def _pair_up(
-    players: Sequence[int], partnered: set[_Pair], met: Mapping[_Pair, int], rng: random.Random
-) -> list[_Pair]:
+def _pair_up(players: Sequence[int], partnered: set[_Pair], rng: random.Random) -> list[_Pair]:
     """Pair ``players`` (even count) avoiding earlier partners; returns sorted index pairs."""
     if not players:
         return []
-    top = max(met.values(), default=0)
-    weight = 1 + top * (len(players) // 2)
 
     def cost(i: int, j: int) -> int:
-        key = _pair(players[i], players[j])
-        return weight * (key in partnered) + top - met.get(key, 0)
+        return int(_pair(players[i], players[j]) in partnered)
 
     return [_pair(players[i], players[j]) for i, j in _min_cost_matching(len(players), cost, rng)]
 
