@@ -90,9 +90,9 @@ def deal_points(winner: str, to_nil: bool, bonus_a: int, bonus_b: int) -> tuple[
 
 def tap_choice(page: Page, name: str, value: str) -> None:
     """Tap the big button (``label.tap`` span) of a hidden radio/checkbox and check it took."""
-    field = f'.deal-form input[name="{name}"][value="{value}"]' if value else f'.deal-form input[name="{name}"]'
-    page.locator(f"label.tap:has({field}) > span").tap()
-    expect(page.locator(field)).to_be_checked()
+    field = f'input[name="{name}"][value="{value}"]'
+    page.locator(f".deal-form label.tap:has({field}) > span").tap()
+    expect(page.locator(f".deal-form {field}")).to_be_checked()
 
 
 def enter_deal(page: Page, winner: str, to_nil: bool = False, bonus_a: int = 0, bonus_b: int = 0) -> None:
@@ -100,7 +100,7 @@ def enter_deal(page: Page, winner: str, to_nil: bool = False, bonus_a: int = 0, 
     tap_choice(page, "winner", winner)
     to_nil_box = page.locator('.deal-form input[name="to_nil"]')
     if to_nil_box.is_checked() != to_nil:
-        page.locator('label.tap:has(input[name="to_nil"]) > span').tap()
+        page.locator('.deal-form label.tap:has(input[name="to_nil"]) > span').tap()
     expect(to_nil_box).to_be_checked(checked=to_nil)
     tap_choice(page, "bonus_a", str(bonus_a))
     tap_choice(page, "bonus_b", str(bonus_b))
@@ -195,9 +195,12 @@ def test_scorer_enters_corrects_and_finishes_a_round_on_a_tablet(live_server, ta
             next_table[team.player_1.name] = next_table[team.player_2.name] = s.table.number
     seats = page.locator(".next-seats li")
     expect(seats).to_have_count(4)
+    partner = {team_a[0]: team_a[1], team_a[1]: team_a[0], team_b[0]: team_b[1], team_b[1]: team_b[0]}
     for name in team_a + team_b:
-        line = seats.filter(has_text=name)
+        # The line that starts with this player's name (the partner's line mentions it too).
+        line = seats.filter(has=page.locator("strong").filter(has_text=re.compile(rf"^{re.escape(name)}$")))
         expect(line).to_have_count(1)
+        expect(line).to_contain_text(partner[name])  # partnerships last the whole session
         if name in next_table:
             expect(line.locator(".tableno")).to_have_text(re.compile(rf"\b{next_table[name]}\b"))
         else:  # sits out in round 2: no table number

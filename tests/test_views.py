@@ -218,3 +218,32 @@ def test_ranking_page_and_csv(organiser_client, roster_evening):
     csv = organiser_client.get(reverse("organiser:ranking", args=[roster_evening.pk]) + "?_export=csv")
     assert csv["Content-Type"].startswith("text/csv")
     assert csv.content.decode("utf-8-sig").count("\n") >= 27
+
+
+def _count_queries(client, url):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as context:
+        assert client.get(url).status_code == 200
+    return len(context.captured_queries)
+
+
+@pytest.mark.django_db
+def test_page_query_counts_do_not_grow_with_players(organiser_client, client):
+    """Evening page, table list and scorer page run the same number of queries for 24 and 60 players."""
+    counts = []
+    for players in (24, 60):
+        evening = make_evening(players, name=f"Abend {players}")
+        services.draw_session(evening=evening, seed=1)
+        seating = first_seating(evening)
+        for n in range(1, 5):
+            services.enter_deal(seating_id=seating.pk, number=n, result=services.DealResult("A", False, 0, 0),
+                                via="t", table=seating.table)
+        services.complete_seating(seating_id=seating.pk, table=seating.table)
+        counts.append((
+            _count_queries(organiser_client, reverse("organiser:evening_detail", args=[evening.pk])),
+            _count_queries(organiser_client, reverse("organiser:session_detail", args=[evening.pk, 1])),
+            _count_queries(client, reverse("scorer:table", args=[seating.table.token])),
+        ))
+    assert counts[0] == counts[1]

@@ -661,7 +661,7 @@ def _quote_list(texts: Iterable[str], limit: int = 10) -> str:
         text = normalise_name(text)
         if len(text) > 40:
             text = text[:37] + "..."
-        items.append(f"\u201c{text}\u201d")
+        items.append(f"“{text}”")
     if len(items) > limit:
         items[limit:] = ["..."]
     return ", ".join(items)
@@ -691,9 +691,9 @@ def _build(
             gettext_noop(
                 "No column with the players' names was found in %(filename)s. The first line "
                 "contains: %(found)s. The first line should contain the column headings: "
-                "\u201cName\u201d (or \u201cSpieler\u201d, \u201cPlayer\u201d) or the two "
-                "columns \u201cVorname\u201d and \u201cNachname\u201d, and optionally "
-                "\u201cVerein\u201d (or \u201cClub\u201d, \u201cOrt\u201d, \u201cDorf\u201d)."
+                "“Name” (or “Spieler”, “Player”) or the two "
+                "columns “Vorname” and “Nachname”, and optionally "
+                "“Verein” (or “Club”, “Ort”, “Dorf”)."
             ),
             code="no_name_column",
             filename=display,
