@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Response, expect, sync_playwright
 
 from scoring import services
 from scoring.domain.rules import DealResult
@@ -50,7 +50,7 @@ TIMEOUT_MS = 10_000  # fail fast instead of Playwright's 30 s default
 def browser() -> Iterator[Browser]:
     """One headless Chromium for the module."""
     if not CHROMIUM.is_file():
-        pytest.fail(f"Chromium not found at {CHROMIUM}: browser tests need it (apt install chromium)")
+        pytest.fail(f"No Chromium at {CHROMIUM}: browser tests need it (apt install chromium)")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
@@ -61,8 +61,12 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def tablet(browser: Browser) -> Iterator[Page]:
-    """A fresh page in a tablet-sized, touch-enabled browser context (no shared cookies)."""
-    context = browser.new_context(viewport=TABLET, has_touch=True, is_mobile=False)
+    """A fresh page in a tablet-sized, touch-enabled browser context (no shared cookies).
+
+    The tablet asks for German, like the club's tablets (LocaleMiddleware follows the browser's
+    Accept-Language; headless Chromium would otherwise ask for English).
+    """
+    context = browser.new_context(viewport=TABLET, has_touch=True, is_mobile=False, locale="de-DE")
     context.set_default_timeout(TIMEOUT_MS)
     context.set_default_navigation_timeout(TIMEOUT_MS)
     page = context.new_page()
@@ -82,40 +86,53 @@ def table_one(transactional_db, roster_evening) -> tuple[Table, Seating]:
 # --- Helpers ---------------------------------------------------------------------------------
 
 
-def deal_points(winner: str, to_nil: bool, bonus_a: int, bonus_b: int) -> tuple[int, int]:
+def deal_points(deal: DealResult) -> tuple[int, int]:
     """Schwesing scoring written out: 1 matchstick for five tricks (2 to nil), plus each bonus."""
-    tricks = 2 if to_nil else 1
-    return bonus_a + (tricks if winner == "A" else 0), bonus_b + (tricks if winner == "B" else 0)
+    tricks = 2 if deal.to_nil else 1
+    return (
+        deal.bonus_a + (tricks if deal.winner == "A" else 0),
+        deal.bonus_b + (tricks if deal.winner == "B" else 0),
+    )
+
+
+def round_totals(points: dict[int, tuple[int, int]]) -> tuple[int, int]:
+    """Matchsticks of teams A and B summed over the deals entered so far."""
+    return sum(a for a, _ in points.values()), sum(b for _, b in points.values())
 
 
 def tap_choice(page: Page, name: str, value: str) -> None:
-    """Tap the big button (``label.tap`` span) of a hidden radio/checkbox and check it took."""
+    """Tap the big button (``label.tap`` span) of a hidden radio input and check it took."""
     field = f'input[name="{name}"][value="{value}"]'
     page.locator(f".deal-form label.tap:has({field}) > span").tap()
     expect(page.locator(f".deal-form {field}")).to_be_checked()
 
 
-def enter_deal(page: Page, winner: str, to_nil: bool = False, bonus_a: int = 0, bonus_b: int = 0) -> None:
-    """Fill the deal form by tapping and tap Save (the page reloads after the redirect)."""
-    tap_choice(page, "winner", winner)
+def enter_deal(page: Page, deal: DealResult) -> Response:
+    """Fill the deal form by tapping and tap Save; returns the response of the page shown next."""
+    tap_choice(page, "winner", deal.winner)
     to_nil_box = page.locator('.deal-form input[name="to_nil"]')
-    if to_nil_box.is_checked() != to_nil:
+    if to_nil_box.is_checked() != deal.to_nil:
         page.locator('.deal-form label.tap:has(input[name="to_nil"]) > span').tap()
-    expect(to_nil_box).to_be_checked(checked=to_nil)
-    tap_choice(page, "bonus_a", str(bonus_a))
-    tap_choice(page, "bonus_b", str(bonus_b))
-    with page.expect_navigation():
+    expect(to_nil_box).to_be_checked(checked=deal.to_nil)
+    tap_choice(page, "bonus_a", str(deal.bonus_a))
+    tap_choice(page, "bonus_b", str(deal.bonus_b))
+    with page.expect_navigation() as navigation:
         page.locator(".deal-form button.save").tap()
+    response = navigation.value
+    assert response is not None and response.status < 500, response
+    return response
 
 
 def expect_totals(page: Page, total_a: int, total_b: int) -> None:
+    """The round's running totals in the two team boxes."""
     expect(page.get_by_test_id("total-a")).to_have_text(str(total_a))
     expect(page.get_by_test_id("total-b")).to_have_text(str(total_b))
 
 
 def expect_form_for_deal(page: Page, number: int) -> None:
     """The entry form posts to deal ``number``."""
-    expect(page.locator(".deal-form")).to_have_attribute("action", re.compile(rf"/spiel/{number}/$"))
+    action = re.compile(rf"/spiel/{number}/$")
+    expect(page.locator(".deal-form")).to_have_attribute("action", action)
 
 
 def check_tablet_layout(page: Page) -> None:
@@ -152,21 +169,20 @@ def test_scorer_enters_corrects_and_finishes_a_round_on_a_tablet(live_server, ta
 
     # A whole round of four deals, tapped in; totals and the deal rows follow each save.
     deals = [
-        dict(winner="A"),
-        dict(winner="B", to_nil=True),
-        dict(winner="A", bonus_a=2, bonus_b=1),
-        dict(winner="B", bonus_b=3),
+        DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0),  # 1:0
+        DealResult(winner="B", to_nil=True, bonus_a=0, bonus_b=0),  # 0:2
+        DealResult(winner="A", to_nil=False, bonus_a=2, bonus_b=1),  # 3:1
+        DealResult(winner="B", to_nil=False, bonus_a=0, bonus_b=3),  # 0:4
     ]
     points: dict[int, tuple[int, int]] = {}
     for number, deal in enumerate(deals, start=1):
-        enter_deal(page, **deal)
-        points[number] = deal_points(deal["winner"], deal.get("to_nil", False), deal.get("bonus_a", 0), deal.get("bonus_b", 0))
-        a, b = points[number]
+        enter_deal(page, deal)
+        points[number] = a, b = deal_points(deal)
         expect(page.locator(f'tr[data-deal="{number}"] td.points')).to_have_text(f"{a}:{b}")
-        expect_totals(page, sum(p[0] for p in points.values()), sum(p[1] for p in points.values()))
+        expect_totals(page, *round_totals(points))
         if number < len(deals):
             expect_form_for_deal(page, number + 1)
-    assert (sum(p[0] for p in points.values()), sum(p[1] for p in points.values())) == (4, 7)
+    assert round_totals(points) == (4, 7)
     expect(page.locator(".deal-form")).to_have_count(0)  # all entered: no form until a correction
 
     # Correct deal 1: team B reached five tricks, not team A.
@@ -174,11 +190,12 @@ def test_scorer_enters_corrects_and_finishes_a_round_on_a_tablet(live_server, ta
     expect(page).to_have_url(re.compile(r"\?deal=1#entry$"))
     expect_form_for_deal(page, 1)
     expect(page.locator('.deal-form input[name="winner"][value="A"]')).to_be_checked()  # pre-filled
-    enter_deal(page, winner="B")
-    points[1] = deal_points("B", False, 0, 0)
+    correction = DealResult(winner="B", to_nil=False, bonus_a=0, bonus_b=0)
+    enter_deal(page, correction)
+    points[1] = deal_points(correction)
     expect(page.locator('tr[data-deal="1"] td.points')).to_have_text("0:1")
-    expect_totals(page, 3, 8)
-    assert (sum(p[0] for p in points.values()), sum(p[1] for p in points.values())) == (3, 8)
+    expect_totals(page, *round_totals(points))
+    assert round_totals(points) == (3, 8)
     assert Deal.objects.get(seating=seating, number=1).winner == "B"
 
     # Finish the round: the page tells each of the four players where to sit in round 2.
@@ -195,10 +212,11 @@ def test_scorer_enters_corrects_and_finishes_a_round_on_a_tablet(live_server, ta
             next_table[team.player_1.name] = next_table[team.player_2.name] = s.table.number
     seats = page.locator(".next-seats li")
     expect(seats).to_have_count(4)
-    partner = {team_a[0]: team_a[1], team_a[1]: team_a[0], team_b[0]: team_b[1], team_b[1]: team_b[0]}
+    partner = {p: q for team in (team_a, team_b) for p, q in (team, team[::-1])}
     for name in team_a + team_b:
         # The line that starts with this player's name (the partner's line mentions it too).
-        line = seats.filter(has=page.locator("strong").filter(has_text=re.compile(rf"^{re.escape(name)}$")))
+        own_name = page.locator("strong").filter(has_text=re.compile(rf"^{re.escape(name)}$"))
+        line = seats.filter(has=own_name)
         expect(line).to_have_count(1)
         expect(line).to_contain_text(partner[name])  # partnerships last the whole session
         if name in next_table:
@@ -217,7 +235,9 @@ def test_scorer_enters_corrects_and_finishes_a_round_on_a_tablet(live_server, ta
 def test_impossible_bonus_is_refused(live_server, tablet, table_one):
     page = tablet
     table, seating = table_one
-    services.enter_deal(seating_id=seating.pk, number=1, result=DealResult("A", False, 0, 0), via="test")
+    services.enter_deal(
+        seating_id=seating.pk, number=1, result=DealResult("A", False, 0, 0), via="test setup"
+    )
 
     page.goto(f"{live_server.url}/t/{table.token}/")
     expect_totals(page, 1, 0)
@@ -225,7 +245,8 @@ def test_impossible_bonus_is_refused(live_server, tablet, table_one):
     expect(page.locator(".errorlist")).to_have_count(0)
 
     # Both teams 2 matchsticks for daring and striking in one deal cannot happen.
-    enter_deal(page, winner="B", bonus_a=2, bonus_b=2)
+    response = enter_deal(page, DealResult(winner="B", to_nil=False, bonus_a=2, bonus_b=2))
+    assert response.status == 422  # the form comes back with the error, no redirect
     errors = page.locator(".errorlist")
     expect(errors.first).to_be_visible()
     assert errors.first.inner_text().strip()
@@ -243,6 +264,8 @@ def test_unknown_table_link_is_a_friendly_404(live_server, tablet, transactional
     response = page.goto(f"{live_server.url}/t/no-such-table-link/")
     assert response is not None
     assert response.status == 404
+    assert response.headers["content-type"].startswith("text/html")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
     text = page.locator("main").inner_text().strip()
     assert text
     expect(page.locator("main h1")).not_to_be_empty()

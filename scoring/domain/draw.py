@@ -85,6 +85,8 @@ _JITTER = 1024
 # Randomised attempts at the partnerships (stops at the first attempt without any defect).
 _PARTNER_ATTEMPTS_EXACT = 24
 _PARTNER_ATTEMPTS_LOCAL = 4
+# Random tie orders tried when looking one session ahead.
+_LOOKAHEAD_TRIES = 8
 # Upper limit of improvement passes of the local search.
 _LOCAL_SEARCH_MAX_PASSES = 100
 
@@ -392,45 +394,101 @@ def _rank_by_sitouts(players: Sequence[int], sitouts: Sequence[int], rng: random
     return ranking
 
 
+@dataclass(frozen=True)
+class _Groups:
+    """Who sits out the session, and the two groups that are paired among themselves.
+
+    ``extra`` are the players of the teams that sit out ``repeat + 1`` rounds this session,
+    ``other`` those of the teams that sit out ``repeat`` rounds (0 without byes).
+    """
+
+    sitter: int | None
+    extra: list[int]
+    other: list[int]
+    byes: bool
+    repeat: int
+
+
+def _sitout_groups(size: int, sitouts: Sequence[int], rounds: int, rng: random.Random) -> _Groups:
+    """Apply the sit-out rotation: the fewest rounds sat out sit out first, ties at random."""
+    ranking = _rank_by_sitouts(range(size), sitouts, rng)
+    sitter = ranking[0] if size % 2 else None
+    playing = ranking[1:] if size % 2 else ranking
+    team_count = len(playing) // 2
+    byes = len(playing) % 4 == 2
+    # With byes every team sits out rounds // team_count times and rounds % team_count
+    # teams once more; those are formed from the players with the fewest sit-outs.
+    repeat, extra = divmod(rounds, team_count) if byes else (0, 0)
+    return _Groups(sitter, playing[: 2 * extra], playing[2 * extra :], byes, repeat)
+
+
 def _form_partnerships(
     size: int, sitouts: Sequence[int], partnered: set[_Pair], rounds: int, rng: random.Random
 ) -> _Formation:
     """Choose the session's sit-out player, partnerships and sit-out partnerships.
 
     Several randomised attempts (ties in the sit-out ranking and the matching are drawn
-    anew) until one has no repeated partner and leaves a repeat-free partnering of the same
-    players for another session; otherwise the best attempt is kept.
+    anew) until one has no repeated partner and leaves a repeat-free draw, under the same
+    sit-out rules, for a further session of the same players; otherwise the best attempt is
+    kept (fewest repeated partners first).
     """
     attempts = _PARTNER_ATTEMPTS_EXACT if size <= EXACT_MATCHING_MAX_NODES else _PARTNER_ATTEMPTS_LOCAL
-    best: tuple[tuple[int, int], _Formation] | None = None
+    probe_rng = random.Random(rng.getrandbits(64))
+    best: tuple[tuple[int, int], _Groups, list[_Pair], list[_Pair]] | None = None
     for _ in range(attempts):
-        ranking = _rank_by_sitouts(range(size), sitouts, rng)
-        sitter = ranking[0] if size % 2 else None
-        playing = ranking[1:] if size % 2 else ranking
-        team_count = len(playing) // 2
-        byes = len(playing) % 4 == 2
-        # Teams that sit out once more than the others this session (all of them sit out
-        # rounds // team_count times); formed from the players with the fewest sit-outs.
-        extra = rounds % team_count if byes else 0
-        extra_players, other_players = playing[: 2 * extra], playing[2 * extra :]
-        extra_teams = _pair_up(extra_players, partnered, rng)
-        other_teams = _pair_up(other_players, partnered, rng)
-        teams = sorted(extra_teams + other_teams)
-        repeats = sum(team in partnered for team in teams)
-        cornered = not _partnering_left(playing, partnered | set(teams))
-        position = {team: i for i, team in enumerate(teams)}
-        first = [position[team] for team in extra_teams]
-        rest = [position[team] for team in other_teams]
-        rng.shuffle(first)
-        rng.shuffle(rest)
-        formation = _Formation(sitter=sitter, teams=teams, cycle=first + rest, byes=byes)
+        groups = _sitout_groups(size, sitouts, rounds, rng)
+        extra_teams = _pair_up(groups.extra, partnered, rng)
+        other_teams = _pair_up(groups.other, partnered, rng)
+        repeats = sum(team in partnered for team in extra_teams + other_teams)
+        cornered = not _next_session_possible(
+            size,
+            _sitouts_after(sitouts, groups, rounds),
+            partnered.union(extra_teams, other_teams),
+            rounds,
+            probe_rng,
+        )
         score = (repeats, int(cornered))
         if best is None or score < best[0]:
-            best = (score, formation)
+            best = (score, groups, extra_teams, other_teams)
         if score == (0, 0):
             break
     assert best is not None
-    return best[1]
+    _, groups, extra_teams, other_teams = best
+    teams = sorted(extra_teams + other_teams)
+    position = {team: i for i, team in enumerate(teams)}
+    first = [position[team] for team in extra_teams]
+    rest = [position[team] for team in other_teams]
+    rng.shuffle(first)
+    rng.shuffle(rest)
+    return _Formation(sitter=groups.sitter, teams=teams, cycle=first + rest, byes=groups.byes)
+
+
+def _sitouts_after(sitouts: Sequence[int], groups: _Groups, rounds: int) -> list[int]:
+    """Rounds sat out by each player after a session drawn with ``groups``."""
+    after = list(sitouts)
+    if groups.sitter is not None:
+        after[groups.sitter] += rounds
+    if groups.byes:
+        for player in groups.extra:
+            after[player] += groups.repeat + 1
+        for player in groups.other:
+            after[player] += groups.repeat
+    return after
+
+
+def _next_session_possible(
+    size: int, sitouts: Sequence[int], used: set[_Pair], rounds: int, rng: random.Random
+) -> bool:
+    """Whether another session of the same players can avoid all partners in ``used``.
+
+    Tries a few random tie orders of the sit-out rotation; a heuristic look-ahead of one
+    session (it may miss a possible draw, never claims an impossible one).
+    """
+    for _ in range(_LOOKAHEAD_TRIES):
+        groups = _sitout_groups(size, sitouts, rounds, rng)
+        if _has_partnering(groups.extra, used) and _has_partnering(groups.other, used):
+            return True
+    return False
 
 
 def _pair_up(players: Sequence[int], partnered: set[_Pair], rng: random.Random) -> list[_Pair]:
@@ -444,11 +502,14 @@ def _pair_up(players: Sequence[int], partnered: set[_Pair], rng: random.Random) 
     return [_pair(players[i], players[j]) for i, j in _min_cost_matching(len(players), cost, rng)]
 
 
-def _partnering_left(players: Sequence[int], used: set[_Pair]) -> bool:
-    """Whether ``players`` can still be paired without any pair from ``used``."""
+def _has_partnering(players: Sequence[int], used: set[_Pair]) -> bool:
+    """Whether ``players`` (even count) can be paired without any pair from ``used``."""
     size = len(players)
-    members = set(players)
-    degree = dict.fromkeys(players, size - 1)
+    if size == 0:
+        return True
+    ordered = sorted(players)
+    members = set(ordered)
+    degree = dict.fromkeys(ordered, size - 1)
     for a, b in used:
         if a in members and b in members:
             degree[a] -= 1
@@ -456,8 +517,7 @@ def _partnering_left(players: Sequence[int], used: set[_Pair]) -> bool:
     if min(degree.values()) * 2 >= size:
         return True  # Dirac: a Hamilton cycle, hence a perfect matching, exists
     graph = nx.Graph()
-    graph.add_nodes_from(sorted(players))
-    ordered = sorted(players)
+    graph.add_nodes_from(ordered)
     graph.add_edges_from(
         (a, b) for k, a in enumerate(ordered) for b in ordered[k + 1 :] if (a, b) not in used
     )
