@@ -477,17 +477,18 @@ def _sitouts_after(sitouts: Sequence[int], groups: _Groups, rounds: int) -> list
 
 
 def _next_session_possible(
-    size: int, sitouts: Sequence[int], used: set[_Pair], rounds: int, rng: random.Random
+    size: int, sitouts: Sequence[int], used: set[_Pair], rounds: int, rng: random.Random, depth: int = 2
 ) -> bool:
-    """Whether another session of the same players can avoid all partners in ``used``.
-
-    Tries a few random tie orders of the sit-out rotation; a heuristic look-ahead of one
-    session (it may miss a possible draw, never claims an impossible one).
-    """
     for _ in range(_LOOKAHEAD_TRIES):
         groups = _sitout_groups(size, sitouts, rounds, rng)
         if _has_partnering(groups.extra, used) and _has_partnering(groups.other, used):
-            return True
+            if depth <= 1 or size > 16:
+                return True
+            teams = _pair_up(groups.extra, used, rng) + _pair_up(groups.other, used, rng)
+            if any(t in used for t in teams):
+                continue
+            if _next_session_possible(size, _sitouts_after(sitouts, groups, rounds), used.union(teams), rounds, rng, depth - 1):
+                return True
     return False
 
 
