@@ -42,8 +42,10 @@ chromium:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi; }
 
+# Every test twice: on SQLite (the embedded default) and on a real PostgreSQL server.
 test: $(VENV)/.installed-dev translations chromium
 	$(PY) -m pytest
+	scripts/with-postgres.sh $(PY) -m pytest -p no:cacheprovider
 
 # Developers only: refresh the .po files from the code (needs GNU gettext).
 messages: $(VENV)/.installed

@@ -2,12 +2,18 @@
 
 Every setting has a default that is safe on an organiser's laptop:
 
-- ``DEBUG`` (bool, default ``False``).
-- ``SECRET_KEY``: if unset, a random key is made once and kept in ``DATA_DIR/secret_key``.
-- ``DATA_DIR`` (path, default ``<project>/var``): SQLite database and the secret key.
-- ``DATABASE_URL`` (default ``sqlite:///DATA_DIR/bruus.sqlite3``); SQLite runs in WAL mode.
+- ``DEBUG`` (true/false, default ``false``).
+- ``SECRET_KEY``: if unset, a random key is made once and kept in ``DATA_DIR/secret_key``
+  (mode 0600); if set, at least 50 characters.
+- ``DATA_DIR`` (path, default ``<project>/var``): SQLite database, secret key, static files.
+- ``DATABASE_URL`` (default ``sqlite:///DATA_DIR/bruus.sqlite3``, SQLite in WAL mode;
+  ``postgres://user:password@host:5432/name`` for PostgreSQL).
 - ``ALLOWED_HOSTS`` (comma-separated, default ``localhost,127.0.0.1,[::1]``).
-- ``CSRF_TRUSTED_ORIGINS`` (comma-separated, default empty).
+- ``CSRF_TRUSTED_ORIGINS`` (comma-separated origins such as ``http://192.168.1.20:8000``).
+- ``USE_TLS`` (true/false, default ``false``): served over HTTPS (behind a TLS proxy); turns on
+  secure cookies, HSTS and the HTTPS redirect.
+
+A wrong value stops the start with ``ImproperlyConfigured`` naming the setting.
 """
 
 from __future__ import annotations
@@ -16,22 +22,45 @@ import secrets
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
-environ.Env.read_env(BASE_DIR / ".env", overwrite=False) if (BASE_DIR / ".env").exists() else None
+if (BASE_DIR / ".env").exists():
+    environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
-DEBUG = env.bool("DEBUG", default=False)
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def _flag(name: str, default: bool) -> bool:
+    """A true/false setting; anything else stops the start with a message naming it."""
+    raw = env.str(name, default=str(default)).strip().lower()
+    if raw in _TRUE:
+        return True
+    if raw in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name} must be true or false (1/0, yes/no), not {raw!r}.")
+
+
+DEBUG = _flag("DEBUG", False)
+USE_TLS = _flag("USE_TLS", False)
 DATA_DIR = Path(env.str("DATA_DIR", default=str(BASE_DIR / "var")))
-DATA_DIR.mkdir(parents=True, exist_ok=True)
+try:
+    DATA_DIR.mkdir(parents=True, exist_ok=True)
+except OSError as error:
+    raise ImproperlyConfigured(f"DATA_DIR {DATA_DIR} cannot be created: {error.strerror}.") from None
 
 
 def _secret_key() -> str:
     """The SECRET_KEY from the environment, else one kept in DATA_DIR (made on first start)."""
-    if env.str("SECRET_KEY", default=""):
-        return env.str("SECRET_KEY")
+    key = env.str("SECRET_KEY", default="")
+    if key:
+        if len(key) < 50 or len(set(key)) < 5:
+            raise ImproperlyConfigured("SECRET_KEY must be at least 50 random characters long.")
+        return key
     key_file = DATA_DIR / "secret_key"
     if not key_file.exists():
         key_file.write_text(secrets.token_urlsafe(50))
@@ -42,6 +71,11 @@ def _secret_key() -> str:
 SECRET_KEY = _secret_key()
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+for _origin in CSRF_TRUSTED_ORIGINS:
+    if "://" not in _origin:
+        raise ImproperlyConfigured(
+            f"CSRF_TRUSTED_ORIGINS entries need a scheme, e.g. http://{_origin} (got {_origin!r})."
+        )
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -89,9 +123,15 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "bruus_tournament.wsgi.application"
 
-DATABASES = {
-    "default": env.db_url("DATABASE_URL", default=f"sqlite:///{DATA_DIR / 'bruus.sqlite3'}"),
-}
+try:
+    DATABASES = {
+        "default": env.db_url("DATABASE_URL", default=f"sqlite:///{DATA_DIR / 'bruus.sqlite3'}"),
+    }
+except (ImproperlyConfigured, ValueError, KeyError) as error:
+    raise ImproperlyConfigured(
+        f"DATABASE_URL is not a valid database URL ({error}); "
+        "use e.g. sqlite:////path/bruus.sqlite3 or postgres://user:password@host:5432/name."
+    ) from None
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets the organiser's pages read while tablets write; IMMEDIATE transactions take the
     # write lock up front so concurrent entries wait (busy timeout) instead of failing.
@@ -100,6 +140,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
     }
+elif DATABASES["default"]["ENGINE"] not in ("django.db.backends.postgresql",):
+    raise ImproperlyConfigured("DATABASE_URL must point to SQLite or PostgreSQL.")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -145,3 +187,28 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DEMO_PLAYERS_FILE = Path(
     env.str("DEMO_PLAYERS_FILE", default=str(BASE_DIR.parent / "shared" / "data" / "players-schwesing.csv"))
 )
+
+# --- Security ---------------------------------------------------------------------------------
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+CSRF_COOKIE_HTTPONLY = True
+if USE_TLS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+else:
+    # A village hall serves the app from the organiser's laptop over the hall's Wi-Fi by plain HTTP:
+    # there is no certificate for a LAN address, so HTTPS-only settings would lock everybody out.
+    SILENCED_SYSTEM_CHECKS = [
+        "security.W004",  # HSTS: only meaningful over HTTPS (set USE_TLS=true behind a TLS proxy).
+        "security.W008",  # HTTPS redirect: no TLS on a LAN without a certificate.
+        "security.W012",  # Secure session cookie: would never be sent over plain HTTP.
+        "security.W016",  # Secure CSRF cookie: would never be sent over plain HTTP.
+    ]
