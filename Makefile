@@ -6,10 +6,11 @@ PORT   ?= 8000
 HOST   ?= 127.0.0.1
 export DEBUG ?= true
 
-.PHONY: run test bench messages translations migrate demo clean help
+.PHONY: run serve test bench messages translations migrate demo clean help
 
 help:
 	@echo "make run   - set everything up, load the demo evening, serve on http://$(HOST):$(PORT)"
+	@echo "make serve - serve for the hall's network with gunicorn (address printed for the tablets)"
 	@echo "make test  - install what the tests need (incl. Chromium) and run every test"
 
 $(VENV)/.installed: requirements.txt
@@ -35,6 +36,10 @@ demo: migrate
 run: demo
 	@$(PY) manage.py demo_info --port $(PORT) --host $(HOST)
 	$(PY) manage.py runserver $(HOST):$(PORT)
+
+# Serve for the hall's network (gunicorn, DEBUG off); prints the address for the tablets.
+serve: migrate
+	PORT=$(PORT) scripts/serve.sh
 
 # Debian's Chromium for the browser tests (Playwright drives /usr/bin/chromium).
 chromium:
