@@ -87,6 +87,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "django_tables2",
+    "axes",
     "scoring",
 ]
 
@@ -101,7 +102,26 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: locks out repeated failed organiser logins.
+    "axes.middleware.AxesMiddleware",
 ]
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Five wrong passwords lock the login for 15 minutes (per user name and address).
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = 0.25  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_VERBOSE = False
+
+# Wrong table links: after this many from one address within the window, table links answer
+# "please wait" (HTTP 429) for the rest of the window. A real link has 192 random bits.
+TABLE_LINK_FAILURE_LIMIT = 10
+TABLE_LINK_FAILURE_WINDOW = 10 * 60  # seconds
 
 ROOT_URLCONF = "bruus_tournament.urls"
 

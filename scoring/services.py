@@ -30,6 +30,7 @@ from scoring.models import (
     Seating,
     Session,
     Table,
+    new_table_token,
 )
 
 class ServiceError(DomainError):
@@ -255,6 +256,18 @@ def _ensure_tables(evening: Evening, count: int) -> dict[int, Table]:
     return existing
 
 
+@transaction.atomic
+def regenerate_table_link(*, table_id: int) -> Table:
+    """Give a table a new private link (e.g. when a tablet is lost); the old link stops at once.
+
+    Returns the table with its new token (192 random bits). Raises Table.DoesNotExist.
+    """
+    table = Table.objects.select_for_update().get(pk=table_id)
+    table.token = new_table_token()
+    table.save(update_fields=["token"])
+    return table
+
+
 # --- Deals ----------------------------------------------------------------------------------
 
 
@@ -340,6 +353,12 @@ def enter_deal(
                         "Please ask the organiser."
                     ),
                     code="round_complete",
+                )
+            current = current_seating(table)
+            if current is None or current.pk != seating.pk:
+                raise ServiceError(
+                    gettext_noop("This is not the current round at this table. Please reload the page."),
+                    code="not_current_round",
                 )
         try:
             score = score_deal(result)

@@ -52,3 +52,13 @@ def roster_evening(db):
     parsed = parse_player_file(ROSTER.read_bytes(), ROSTER.name)
     services.import_players(parsed.players, check_in_to=evening)
     return evening
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Counters of wrong table links live in the cache; every test starts with none."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()

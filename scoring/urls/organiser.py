@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from scoring.views import documents
 from scoring.views import organiser as views
 
 app_name = "organiser"
@@ -13,9 +14,17 @@ urlpatterns = [
     path("abende/<int:pk>/spieler/", views.evening_players, name="evening_players"),
     path("abende/<int:pk>/spieler/<int:player_pk>/anwesend/", views.check_in, name="check_in"),
     path("abende/<int:pk>/auslosen/", views.session_draw, name="session_draw"),
+    path("abende/<int:pk>/tisch/<int:number>/neuer-link/", views.table_link_regenerate, name="table_link_regenerate"),
     path("abende/<int:pk>/durchgang/<int:number>/", views.session_detail, name="session_detail"),
     path("abende/<int:pk>/rangliste/", views.ranking, name="ranking"),
     path("tischrunde/<int:pk>/", views.seating_detail, name="seating_detail"),
     path("spieler/", views.player_list, name="player_list"),
     path("spieler/import/", views.player_import, name="player_import"),
+    # Printed documents (PDF)
+    path("abende/<int:pk>/rangliste.pdf", documents.ranking_pdf, name="ranking_pdf"),
+    path("abende/<int:pk>/durchgang/<int:number>/spielzettel.pdf", documents.score_sheets_pdf,
+         name="score_sheets_pdf"),
+    path("abende/<int:pk>/durchgang/<int:number>/tischliste.pdf", documents.table_list_pdf, name="table_list_pdf"),
+    path("abende/<int:pk>/durchgang/<int:number>/laufzettel.pdf", documents.route_cards_pdf,
+         name="route_cards_pdf"),
 ]

@@ -112,6 +112,21 @@ def check_in(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
 
 
 @login_required
+@require_POST
+def table_link_regenerate(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Replace a table's private link (lost tablet): the old link stops working at once."""
+    evening = _evening(pk)
+    table = get_object_or_404(evening.tables, number=number)
+    services.regenerate_table_link(table_id=table.pk)
+    messages.success(
+        request,
+        _("Table %(number)s has a new link. The old link no longer works; open the new one on the tablet.")
+        % {"number": number},
+    )
+    return redirect(reverse("organiser:evening_detail", kwargs={"pk": evening.pk}) + "#links")
+
+
+@login_required
 def player_import(request: HttpRequest) -> HttpResponse:
     """Upload a spreadsheet, see a preview with the bad rows, then import (or cancel)."""
     evening = None

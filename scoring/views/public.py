@@ -2,10 +2,12 @@
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.views.decorators.http import require_safe
 
 from scoring.domain.rules import POSSIBLE_BONUS_PAIRS
 
 
+@require_safe
 def help_page(request: HttpRequest) -> HttpResponse:
     """The in-app help: how to run an evening, scoring, and our decisions (DOMAIN.md)."""
     pairs = ", ".join(f"{a}:{b}" for a, b in sorted(POSSIBLE_BONUS_PAIRS, key=lambda p: (p[0] + p[1], -p[0])))

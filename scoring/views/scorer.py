@@ -3,7 +3,9 @@ no login, valid for that table only."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -16,12 +18,28 @@ from scoring.messages import translate
 from scoring.models import Table
 
 
-def _table(token: str) -> Table | None:
-    return Table.objects.select_related("evening").filter(token=token).first()
+def _failure_key(request: HttpRequest) -> str:
+    return f"table-link-failures:{request.META.get('REMOTE_ADDR', '')}"
 
 
-def unknown_table(request: HttpRequest) -> HttpResponse:
-    return render(request, "scorer/unknown_table.html", status=404)
+def _table(request: HttpRequest, token: str) -> Table | HttpResponse:
+    """The table of a private link, or the page to show instead.
+
+    Wrong links are counted per address; past ``TABLE_LINK_FAILURE_LIMIT`` within
+    ``TABLE_LINK_FAILURE_WINDOW`` seconds every table link from that address answers 429 until the
+    window has passed, so links cannot be guessed by trying.
+    """
+    key = _failure_key(request)
+    if cache.get(key, 0) >= settings.TABLE_LINK_FAILURE_LIMIT:
+        return render(request, "scorer/too_many_attempts.html", status=429)
+    table = Table.objects.select_related("evening").filter(token=token).first()
+    if table is None:
+        try:
+            cache.incr(key)
+        except ValueError:
+            cache.set(key, 1, timeout=settings.TABLE_LINK_FAILURE_WINDOW)
+        return render(request, "scorer/unknown_table.html", status=404)
+    return table
 
 
 def _page(request: HttpRequest, table: Table, form: DealForm | None = None, edit: int | None = None,
@@ -44,9 +62,9 @@ def _page(request: HttpRequest, table: Table, form: DealForm | None = None, edit
 
 def table_page(request: HttpRequest, token: str) -> HttpResponse:
     """The tablet page: current round, its deals, the entry form; after a round, where to sit next."""
-    table = _table(token)
-    if table is None:
-        return unknown_table(request)
+    table = _table(request, token)
+    if isinstance(table, HttpResponse):
+        return table
     edit = request.GET.get("deal")
     edit_number = int(edit) if edit and edit.isdigit() else None
     state_numbers = range(1, table.evening.deals_per_round + 1)
@@ -63,9 +81,9 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def table_deal(request: HttpRequest, token: str, number: int) -> HttpResponse:
     """Save deal ``number`` of the table's current round (new entry or correction)."""
-    table = _table(token)
-    if table is None:
-        return unknown_table(request)
+    table = _table(request, token)
+    if isinstance(table, HttpResponse):
+        return table
     form = DealForm(request.POST)
     if not form.is_valid():
         return _page(request, table, form=form, edit=number, status=422)
@@ -87,9 +105,9 @@ def table_deal(request: HttpRequest, token: str, number: int) -> HttpResponse:
 @require_POST
 def table_complete(request: HttpRequest, token: str) -> HttpResponse:
     """Finish the round at this table: no more changes from the tablet; show where to sit next."""
-    table = _table(token)
-    if table is None:
-        return unknown_table(request)
+    table = _table(request, token)
+    if isinstance(table, HttpResponse):
+        return table
     seating_id = request.POST.get("seating", "")
     try:
         services.complete_seating(seating_id=int(seating_id) if seating_id.isdigit() else 0, table=table)

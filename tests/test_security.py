@@ -1,0 +1,120 @@
+"""Security: login lockout, table links (randomness, regeneration, throttling, own table only),
+read-only public pages, CSRF and security headers."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from scoring import services
+from scoring.domain.rules import DealResult
+from scoring.models import Deal, Seating, Table
+
+
+@pytest.mark.django_db
+def test_login_is_locked_after_five_wrong_passwords(organiser):
+    client = Client()
+    for _ in range(5):
+        response = client.post(reverse("login"), {"username": "leitung", "password": "falsch"})
+    response = client.post(reverse("login"), {"username": "leitung", "password": "geheim-123"})
+    assert response.status_code == 429
+    assert "_auth_user_id" not in client.session
+
+
+@pytest.mark.django_db
+def test_correct_login_works(organiser):
+    client = Client()
+    response = client.post(reverse("login"), {"username": "leitung", "password": "geheim-123"})
+    assert response.status_code == 302
+    assert client.session["_auth_user_id"] == str(organiser.pk)
+
+
+@pytest.mark.django_db
+def test_table_links_carry_at_least_128_random_bits(roster_evening):
+    services.draw_session(evening=roster_evening, seed=1)
+    tokens = list(Table.objects.values_list("token", flat=True))
+    assert len(set(tokens)) == len(tokens)
+    for token in tokens:
+        assert len(token) * math.log2(64) >= 128  # URL-safe base64: 6 bits a character
+
+
+@pytest.mark.django_db
+def test_regenerated_link_replaces_the_old_one_at_once(organiser_client, client, roster_evening):
+    services.draw_session(evening=roster_evening, seed=1)
+    table = Table.objects.get(evening=roster_evening, number=1)
+    old = table.token
+    response = organiser_client.post(reverse("organiser:table_link_regenerate", args=[roster_evening.pk, 1]))
+    assert response.status_code == 302
+    table.refresh_from_db()
+    assert table.token != old
+    assert client.get(reverse("scorer:table", args=[old])).status_code == 404
+    assert client.get(reverse("scorer:table", args=[table.token])).status_code == 200
+    seating = Seating.objects.filter(table=table).order_by("round__number").first()
+    client.post(reverse("scorer:deal", args=[old, 1]), {"seating": seating.pk, "winner": "A", "bonus_a": 0, "bonus_b": 0})
+    assert not Deal.objects.exists()
+
+
+@pytest.mark.django_db
+def test_table_link_enters_only_its_own_current_round(client, roster_evening):
+    services.draw_session(evening=roster_evening, seed=1)
+    table = Table.objects.get(evening=roster_evening, number=1)
+    later = Seating.objects.filter(table=table, round__number=2).get()
+    other = Seating.objects.filter(round__number=1).exclude(table=table).first()
+    for seating in (later, other):
+        response = client.post(reverse("scorer:deal", args=[table.token, 1]),
+                               {"seating": seating.pk, "winner": "A", "bonus_a": 0, "bonus_b": 0}, follow=True)
+        assert 'class="msg error"' in response.content.decode()
+    assert not Deal.objects.exists()
+
+
+@pytest.mark.django_db
+def test_repeated_wrong_table_links_are_slowed_down(client, roster_evening):
+    services.draw_session(evening=roster_evening, seed=1)
+    good = Table.objects.get(evening=roster_evening, number=1).token
+    for n in range(10):
+        assert client.get(f"/t/falsch{n}/").status_code == 404
+    assert client.get(f"/t/falsch-again/").status_code == 429
+    # From that address even a real link waits; another device is not affected.
+    assert client.get(reverse("scorer:table", args=[good])).status_code == 429
+    other_device = Client(REMOTE_ADDR="192.0.2.77")
+    assert other_device.get(reverse("scorer:table", args=[good])).status_code == 200
+
+
+@pytest.mark.django_db
+def test_public_pages_are_read_only(client):
+    for name in ("public:home", "public:help"):
+        assert client.get(reverse(name)).status_code == 200
+        assert client.post(reverse(name)).status_code == 405
+
+
+@pytest.mark.django_db
+def test_scorer_forms_are_csrf_protected(roster_evening):
+    services.draw_session(evening=roster_evening, seed=1)
+    table = Table.objects.get(evening=roster_evening, number=1)
+    seating = Seating.objects.filter(table=table, round__number=1).get()
+    strict = Client(enforce_csrf_checks=True)
+    response = strict.post(reverse("scorer:deal", args=[table.token, 1]),
+                           {"seating": seating.pk, "winner": "A", "bonus_a": 0, "bonus_b": 0})
+    assert response.status_code == 403
+    assert not Deal.objects.exists()
+
+
+@pytest.mark.django_db
+def test_security_headers(client):
+    response = client.get(reverse("public:home"))
+    assert response["X-Frame-Options"] == "DENY"
+    assert response["X-Content-Type-Options"] == "nosniff"
+    assert response["Referrer-Policy"] == "same-origin"
+
+
+@pytest.mark.django_db
+def test_organiser_can_still_correct_with_service_after_regeneration(roster_evening, organiser):
+    services.draw_session(evening=roster_evening, seed=1)
+    seating = Seating.objects.filter(round__number=1).select_related("table").first()
+    services.regenerate_table_link(table_id=seating.table_id)
+    deal = services.enter_deal(seating_id=seating.pk, number=1, result=DealResult("A", False, 0, 0), via="org",
+                               user=organiser)
+    assert deal.points_a == 1
