@@ -12,6 +12,7 @@ help:
 	@echo "make run   - set everything up, load the demo evening, serve on http://$(HOST):$(PORT)"
 	@echo "make serve - serve for the hall's network with gunicorn (address printed for the tablets)"
 	@echo "make test  - install what the tests need (incl. Chromium) and run every test"
+	@echo "make bench - time the printed documents (PDF) against bare reportlab"
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -41,16 +42,22 @@ run: demo
 serve: migrate
 	PORT=$(PORT) scripts/serve.sh
 
-# Debian's Chromium for the browser tests (Playwright drives /usr/bin/chromium).
+# Debian's Chromium for the browser tests (Playwright drives /usr/bin/chromium), and
+# poppler-utils (pdftoppm) for the test that renders the printed documents.
 chromium:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
-	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi; }
+	@command -v chromium >/dev/null 2>&1 && command -v pdftoppm >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils >/dev/null; \
+	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils >/dev/null; fi; }
 
 # Every test twice: on SQLite (the embedded default) and on a real PostgreSQL server.
 test: $(VENV)/.installed-dev translations chromium
 	$(PY) -m pytest
 	scripts/with-postgres.sh $(PY) -m pytest -p no:cacheprovider
+
+# How long the printed documents take to build (200 players, 50 tables), against bare reportlab.
+bench: $(VENV)/.installed translations
+	$(PY) bench/bench_documents.py
+	$(PY) bench/bench_pages.py
 
 # Developers only: refresh the .po files from the code (needs GNU gettext).
 messages: $(VENV)/.installed

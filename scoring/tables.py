@@ -2,11 +2,28 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import django_tables2 as tables
-from django.utils.translation import gettext
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring.templatetags.bruus import format_matchsticks
+
+
+#: Export formats whose cells hold numbers (the others get the formatted text of the page).
+NUMERIC_EXPORTS = frozenset({"xlsx", "ods"})
+
+
+def matchsticks_number(value) -> int | float | None:
+    """Matchsticks as a spreadsheet number: whole numbers as int, sit-out averages rounded to
+    the one decimal the page shows."""
+    if value is None:
+        return None
+    value = Fraction(value)
+    return value.numerator if value.denominator == 1 else round(float(value), 1)
 
 
 class MatchstickColumn(tables.Column):
@@ -19,7 +36,10 @@ class MatchstickColumn(tables.Column):
     def render(self, value):
         return format_matchsticks(value)
 
-    def value(self, value):
+    def value(self, value, table=None):
+        """CSV: the text of the page (``6,2`` in German); XLSX: a number (one decimal)."""
+        if getattr(table, "export_format", None) in NUMERIC_EXPORTS:
+            return matchsticks_number(value)
         return format_matchsticks(value)
 
 
@@ -55,7 +75,11 @@ class RankingTable(tables.Table):
 
 
 def ranking_rows(rows, session_count: int) -> list[dict]:
-    """:class:`scoring.selectors.RankingRow` objects -> dicts for :class:`RankingTable`."""
+    """:class:`scoring.selectors.RankingRow` objects -> dicts for :class:`RankingTable`.
+
+    Places are already computed exactly (Fractions); the table gets floats, which sort and
+    display (one decimal) the same and render much faster.
+    """
     data = []
     for row in rows:
         record = {
@@ -63,9 +87,79 @@ def ranking_rows(rows, session_count: int) -> list[dict]:
             "shared": row.shared,
             "name": row.player.name,
             "club": row.player.club,
-            "total": row.total,
+            "total": float(row.total),
         }
         for n in range(1, session_count + 1):
-            record[f"s{n}"] = row.sessions[n - 1] if n - 1 < len(row.sessions) else 0
+            record[f"s{n}"] = float(row.sessions[n - 1]) if n - 1 < len(row.sessions) else 0.0
         data.append(record)
     return data
+
+
+# --- Every deal result ------------------------------------------------------------------------
+
+
+def team_names(partnership) -> str:
+    return f"{partnership.player_1.name} & {partnership.player_2.name}"
+
+
+class NumberColumn(tables.Column):
+    """A right-aligned whole number."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("attrs", {"td": {"class": "num"}, "th": {"class": "num"}})
+        super().__init__(*args, **kwargs)
+
+
+class DealResultTable(tables.Table):
+    """Every entered deal of an evening, one row each, in playing order.
+
+    Data: :class:`~scoring.models.Deal` objects with their seating, round, session, table and both
+    teams' players loaded (:func:`scoring.selectors.evening_deals`). In an export, the columns are
+    plain values: numbers as numbers, the time as the local time (a date cell in XLSX).
+    """
+
+    session = NumberColumn(verbose_name=pgettext_lazy("deal list column", "Session"),
+                           accessor="seating__round__session__number")
+    round = NumberColumn(verbose_name=pgettext_lazy("deal list column", "Round"), accessor="seating__round__number")
+    table_number = NumberColumn(verbose_name=pgettext_lazy("deal list column", "Table"),
+                                accessor="seating__table__number")
+    number = NumberColumn(verbose_name=pgettext_lazy("deal list column", "Deal"))
+    team_a = tables.Column(verbose_name=pgettext_lazy("deal list column", "Team A"), accessor="seating__team_a",
+                           orderable=False)
+    team_b = tables.Column(verbose_name=pgettext_lazy("deal list column", "Team B"), accessor="seating__team_b",
+                           orderable=False)
+    winner = tables.Column(verbose_name=pgettext_lazy("deal list column", "Five tricks"))
+    to_nil = tables.Column(verbose_name=pgettext_lazy("deal list column", "To nil"))
+    bonus_a = NumberColumn(verbose_name=pgettext_lazy("deal list column", "Daring and striking A"))
+    bonus_b = NumberColumn(verbose_name=pgettext_lazy("deal list column", "Daring and striking B"))
+    points_a = NumberColumn(verbose_name=pgettext_lazy("deal list column", "Matchsticks A"))
+    points_b = NumberColumn(verbose_name=pgettext_lazy("deal list column", "Matchsticks B"))
+    updated_at = tables.Column(verbose_name=pgettext_lazy("deal list column", "Entered or changed"))
+
+    class Meta:
+        orderable = True
+        attrs = {"class": "list deal-results"}
+        empty_text = _("No deal has been entered yet.")
+
+    def render_team_a(self, value):
+        return team_names(value)
+
+    def render_team_b(self, value):
+        return team_names(value)
+
+    def render_winner(self, record):
+        return record.get_winner_display()
+
+    def render_to_nil(self, value):
+        return gettext("yes") if value else "–"
+
+    def value_to_nil(self, value):
+        return gettext("yes") if value else gettext("no")
+
+    def render_updated_at(self, value):
+        return date_format(localtime(value), "SHORT_DATETIME_FORMAT")
+
+    def value_updated_at(self, value):
+        if getattr(self, "export_format", None) in NUMERIC_EXPORTS:
+            return localtime(value).replace(tzinfo=None, microsecond=0)  # Excel has no time zones
+        return self.render_updated_at(value)

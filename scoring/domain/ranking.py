@@ -10,6 +10,7 @@ All amounts are matchsticks as :class:`fractions.Fraction`, so averages stay exa
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -61,11 +62,14 @@ def rank(scores: Sequence[PlayerScore], name_key=None) -> list[RankedScore]:
     Returns:
         RankedScore lines in ranking order. Place n+1 follows n tied players at place 1 (1, 2, 2, 4).
     """
-    ordered = sorted(scores, key=lambda s: (-s.total, name_key(s) if name_key else 0))
-    totals = [s.total for s in ordered]
+    totals = {id(s): s.total for s in scores}
+    ordered = sorted(scores, key=lambda s: (-totals[id(s)], name_key(s) if name_key else 0))
+    how_many = Counter(totals.values())
     lines = []
+    place, previous = 0, None
     for index, score in enumerate(ordered):
-        place = totals.index(score.total) + 1
-        shared = totals.count(score.total) > 1
-        lines.append(RankedScore(place=place, shared=shared, score=score))
+        total = totals[id(score)]
+        if total != previous:
+            place, previous = index + 1, total
+        lines.append(RankedScore(place=place, shared=how_many[total] > 1, score=score))
     return lines

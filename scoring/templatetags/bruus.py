@@ -10,14 +10,13 @@ from django.utils.formats import number_format
 register = template.Library()
 
 
-def format_matchsticks(value: Fraction | int | None) -> str:
+def format_matchsticks(value: Fraction | float | int | None) -> str:
     """Matchsticks for display: whole numbers as they are, sit-out averages with one decimal
     in the active locale (``6,2`` in German)."""
     if value is None:
         return ""
-    value = Fraction(value)
-    if value.denominator == 1:
-        return str(value.numerator)
+    if value == int(value):
+        return str(int(value))
     return number_format(round(float(value), 1), 1)
 
 
