@@ -247,3 +247,13 @@ def test_page_query_counts_do_not_grow_with_players(organiser_client, client):
             _count_queries(client, reverse("scorer:table", args=[seating.table.token])),
         ))
     assert counts[0] == counts[1]
+
+
+@pytest.mark.django_db
+def test_german_by_default_english_switchable(client):
+    page = client.get(reverse("public:help")).content.decode()
+    assert "Durchgang" in page and 'lang="de"' in page
+    response = client.post(reverse("set_language"), {"language": "en", "next": reverse("public:help")})
+    assert response.status_code == 302
+    page = client.get(reverse("public:help")).content.decode()
+    assert 'lang="en"' in page and "Running an evening" in page
