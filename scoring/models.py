@@ -63,6 +63,10 @@ class Evening(models.Model):
         _("deals per round"), default=4, validators=[MinValueValidator(1), MaxValueValidator(8)]
     )
     players = models.ManyToManyField(Player, through="Participant", related_name="evenings")
+    ranking_hidden = models.BooleanField(
+        _("ranking hidden on the public screen"), default=False,
+        help_text=_("For the last rounds: the public ranking screen says it will be announced at the end."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -117,6 +121,7 @@ class Session(models.Model):
     drawn_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    closed = models.BooleanField(_("closed for the tables"), default=False)
 
     class Meta:
         ordering = ["evening", "number"]
@@ -152,6 +157,7 @@ class Round(models.Model):
     sitout_partnership = models.ForeignKey(
         Partnership, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    locked = models.BooleanField(_("locked for the tables"), default=False)
 
     class Meta:
         ordering = ["session", "number"]
@@ -161,13 +167,24 @@ class Round(models.Model):
 
 
 class Seating(models.Model):
-    """Two partnerships at one table in one round; the unit a scorer enters deals for."""
+    """Two partnerships at one table in one round; the unit a scorer enters deals for.
+
+    A round at a table goes: not started -> in progress (deals entered) -> *entered* (the scorer
+    finished it: ``finished_at``, ``finished_by`` = the scorer's team) -> *confirmed* by the other
+    team or by the organiser (``completed_at``): only then is it final and the table moves on.
+    """
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seatings")
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seatings")
     team_a = models.ForeignKey(Partnership, on_delete=models.PROTECT, related_name="+")
     team_b = models.ForeignKey(Partnership, on_delete=models.PROTECT, related_name="+")
-    completed_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished by the scorer"), null=True, blank=True)
+    finished_by = models.CharField(_("scorer's team"), max_length=1, choices=TEAM_CHOICES, blank=True)
+    completed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    confirmed_via = models.CharField(max_length=120, blank=True)
 
     class Meta:
         ordering = ["round", "table__number"]
@@ -189,6 +206,7 @@ class Deal(models.Model):
     points_a = models.PositiveSmallIntegerField(_("matchsticks team A"))
     points_b = models.PositiveSmallIntegerField(_("matchsticks team B"))
     override_reason = models.TextField(_("reason for accepting an impossible result"), blank=True)
+    version = models.PositiveIntegerField(default=1)  # +1 on every change: stale forms are refused
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -212,6 +230,11 @@ class DealChange(models.Model):
     previous = models.JSONField(null=True, blank=True)
     new = models.JSONField()
     reason = models.TextField(blank=True)
+    client = models.CharField(max_length=64, blank=True)  # the device's network address
+    submission = models.UUIDField(null=True, blank=True)  # idempotency key of the form sent
 
     class Meta:
         ordering = ["deal", "changed_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["deal", "submission"], name="one_change_per_submission")
+        ]
