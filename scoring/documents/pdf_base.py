@@ -1,0 +1,365 @@
+"""What every printed document shares: embedded fonts, text styles, table cells that print names
+literally, the page decoration ("Seite X von Y", title, printed date and time, a marker such as
+"vorläufig" on every page) and page layouts, including sheets cut from one A4 page.
+
+Fonts: DejaVu Sans and DejaVu Sans Bold from ``scoring/fonts/`` (Debian's fonts-dejavu-core,
+licence in ``scoring/fonts/LICENSE``). They cover German (ä ö ü ß), the suit symbols ♣ ♠ ♥ ♦ and
+almost any name; reportlab embeds the glyphs used (subset) into each PDF.
+"""
+
+from __future__ import annotations
+
+import io
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from functools import lru_cache
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from django.utils import formats, timezone
+from django.utils.translation import get_language, gettext
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
+from reportlab.lib.fonts import addMapping
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen import canvas as pdfcanvas
+from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph
+
+from scoring.templatetags.bruus import format_matchsticks
+
+FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
+FONT = "DejaVuSans"
+FONT_BOLD = "DejaVuSans-Bold"
+CREATOR = "Bruus Turnier"
+
+PAGE_WIDTH, PAGE_HEIGHT = A4
+MARGIN = 15 * mm
+FOOTER_SPACE = 16 * mm  # below the frame: footnote, title, printed at, page X of Y
+GREY = colors.HexColor("#555555")
+LIGHT = colors.HexColor("#eeeeee")
+RULE = colors.HexColor("#999999")
+ALERT = colors.HexColor("#b00020")
+
+
+def register_fonts() -> None:
+    """Register DejaVu Sans (+ Bold) with reportlab; safe to call any number of times."""
+    registered = set(pdfmetrics.getRegisteredFontNames())
+    for name, filename in ((FONT, "DejaVuSans.ttf"), (FONT_BOLD, "DejaVuSans-Bold.ttf")):
+        if name not in registered:
+            pdfmetrics.registerFont(TTFont(name, str(FONT_DIR / filename)))
+    # <b> inside a Paragraph switches to the bold face.
+    addMapping(FONT, 0, 0, FONT)
+    addMapping(FONT, 1, 0, FONT_BOLD)
+    addMapping(FONT, 0, 1, FONT)
+    addMapping(FONT, 1, 1, FONT_BOLD)
+
+
+register_fonts()
+
+
+# --- Text ------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def style(size: float, *, bold: bool = False, align: str = "left", color: str = "#000000",
+          leading: float | None = None, space_after: float = 0) -> ParagraphStyle:
+    """A paragraph style in DejaVu Sans (cached: styles are shared, never changed)."""
+    alignment = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}[align]
+    return ParagraphStyle(
+        f"bruus-{size}-{bold}-{align}-{color}-{leading}-{space_after}",
+        fontName=FONT_BOLD if bold else FONT,
+        fontSize=size,
+        leading=leading if leading is not None else round(size * 1.22, 1),
+        alignment=alignment,
+        textColor=colors.HexColor(color),
+        spaceAfter=space_after,
+        # Names such as "Hans-Peter" or "Oster-Ohrstedt" may break after their hyphen.
+        embeddedHyphenation=1,
+        hyphenationLang="",
+        splitLongWords=1,
+    )
+
+
+class Para(Paragraph):
+    """A Paragraph that remembers its last line breaking: tables and frames wrap the same cell
+    several times at the same width, and a document may place one instance on many pages
+    (one after the other, e.g. the legend of every score sheet)."""
+
+    _wrapped_at: float | None = None
+
+    def wrap(self, available_width, available_height):
+        if self._wrapped_at is not None and abs(self._wrapped_at - available_width) < 1e-6:
+            return self.width, self.height
+        result = super().wrap(available_width, available_height)
+        # Remember only a real line breaking, not "no room at all" (which sets no lines).
+        self._wrapped_at = None if result[1] == 0x7FFFFFFF else available_width
+        return result
+
+
+def para(text: str, size: float, **kwargs) -> Para:
+    """A paragraph that prints ``text`` literally: markup characters and quotes are escaped."""
+    return Para(escape(text), style(size, **kwargs))
+
+
+def lines(texts: Sequence[str], size: float, **kwargs) -> Para:
+    """Several literal lines in one paragraph."""
+    return Para("<br/>".join(escape(t) for t in texts), style(size, **kwargs))
+
+
+def fits(text: str, size: float, width: float, *, bold: bool = False) -> bool:
+    return text_width(text, size, bold=bold) <= width
+
+
+def cell(text: str, size: float, width: float, *, bold: bool = False, padding: float = 12, **kwargs):
+    """A table cell for ``text``: the plain string when it fits on one line (fast, printed as it
+    is), else a wrapping paragraph with the text escaped, so markup prints literally too.
+
+    The table's style must set the same font and size for plain cells.
+    """
+    if fits(text, size, width - padding, bold=bold):
+        return text
+    return para(text, size, bold=bold, **kwargs)
+
+
+@lru_cache(maxsize=8192)
+def text_width(text: str, size: float, *, bold: bool = False) -> float:
+    """Width of ``text`` in points (cached: clubs, numbers and labels repeat on every row)."""
+    return stringWidth(text, FONT_BOLD if bold else FONT, size)
+
+
+def matchsticks(value) -> str:
+    """Matchsticks as on the pages: whole numbers as they are, sit-out averages with one decimal
+    in the active language ("6,2")."""
+    return _matchsticks(value, get_language())
+
+
+@lru_cache(maxsize=4096)
+def _matchsticks(value, language: str | None) -> str:
+    return format_matchsticks(value)
+
+
+def sort_key(name: str) -> tuple[str, str]:
+    """Alphabetical order for people (DIN 5007-1: Ä as A, ß as ss; case ignored)."""
+    folded = name.casefold().replace("ß", "ss")
+    bare = "".join(c for c in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(c))
+    return (bare, folded)
+
+
+def long_date(value: date) -> str:
+    """The evening's date in the active language, e.g. "21. November 2026"."""
+    return formats.date_format(value, "DATE_FORMAT")
+
+
+def printed_text(printed_at: datetime | None) -> str:
+    moment = timezone.localtime(printed_at or timezone.now())
+    return gettext("Printed %(when)s") % {"when": formats.date_format(moment, "SHORT_DATETIME_FORMAT")}
+
+
+def document_name(kind: str, evening, detail: str = "") -> str:
+    """The title and file name of a document, e.g. "Rangliste – Schwesinger Bruus-Abend –
+    2026-11-21" or "Spielzettel Durchgang 1 – … – 2026-11-21"."""
+    head = f"{kind} {detail}".strip()
+    parts = [head, evening.name.strip() or "Bruus", evening.date.isoformat()]
+    return " – ".join(parts)
+
+
+# --- Reused drawings ---------------------------------------------------------------------------
+
+
+def _forms_done(canvas) -> set[str]:
+    return canvas.__dict__.setdefault("_bruus_forms", set())
+
+
+class Stamp(Flowable):
+    """Flowables drawn once per document into a PDF form (XObject), then placed wherever the
+    stamp appears: the parts that are the same on every score sheet cost one drawing, not 200.
+
+    ``name`` identifies the drawing within a document: equal names must mean equal content.
+    """
+
+    def __init__(self, name: str, content: Sequence[Flowable], width: float):
+        super().__init__()
+        self.name = name
+        self.content = list(content)
+        self.width = width
+        self._sizes = [f.wrap(width, 100_000)[1] + f.getSpaceBefore() + f.getSpaceAfter() for f in self.content]
+        self.height = sum(self._sizes)
+
+    def wrap(self, available_width, available_height):
+        return self.width, self.height
+
+    def draw(self):
+        canvas = self.canv
+        done = _forms_done(canvas)
+        if self.name not in done:
+            canvas.beginForm(self.name, 0, 0, self.width, self.height)
+            y = self.height
+            for flowable, height in zip(self.content, self._sizes):
+                y -= height
+                flowable.wrap(self.width, 100_000)
+                flowable.drawOn(canvas, 0, y + flowable.getSpaceAfter())
+            canvas.endForm()
+            done.add(self.name)
+        canvas.doForm(self.name)
+
+
+class Overlay(Flowable):
+    """Flowables drawn on top of each other, top-aligned (e.g. a sheet's values over its grid)."""
+
+    def __init__(self, *layers: Flowable):
+        super().__init__()
+        self.layers = layers
+
+    def wrap(self, available_width, available_height):
+        sizes = [layer.wrap(available_width, available_height) for layer in self.layers]
+        self._heights = [h for _, h in sizes]
+        self.width = max(w for w, _ in sizes)
+        self.height = max(self._heights)
+        return self.width, self.height
+
+    def draw(self):
+        for layer, height in zip(self.layers, self._heights):
+            layer.drawOn(self.canv, 0, self.height - height)
+
+
+# --- Page decoration -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PageDecor:
+    """What is printed on every page outside the frames.
+
+    Attributes:
+        title: the document's title (bottom left), e.g. "Rangliste – Schwesing – 2026-11-21".
+        printed: "Gedruckt am 21.11.2026 22:15".
+        marker: printed large at the top right of every page, e.g. "VORLÄUFIG"; None for none.
+        footnote: one line above the footer on every page, e.g. "* geteilter Platz".
+    """
+
+    title: str
+    printed: str
+    marker: str | None = None
+    footnote: str | None = None
+
+
+def _canvas_class(decor: PageDecor) -> type[pdfcanvas.Canvas]:
+    """A canvas that keeps its pages until the end, so that each page can say "Seite X von Y"."""
+
+    class DecoratedCanvas(pdfcanvas.Canvas):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self._page_states: list[dict] = []
+
+        def showPage(self):
+            self._page_states.append(dict(self.__dict__))
+            self._startPage()
+
+        def save(self):
+            total = len(self._page_states)
+            for number, state in enumerate(self._page_states, start=1):
+                self.__dict__.update(state)
+                self._decorate(number, total)
+                super().showPage()
+            super().save()
+
+        def _decorate(self, number: int, total: int) -> None:
+            width, height = self._pagesize
+            self.saveState()
+            self.setFillColor(GREY)
+            self.setFont(FONT, 9)
+            y = 7 * mm
+            self.drawString(MARGIN, y, _clip(f"{decor.title} · {decor.printed}", 9, width - 2 * MARGIN - 95))
+            self.setFont(FONT_BOLD, 10)
+            self.drawRightString(
+                width - MARGIN, y, gettext("Page %(page)s of %(pages)s") % {"page": number, "pages": total}
+            )
+            if decor.footnote:
+                self.setFont(FONT, 10)
+                self.drawString(MARGIN, y + 5 * mm, _clip(decor.footnote, 10, width - 2 * MARGIN))
+            if decor.marker:
+                self.setFillColor(ALERT)
+                self.setFont(FONT_BOLD, 16)
+                self.drawRightString(width - MARGIN, height - 10 * mm, decor.marker)
+            self.restoreState()
+
+    return DecoratedCanvas
+
+
+def _clip(text: str, size: float, width: float) -> str:
+    """``text`` shortened with … so that it fits ``width`` in DejaVu Sans at ``size``."""
+    if stringWidth(text, FONT, size) <= width:
+        return text
+    while text and stringWidth(text + "…", FONT, size) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def body_template(pagesize=A4, *, top: float = MARGIN, template_id: str = "body") -> PageTemplate:
+    """One frame filling the page inside the margins, above the footer."""
+    width, height = pagesize
+    frame = Frame(
+        MARGIN, FOOTER_SPACE, width - 2 * MARGIN, height - top - FOOTER_SPACE,
+        leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id=f"{template_id}-frame",
+    )
+    return PageTemplate(id=template_id, frames=[frame], pagesize=pagesize)
+
+
+def cut_template(columns: int, rows: int, *, pagesize=A4, inset: float = 7 * mm,
+                 template_id: str = "cut") -> PageTemplate:
+    """A page of ``columns`` x ``rows`` equal pieces to cut apart, one frame each, with dashed
+    cut lines and scissors between them. The footer stays below the lowest row."""
+    width, height = pagesize
+    top, bottom = 8 * mm, FOOTER_SPACE - 4 * mm
+    piece_w = width / columns
+    piece_h = (height - top - bottom) / rows
+    frames = []
+    for r in range(rows):
+        for c in range(columns):
+            frames.append(Frame(
+                c * piece_w + inset, height - top - (r + 1) * piece_h + inset / 2,
+                piece_w - 2 * inset, piece_h - inset,
+                leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0,
+                id=f"{template_id}-{r}-{c}",
+            ))
+
+    def cut_lines(canvas, doc):
+        canvas.saveState()
+        canvas.setStrokeColor(RULE)
+        canvas.setFillColor(RULE)
+        canvas.setLineWidth(0.6)
+        canvas.setDash(4, 3)
+        canvas.setFont(FONT, 10)
+        for r in range(1, rows):
+            y = height - top - r * piece_h
+            canvas.line(0, y, width, y)
+            canvas.drawString(3 * mm, y + 1, "✂")
+        for c in range(1, columns):
+            x = c * piece_w
+            canvas.line(x, bottom, x, height - top)
+        canvas.restoreState()
+
+    return PageTemplate(id=template_id, frames=frames, onPage=cut_lines, pagesize=pagesize)
+
+
+def render(story: list[Flowable], *, title: str, decor: PageDecor, templates: Sequence[PageTemplate] | None = None,
+           subject: str = "") -> bytes:
+    """Lay out ``story`` and return the PDF. ``title`` goes into the document's metadata."""
+    buffer = io.BytesIO()
+    doc = BaseDocTemplate(
+        buffer, pagesize=A4, title=title, author=CREATOR, creator=CREATOR, subject=subject,
+        lang=get_language() or "de", leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
+        bottomMargin=FOOTER_SPACE, displayDocTitle=True,
+        # Every page starts in DejaVu Sans: no reference to a non-embedded standard font.
+        initialFontName=FONT, initialFontSize=10, initialLeading=12,
+    )
+    doc.addPageTemplates(list(templates) if templates else [body_template()])
+    doc.build(story, canvasmaker=_canvas_class(decor))
+    return buffer.getvalue()
+

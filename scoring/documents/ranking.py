@@ -1,0 +1,148 @@
+"""The ranking (Rangliste) as PDF: A4 portrait, large print for reading from two metres.
+
+Place (shared places marked with * and explained on every page), name, club, one column per
+session and the total; the header row is repeated on every page. While any deal is missing the
+ranking says "vorläufig" in its title and on every page; when complete, "Endstand".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime
+
+from django.utils.translation import gettext
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.platypus import Spacer, Table, TableStyle
+
+from scoring.documents import pdf_base as base
+from scoring.selectors import RankingRow
+
+BODY = 14            # pt: readable from two metres
+HEAD = 12
+ROW_PADDING = 3
+CELL_PADDING = 4
+
+
+def ranking_name(evening, *, complete: bool) -> str:
+    """Title and file name: "Rangliste – <evening> – <date>" (with "vorläufig" while incomplete)."""
+    kind = gettext("Ranking") if complete else gettext("Ranking (provisional)")
+    return base.document_name(kind, evening)
+
+
+def build_ranking(
+    evening,
+    rows: Sequence[RankingRow],
+    *,
+    complete: bool,
+    sessions_drawn: int | None = None,
+    printed_at: datetime | None = None,
+) -> bytes:
+    """The ranking of an evening as PDF bytes.
+
+    Args:
+        evening: the Evening (name, date, venue, sessions_count are read; no query).
+        rows: :func:`scoring.selectors.evening_ranking`, in ranking order.
+        complete: :func:`scoring.selectors.evening_is_complete`; False prints "vorläufig".
+        sessions_drawn: sessions drawn so far; later sessions print "–" instead of 0.
+        printed_at: the moment printed in the footer (default now).
+    """
+    session_count = max([evening.sessions_count, *(len(r.sessions) for r in rows)] or [1])
+    drawn = session_count if sessions_drawn is None else sessions_drawn
+    title = ranking_name(evening, complete=complete)
+    any_shared = any(r.shared for r in rows)
+    decor = base.PageDecor(
+        title=title,
+        printed=base.printed_text(printed_at),
+        marker=None if complete else gettext("provisional").upper(),
+        footnote=gettext("* shared place: equal totals share a place.") if any_shared else None,
+    )
+
+    story = [
+        base.para(gettext("Final ranking") if complete else gettext("Ranking (provisional)"), 24, bold=True,
+                  space_after=4, color="#000000" if complete else "#b00020"),
+        base.para(evening.name, 18, bold=True, space_after=2),
+        base.para(" · ".join(x for x in (base.long_date(evening.date), evening.venue) if x), BODY, space_after=6),
+    ]
+    if not complete:
+        story.append(base.para(gettext("Provisional: deals are still missing."), BODY, bold=True,
+                               color="#b00020", space_after=6))
+    story.append(_table(rows, session_count, drawn))
+    story += [
+        Spacer(1, 3 * mm),
+        base.para(gettext("* shared place. Sit-outs are credited with the average of the teams that "
+                          "played in that round."), 11, color="#555555"),
+    ]
+    return base.render(story, title=title, decor=decor, subject=gettext("Ranking"))
+
+
+def _table(rows: Sequence[RankingRow], session_count: int, drawn: int) -> Table:
+    """Two header rows ("Durchgang" over the session numbers), repeated on every page."""
+    width = base.PAGE_WIDTH - 2 * base.MARGIN
+    cells = []
+    for row in rows:
+        sessions = [
+            base.matchsticks(row.sessions[i]) if i < drawn and i < len(row.sessions) else "–"
+            for i in range(session_count)
+        ]
+        cells.append((f"{row.place}.{'*' if row.shared else ''}", row.player.name, row.player.club,
+                      sessions, base.matchsticks(row.total)))
+
+    pad = 2 * CELL_PADDING + 2
+
+    def widest(texts, size, bold=False):
+        return max((base.text_width(t, size, bold=bold) for t in texts), default=0) + pad
+
+    place_w = widest([gettext("Place"), *(c[0] for c in cells)], BODY)
+    number_w = max(widest(["000", *(s for c in cells for s in c[3])], BODY), 15 * mm)
+    total_w = widest([gettext("Total"), "000", *(c[4] for c in cells)], BODY, bold=True)
+    rest = width - place_w - session_count * number_w - total_w
+    # Both on one line if they fit; else names first, but clubs never broken inside a word.
+    name_need = widest([gettext("Name"), *(c[1] for c in cells)], BODY)
+    club_need = widest([gettext("Club"), *(c[2] for c in cells)], BODY)
+    if name_need + club_need <= rest:
+        name_w = rest - club_need
+    else:
+        club_word = widest([w for c in cells for w in re.split(r"[\s-]+", c[2])], BODY)
+        club_w = min(max(club_word, rest - name_need, rest * 0.3), rest * 0.5)
+        name_w = rest - club_w
+    club_w = rest - name_w
+
+    session_head = gettext("Session")
+    # "Durchgang" centred over the session columns. Drawn from the first of them, overflowing
+    # into the others: a SPAN would make reportlab recompute spans on every page break.
+    head_pad = (session_count * number_w - base.text_width(session_head, HEAD, bold=True)) / 2
+    first = ["", "", "", session_head, *[""] * (session_count - 1), ""]
+    second = [gettext("Place"), gettext("Name"), gettext("Club"),
+              *[str(n) for n in range(1, session_count + 1)], gettext("Total")]
+    data = [first, second]
+    for place, name, club, sessions, total in cells:
+        data.append([place, base.cell(name, BODY, name_w, padding=pad), base.cell(club, BODY, club_w, padding=pad),
+                     *sessions, total])
+    last = 3 + session_count
+    commands = [
+        ("LEFTPADDING", (0, 0), (-1, -1), CELL_PADDING),
+        ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PADDING),
+        ("FONT", (0, 0), (-1, 1), base.FONT_BOLD, HEAD),
+        ("FONT", (0, 2), (-1, -1), base.FONT, BODY, BODY * 1.2),
+        ("FONT", (last, 2), (last, -1), base.FONT_BOLD, BODY, BODY * 1.2),
+        ("ALIGN", (3, 0), (3, 0), "LEFT"),
+        ("LEFTPADDING", (3, 0), (3, 0), head_pad),
+        ("ALIGN", (0, 1), (0, -1), "RIGHT"),
+        ("ALIGN", (3, 1), (-1, -1), "RIGHT"),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("TOPPADDING", (0, 0), (-1, -1), ROW_PADDING),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), ROW_PADDING),
+        ("LINEBELOW", (3, 0), (last - 1, 0), 0.4, base.RULE),
+        ("LINEBELOW", (0, 1), (-1, 1), 1.2, colors.black),
+        ("ROWBACKGROUNDS", (0, 2), (-1, -1), [colors.white, base.LIGHT]),
+        ("BACKGROUND", (0, 0), (-1, 1), colors.HexColor("#dddddd")),
+    ]
+    return Table(
+        data,
+        colWidths=[place_w, name_w, club_w, *[number_w] * session_count, total_w],
+        repeatRows=2,
+        style=TableStyle(commands),
+        hAlign="LEFT",
+    )

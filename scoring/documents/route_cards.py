@@ -1,0 +1,75 @@
+"""Route cards (Laufzettel): one small card per player with partner and table for every round of
+the session; eight cards to an A4 page (six when a session has more than five rounds), players
+from A to Z, with cut lines."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.utils.translation import gettext
+from reportlab.lib import colors
+from reportlab.platypus import FrameBreak, KeepInFrame, Table, TableStyle
+
+from scoring.documents import pdf_base as base
+from scoring.documents.data import SessionPlan, partner_of, seats_by_player
+
+
+def route_cards_name(evening, session_number: int) -> str:
+    detail = gettext("Session %(number)s") % {"number": session_number}
+    return base.document_name(gettext("Route cards"), evening, detail)
+
+
+def build_route_cards(evening, plan: SessionPlan, *, printed_at: datetime | None = None) -> bytes:
+    """Route cards of every player of the session, A to Z, as PDF bytes."""
+    title = route_cards_name(evening, plan.number)
+    decor = base.PageDecor(title=title, printed=base.printed_text(printed_at))
+    rows = 4 if len(plan.rounds) <= 5 else 3
+    template = base.cut_template(2, rows, template_id="cards")
+    frame = template.frames[0]
+    seats = seats_by_player(plan)
+    partners = partner_of(plan)
+    session = gettext("Session %(number)s") % {"number": plan.number}
+    kicker = " · ".join((gettext("Route card"), session))
+    story = []
+    for player in sorted(seats, key=lambda p: base.sort_key(p.name)):
+        if story:
+            story.append(FrameBreak())
+        partner = partners.get(player)
+        content = [
+            base.para(kicker, 10, color="#555555"),
+            base.para(evening.name, 10, color="#555555", space_after=4),
+            base.para(player.name, 17, bold=True),
+        ]
+        if player.club:
+            content.append(base.para(player.club, 10, color="#555555"))
+        content.append(base.para(
+            gettext("Partner: %(name)s") % {"name": partner.name} if partner
+            else gettext("You sit out this whole session."),
+            12, space_after=4,
+        ))
+        content.append(_rounds(seats[player], frame._width))
+        story.append(KeepInFrame(frame._width, frame._height, content, mode="shrink"))
+    if not story:
+        story.append(base.para(gettext("No tables in this session."), 14))
+    return base.render(story, title=title, decor=decor, templates=[template], subject=gettext("Route cards"))
+
+
+def _rounds(seats, width: float) -> Table:
+    data = []
+    for seat in seats:
+        where = gettext("sits out") if seat.sits_out else gettext("Table %(n)s") % {"n": seat.table}
+        data.append([gettext("Round %(n)s") % {"n": seat.round}, where])
+    return Table(
+        data,
+        colWidths=[width * 0.45, width * 0.55],
+        style=TableStyle([
+            ("FONT", (0, 0), (0, -1), base.FONT, 13),
+            ("FONT", (1, 0), (1, -1), base.FONT_BOLD, 13),
+            ("LEFTPADDING", (0, 0), (-1, -1), 2),
+            ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
+            ("LINEBELOW", (0, 0), (-1, -2), 0.4, base.RULE),
+            ("ROWBACKGROUNDS", (0, 0), (-1, -1), [colors.white, base.LIGHT]),
+        ]),
+        hAlign="LEFT",
+    )

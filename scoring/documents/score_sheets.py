@@ -1,0 +1,363 @@
+"""Score sheets (Spielzettel): one per table per round, two to an A4 page with a cut line.
+
+Each sheet: session, round and table number, both teams, one row per deal with five tricks, to
+nil, daring and striking and the matchsticks of each team, the round totals, a signature field
+per team and a QR code with the table's scorer link. Blank (to fill in by hand) or filled with
+what has been entered (missing deals stay blank, to be completed by hand).
+
+A session of 50 tables has 200 sheets, so what is the same on every sheet (the grid with its
+headings, the legend, the signature fields, and each table's QR code) is drawn once per document
+as a PDF form and placed on each sheet (:class:`~scoring.documents.pdf_base.Stamp`); only the
+names and numbers are drawn per sheet.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
+from xml.sax.saxutils import escape
+
+from django.utils.translation import gettext
+from reportlab.graphics.barcode.qr import QrCodeWidget
+from reportlab.graphics.shapes import Drawing
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, FrameBreak, KeepInFrame, Paragraph, Spacer, Table, TableStyle
+
+from scoring.documents import pdf_base as base
+from scoring.documents.data import DealLine, SessionPlan, TableSeat
+
+QR_SIZE = 30 * mm
+CHECK = "✓"
+SHEET_WIDTH = base.PAGE_WIDTH - 14 * mm   # the frame of cut_template(1, 2)
+RED_SUITS = ("♥", "♦")
+DEAL_W = 15 * mm
+TEAM_COLUMNS = (0.19, 0.17, 0.30, 0.34)   # five tricks, to nil, daring and striking, matchsticks
+COLUMNS = [DEAL_W] + [(SHEET_WIDTH - DEAL_W) / 2 * f for f in TEAM_COLUMNS] * 2
+VALUE_SIZE = 13
+
+
+def score_sheets_name(evening, session_number: int, *, filled: bool) -> str:
+    """Title and file name, e.g. "Spielzettel Durchgang 1 (leer) – <evening> – <date>"."""
+    detail = gettext("Session %(number)s") % {"number": session_number}
+    detail += " " + (gettext("(filled in)") if filled else gettext("(blank)"))
+    return base.document_name(gettext("Score sheets"), evening, detail)
+
+
+# --- QR code ---------------------------------------------------------------------------------
+
+
+def qr_drawing(url: str, size: float = QR_SIZE) -> Drawing:
+    """A QR code of ``url`` as a reportlab Drawing (error correction M, quiet zone included)."""
+    widget = QrCodeWidget(url, barLevel="M", barWidth=size, barHeight=size)
+    drawing = Drawing(size, size)
+    drawing.add(widget)
+    return drawing
+
+
+@lru_cache(maxsize=1024)
+def qr_modules(url: str) -> tuple[tuple[bool, ...], ...]:
+    """The dark (True) and light modules of ``url``'s QR code, row by row, as encoded by
+    :class:`QrCodeWidget` (cached: a table keeps its link all evening)."""
+    widget = QrCodeWidget(url, barLevel="M")
+    widget.qr.make()
+    return tuple(tuple(bool(m) for m in row) for row in widget.qr.modules)
+
+
+class QrCode(Flowable):
+    """The QR code of a table's scorer link.
+
+    A table has the same link in every round, so its code is drawn once per document, as a PDF
+    form, and placed on each of the table's sheets.
+    """
+
+    border = 4  # modules of quiet zone, as QrCodeWidget
+
+    def __init__(self, url: str, size: float = QR_SIZE):
+        super().__init__()
+        self.url = url
+        self.width = self.height = size
+
+    def wrap(self, available_width, available_height):
+        return self.width, self.height
+
+    def draw(self):
+        canvas = self.canv
+        name = "qr-" + hashlib.sha1(self.url.encode()).hexdigest()[:20]
+        done = base._forms_done(canvas)
+        if name not in done:
+            modules = qr_modules(self.url)
+            box = self.width / (len(modules) + 2 * self.border)
+            canvas.beginForm(name, 0, 0, self.width, self.height)
+            canvas.setFillColor(colors.black)
+            path = canvas.beginPath()
+            for r, row in enumerate(modules):
+                y = self.height - (r + self.border + 1) * box
+                c = 0
+                for dark, run in itertools.groupby(row):
+                    count = len(list(run))
+                    if dark:
+                        path.rect((c + self.border) * box, y, count * box, box * 1.02)
+                    c += count
+            canvas.drawPath(path, stroke=0, fill=1)
+            canvas.endForm()
+            done.add(name)
+        canvas.doForm(name)
+
+
+# --- The document ----------------------------------------------------------------------------
+
+
+def build_score_sheets(
+    evening, plan: SessionPlan, *, filled: bool, printed_at: datetime | None = None
+) -> bytes:
+    """All score sheets of a session, in round then table order, as PDF bytes.
+
+    Two sheets to an A4 page when a sheet fits half a page (4 deals per round do), else one.
+
+    Args:
+        evening: the Evening (name and date are read).
+        plan: the session (:func:`scoring.documents.data.load_session_plan`, with deals when filled).
+        filled: True prints the entered deals; False prints blank sheets.
+    """
+    title = score_sheets_name(evening, plan.number, filled=filled)
+    decor = base.PageDecor(title=title, printed=base.printed_text(printed_at))
+    parts = _Parts.make(evening, plan.deals_per_round)
+    sheets = [
+        _sheet(parts, plan, round_.number, seat, filled=filled)
+        for round_ in plan.rounds
+        for seat in round_.tables
+    ]
+    template = base.cut_template(1, 2, template_id="two")
+    frame = template.frames[0]
+    if sheets and _height(sheets[0], frame._width) > frame._height:
+        template = base.cut_template(1, 1, template_id="one")
+        frame = template.frames[0]
+    story = []
+    for index, content in enumerate(sheets):
+        if index:
+            story.append(FrameBreak())
+        if _height(content, frame._width) <= frame._height:
+            story += content
+        else:  # very long names: the sheet shrinks a little instead of breaking apart
+            story.append(KeepInFrame(frame._width, frame._height, content, mode="shrink"))
+    if not story:
+        story.append(base.para(gettext("No tables in this session."), 14))
+    return base.render(story, title=title, decor=decor, templates=[template], subject=gettext("Score sheets"))
+
+
+def _height(content, width: float) -> float:
+    return sum(f.wrap(width, 100_000)[1] + f.getSpaceBefore() + f.getSpaceAfter() for f in content)
+
+
+@dataclass(frozen=True)
+class _Parts:
+    """What every sheet of a document shares."""
+
+    kicker: str
+    grid: base.Stamp           # the deal table's headings, deal numbers, lines, "Runde gesamt"
+    row_heights: tuple[float, ...]
+    footer: base.Stamp         # legend and signature fields
+    label_width: float
+
+    @classmethod
+    def make(cls, evening, deals_per_round: int) -> _Parts:
+        grid_table = _grid(deals_per_round)
+        grid_table.wrap(SHEET_WIDTH, 100_000)
+        label_width = max(base.text_width(gettext("Team A") + ":", 13, bold=True),
+                          base.text_width(gettext("Team B") + ":", 13, bold=True)) + 6
+        return cls(
+            kicker=" · ".join((gettext("Score sheet"), evening.name)),
+            grid=base.Stamp(f"grid-{deals_per_round}", [grid_table], SHEET_WIDTH),
+            row_heights=tuple(grid_table._rowHeights),
+            footer=base.Stamp("legend-signatures", [Spacer(1, 1.5 * mm), _legend(), Spacer(1, 1 * mm), _signatures()],
+                              SHEET_WIDTH),
+            label_width=label_width,
+        )
+
+
+def _sheet(parts: _Parts, plan: SessionPlan, round_number: int, seat: TableSeat, *, filled: bool) -> list:
+    header = SheetHeader(
+        parts,
+        table=gettext("Table %(n)s") % {"n": seat.table},
+        session=" · ".join((gettext("Session %(number)s") % {"number": plan.number},
+                            gettext("Round %(n)s") % {"n": round_number})),
+        teams=((gettext("Team A") + ":", seat.team_a.label), (gettext("Team B") + ":", seat.team_b.label)),
+        url=seat.scorer_url,
+    )
+    deals = {d.number: d for d in seat.deals} if filled else {}
+    grid = base.Overlay(parts.grid, GridValues(parts, plan.deals_per_round, deals)) if deals else parts.grid
+    return [header, Spacer(1, 2 * mm), grid, parts.footer]
+
+
+class SheetHeader(Flowable):
+    """Kicker, table number, session and round, both teams, the link in small print, and the QR
+    code on the right. Plain lines; a line too long for the sheet wraps (printed literally)."""
+
+    def __init__(self, parts: _Parts, *, table: str, session: str, teams, url: str):
+        super().__init__()
+        self.parts = parts
+        self.qr = QrCode(url)
+        self.text_width = SHEET_WIDTH - QR_SIZE - 4 * mm
+        names_width = self.text_width - parts.label_width
+        # (x, font, size, leading, colour, text or wrapped paragraph)
+        self.lines = [
+            _line(0, base.FONT, 10, 12, base.GREY, parts.kicker, self.text_width),
+            _line(0, base.FONT_BOLD, 26, 30, colors.black, table, self.text_width),
+            _line(0, base.FONT_BOLD, 15, 23, colors.black, session, self.text_width),
+        ]
+        for label, names in teams:
+            self.lines.append((0, base.FONT_BOLD, 13, 0, colors.black, label))
+            self.lines.append(_line(parts.label_width, base.FONT, 13, 16, colors.black, names, names_width))
+        self.lines.append(_line(0, base.FONT, 7, 9, base.GREY, url, self.text_width))
+
+    def wrap(self, available_width, available_height):
+        self.width = SHEET_WIDTH
+        self.height = max(QR_SIZE, sum(_line_height(line) for line in self.lines))
+        return self.width, self.height
+
+    def draw(self):
+        canvas = self.canv
+        y = self.height
+        for x, font, size, leading, color, content in self.lines:
+            if isinstance(content, str):
+                canvas.setFont(font, size)
+                canvas.setFillColor(color)
+                canvas.drawString(x, y - size, content)
+            else:
+                content.drawOn(canvas, x, y - content.height)
+            y -= _line_height((x, font, size, leading, color, content))
+        self.qr.drawOn(canvas, self.width - QR_SIZE, self.height - QR_SIZE)
+
+
+def _line(x, font, size, leading, color, text, width):
+    if base.fits(text, size, width, bold=font == base.FONT_BOLD):
+        return (x, font, size, leading, color, text)
+    paragraph = base.para(text, size, bold=font == base.FONT_BOLD, leading=size * 1.22)
+    paragraph.wrap(width, 10_000)
+    return (x, font, size, leading, color, paragraph)
+
+
+def _line_height(line) -> float:
+    content, leading = line[5], line[3]
+    if isinstance(content, str):
+        return leading
+    return max(content.height + leading - content.style.leading, leading) if leading else 0
+
+
+def _legend() -> Paragraph:
+    text = escape(gettext(
+        "Five tricks: tick the team that reached five tricks first (1 matchstick, 2 to nil). "
+        "Daring and striking with ♠8 Toller Hund, ♥K Bruus, ♣J Spitz: successful dare 1, "
+        "strike 2, strike and dare onwards 3, counterstrike 4; both dared by one team 2, struck 3."
+    ))
+    for suit in RED_SUITS:
+        text = text.replace(suit, f'<font color="#b00020">{suit}</font>')
+    return base.Para(text, base.style(8.5, color="#333333"))
+
+
+def _grid(deals_per_round: int) -> Table:
+    """The deal table without values: headings, deal numbers, lines."""
+    heads = [base.para(h, 8.5, bold=True, align="center", leading=10) for h in (
+        gettext("Five tricks"), gettext("To nil"), gettext("Daring and striking"), gettext("Matchsticks"))]
+    data = [
+        ["", gettext("Team A"), "", "", "", gettext("Team B"), "", "", ""],
+        [base.para(gettext("Deal"), 8.5, bold=True, align="center"), *heads, *heads],
+        *[[str(n)] + [""] * 8 for n in range(1, deals_per_round + 1)],
+        [gettext("Round total"), "", "", "", "", gettext("Round total"), "", "", ""],
+    ]
+    last = len(data) - 1
+    return Table(
+        data,
+        colWidths=COLUMNS,
+        rowHeights=[None, None] + [7.5 * mm] * (len(data) - 2),
+        style=TableStyle([
+            ("FONT", (0, 0), (-1, -1), base.FONT, VALUE_SIZE),
+            ("SPAN", (1, 0), (4, 0)),
+            ("SPAN", (5, 0), (8, 0)),
+            ("SPAN", (0, last), (3, last)),
+            ("SPAN", (5, last), (7, last)),
+            ("FONT", (0, 0), (-1, 0), base.FONT_BOLD, 11),
+            ("FONT", (0, 2), (0, -1), base.FONT, VALUE_SIZE),
+            ("FONT", (0, last), (-1, last), base.FONT_BOLD, 12),
+            ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+            ("ALIGN", (0, last), (0, last), "RIGHT"),
+            ("ALIGN", (5, last), (5, last), "RIGHT"),
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("GRID", (0, 0), (-1, -1), 0.6, colors.black),
+            ("LINEAFTER", (4, 0), (4, -1), 2, colors.black),
+            ("BOX", (0, 0), (-1, -1), 1.2, colors.black),
+            ("BACKGROUND", (0, 0), (-1, 1), colors.HexColor("#e6e6e6")),
+            ("BACKGROUND", (0, last), (-1, last), colors.HexColor("#f2f2f2")),
+            ("TOPPADDING", (0, 0), (-1, -1), 2),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+        ]),
+    )
+
+
+class GridValues(Flowable):
+    """The entered values, each centred in its cell of the grid (same columns and rows), drawn
+    over the stamped grid: a sheet costs a few strings, not a whole table."""
+
+    def __init__(self, parts: _Parts, deals_per_round: int, deals: dict[int, DealLine]):
+        super().__init__()
+        self.width = SHEET_WIDTH
+        self.height = sum(parts.row_heights)
+        rows: list[tuple[str, ...]] = []
+        for number in range(1, deals_per_round + 1):
+            deal = deals.get(number)
+            if deal is None:
+                rows.append(())
+                continue
+            row: list[str] = []
+            for team, bonus, points in (("A", deal.bonus_a, deal.points_a), ("B", deal.bonus_b, deal.points_b)):
+                won = deal.winner == team
+                row += [CHECK if won else "", CHECK if won and deal.to_nil else "", str(bonus), str(points)]
+            rows.append(tuple(row))
+        self.rows = rows
+        self.totals = (str(sum(d.points_a for d in deals.values())), str(sum(d.points_b for d in deals.values())))
+        self.row_heights = parts.row_heights
+
+    def wrap(self, available_width, available_height):
+        return self.width, self.height
+
+    def draw(self):
+        canvas = self.canv
+        centres = [COLUMN_STARTS[i] + COLUMNS[i] / 2 for i in range(len(COLUMNS))]
+        top = self.height - self.row_heights[0] - self.row_heights[1]
+        canvas.setFillColor(colors.black)
+        canvas.setFont(base.FONT, VALUE_SIZE)
+        for row, height in zip(self.rows, self.row_heights[2:]):
+            baseline = top - height / 2 - VALUE_SIZE * 0.35
+            for column, text in enumerate(row, start=1):
+                if text:
+                    canvas.drawCentredString(centres[column], baseline, text)
+            top -= height
+        baseline = top - self.row_heights[-1] / 2 - VALUE_SIZE * 0.35
+        canvas.setFont(base.FONT_BOLD, VALUE_SIZE)
+        canvas.drawCentredString(centres[4], baseline, self.totals[0])
+        canvas.drawCentredString(centres[8], baseline, self.totals[1])
+
+
+COLUMN_STARTS = list(itertools.accumulate([0, *COLUMNS[:-1]]))
+
+
+def _signatures() -> Table:
+    label = gettext("Signature %(team)s")
+    return Table(
+        [["", "", ""],
+         [label % {"team": gettext("Team A")}, "", label % {"team": gettext("Team B")}]],
+        colWidths=[SHEET_WIDTH * 0.45, SHEET_WIDTH * 0.1, SHEET_WIDTH * 0.45],
+        rowHeights=[10 * mm, None],
+        style=TableStyle([
+            ("FONT", (0, 0), (-1, -1), base.FONT, 9),
+            ("LINEBELOW", (0, 0), (0, 0), 0.8, colors.black),
+            ("LINEBELOW", (2, 0), (2, 0), 0.8, colors.black),
+            ("TEXTCOLOR", (0, 1), (-1, 1), base.GREY),
+            ("LEFTPADDING", (0, 0), (-1, -1), 0),
+            ("TOPPADDING", (0, 1), (-1, 1), 1),
+        ]),
+    )

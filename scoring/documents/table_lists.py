@@ -1,0 +1,161 @@
+"""Table list (Tischliste) of a session, for the wall: large print, A4 portrait.
+
+Part one: one round per page (a round with many tables continues on the next page, with the
+heading row repeated): table number, the two teams, who sits out. Part two: the players from A
+to Z, each with partner and table in every round ("setzt aus" where they sit out).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.utils.translation import gettext
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.platypus import PageBreak, Spacer, Table, TableStyle
+
+from scoring.documents import pdf_base as base
+from scoring.documents.data import PlayerRef, RoundPlan, SessionPlan, partner_of, seats_by_player
+
+NAME = 18        # pt, team names on the wall
+NUMBER = 28      # pt, table numbers
+LIST = 14        # pt, the A-Z list
+SITS_OUT = 10    # pt, "setzt aus" in a round column of the A-Z list
+
+
+def table_list_name(evening, session_number: int) -> str:
+    detail = gettext("Session %(number)s") % {"number": session_number}
+    return base.document_name(gettext("Table list"), evening, detail)
+
+
+def build_table_list(evening, plan: SessionPlan, *, printed_at: datetime | None = None) -> bytes:
+    """The table list of a session as PDF bytes (one round per page, then players A to Z)."""
+    title = table_list_name(evening, plan.number)
+    decor = base.PageDecor(title=title, printed=base.printed_text(printed_at))
+    session = gettext("Session %(number)s") % {"number": plan.number}
+    story = []
+    for round_ in plan.rounds:
+        if story:
+            story.append(PageBreak())
+        story += [
+            base.para(" · ".join((gettext("Table list"), session, gettext("Round %(n)s") % {"n": round_.number})),
+                      24, bold=True, space_after=2),
+            base.para(evening.name, 14, space_after=8),
+            _round_table(round_),
+        ]
+        story += _sitouts(plan, round_)
+    story.append(PageBreak())
+    story += [
+        base.para(" · ".join((gettext("Players from A to Z"), session)), 24, bold=True, space_after=2),
+        base.para(evening.name, 14, space_after=8),
+        _players_table(plan),
+    ]
+    return base.render(story, title=title, decor=decor, subject=gettext("Table list"))
+
+
+def _round_table(round_: RoundPlan) -> Table:
+    width = base.PAGE_WIDTH - 2 * base.MARGIN
+    number_w = max(base.text_width(gettext("Table"), 12, bold=True),
+                   base.text_width(str(max((t.table for t in round_.tables), default=0)), NUMBER, bold=True)) + 16
+    team_w = (width - number_w) / 2
+    data = [[gettext("Table"), gettext("Team A"), gettext("Team B")]]
+    for seat in round_.tables:
+        data.append([str(seat.table), _team_cell(seat.team_a, team_w), _team_cell(seat.team_b, team_w)])
+    return Table(
+        data,
+        colWidths=[number_w, team_w, team_w],
+        repeatRows=1,
+        style=TableStyle([
+            ("FONT", (0, 0), (-1, 0), base.FONT_BOLD, 12),
+            ("FONT", (0, 1), (0, -1), base.FONT_BOLD, NUMBER, NUMBER * 1.1),
+            ("FONT", (1, 1), (-1, -1), base.FONT, NAME, NAME * 1.2),
+            ("ALIGN", (0, 0), (0, -1), "CENTER"),
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("TOPPADDING", (0, 0), (-1, -1), 5),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 6),
+            ("LINEBELOW", (0, 0), (-1, 0), 1.2, colors.black),
+            ("LINEBELOW", (0, 1), (-1, -1), 0.5, base.RULE),
+            ("LINEAFTER", (0, 0), (1, -1), 0.5, base.RULE),
+            ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, base.LIGHT]),
+        ]),
+    )
+
+
+def _team_cell(team, width: float):
+    """The two names on two lines; a name too long for the column wraps."""
+    a, b = (p.name for p in team.players)
+    if base.fits(a, NAME, width - 14) and base.fits(b, NAME, width - 14):
+        return f"{a}\n{b}"
+    return base.lines([a, b], NAME, leading=NAME * 1.2)
+
+
+def _sitouts(plan: SessionPlan, round_: RoundPlan) -> list:
+    out = []
+    if round_.sitout:
+        out += [Spacer(1, 4 * mm), base.para(gettext("Sits out") + ": " + round_.sitout.label, NAME, bold=True)]
+    if plan.sitout_player:
+        out += [Spacer(1, 4 * mm), base.para(
+            gettext("%(name)s sits out this whole session.") % {"name": plan.sitout_player.name}, NAME, bold=True)]
+    return out
+
+
+def _display_names(players: list[PlayerRef]) -> dict[PlayerRef, str]:
+    """Names as printed; two players of the same name are told apart by their club."""
+    counts: dict[str, int] = {}
+    for p in set(players):
+        counts[p.name] = counts.get(p.name, 0) + 1
+    return {p: f"{p.name} ({p.club})" if counts[p.name] > 1 and p.club else p.name for p in players}
+
+
+def _players_table(plan: SessionPlan) -> Table:
+    seats = seats_by_player(plan)
+    partners = partner_of(plan)
+    players = sorted(seats, key=lambda p: base.sort_key(p.name))
+    shown = _display_names(players + [p for p in partners.values() if p])
+    rounds = [r.number for r in plan.rounds]
+    width = base.PAGE_WIDTH - 2 * base.MARGIN
+    sits_out = gettext("sits out")
+    # Narrow round columns ("setzt aus" may take two lines), so that names rarely wrap.
+    heads = [gettext("Round %(n)s") % {"n": n} for n in rounds]
+    widest_word = max([base.text_width(word, SITS_OUT) for word in sits_out.split()]
+                      + [base.text_width(word, SITS_OUT, bold=True) for head in heads for word in head.split()])
+    round_w = max(widest_word + 16, base.text_width("00", LIST, bold=True) + 16, 14 * mm)
+    if len(rounds) * round_w > width * 0.5:
+        round_w = width * 0.5 / max(len(rounds), 1)
+    name_w = (width - len(rounds) * round_w) * 0.52
+    partner_w = width - len(rounds) * round_w - name_w
+    data = [[gettext("Name"), gettext("Partner"),
+             *[base.para(head, SITS_OUT, bold=True, align="center") for head in heads]]]
+    for player in players:
+        by_round = {s.round: s for s in seats[player]}
+        partner = partners.get(player)
+        cells = []
+        for n in rounds:
+            seat = by_round.get(n)
+            if seat is None or seat.sits_out:
+                cells.append(base.cell(sits_out, SITS_OUT, round_w, padding=10, align="center"))
+            else:
+                cells.append(str(seat.table))
+        data.append([
+            base.cell(shown[player], LIST, name_w),
+            base.cell(shown[partner] if partner else "–", LIST, partner_w),
+            *cells,
+        ])
+    commands = [
+        ("FONT", (0, 0), (-1, 0), base.FONT_BOLD, 11),
+        ("FONT", (0, 1), (1, -1), base.FONT, LIST, LIST * 1.2),
+        ("FONT", (2, 1), (-1, -1), base.FONT_BOLD, LIST, LIST * 1.2),
+        ("ALIGN", (2, 0), (-1, -1), "CENTER"),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("TOPPADDING", (0, 0), (-1, -1), 3),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
+        ("LINEBELOW", (0, 0), (-1, 0), 1.2, colors.black),
+        ("LINEBELOW", (0, 1), (-1, -1), 0.4, base.RULE),
+        ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, base.LIGHT]),
+    ]
+    for row, line in enumerate(data[1:], start=1):
+        for column, value in enumerate(line[2:], start=2):
+            if not (isinstance(value, str) and value.isdigit()):
+                commands.append(("FONT", (column, row), (column, row), base.FONT, SITS_OUT))
+    return Table(data, colWidths=[name_w, partner_w, *[round_w] * len(rounds)], repeatRows=1,
+                 style=TableStyle(commands))

@@ -1,0 +1,116 @@
+"""Printed documents (organiser, login required): ranking, score sheets, table list and route
+cards as PDF, each one click away on the organiser pages.
+
+A document of a session that has not been drawn, or a ranking without players, sends the
+organiser back to the page they came from with a message: never an error page, never an empty
+PDF. An evening that does not exist gets the friendly 404 page.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import FileResponse, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from scoring import selectors
+from scoring.documents.data import SessionPlan, load_session_plan
+from scoring.documents.ranking import build_ranking, ranking_name
+from scoring.documents.route_cards import build_route_cards, route_cards_name
+from scoring.documents.score_sheets import build_score_sheets, score_sheets_name
+from scoring.documents.table_lists import build_table_list, table_list_name
+from scoring.models import Evening
+
+UNSAFE_IN_FILENAMES = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|]+')
+GERMAN_LETTERS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss"})
+
+
+def content_disposition(filename: str) -> str:
+    """``inline`` with the exact UTF-8 name (RFC 5987 ``filename*``, from Django's
+    ``content_disposition_header``) and a slugified ASCII fallback for old clients, e.g.
+    ``inline; filename="rangliste-schwesing-2026-11-21.pdf"; filename*=utf-8''Rangliste%20%E2%80%93…``"""
+    filename = UNSAFE_IN_FILENAMES.sub("-", filename)
+    header = content_disposition_header(as_attachment=False, filename=filename)
+    stem = filename.removesuffix(".pdf")
+    fallback = slugify(stem.translate(GERMAN_LETTERS))[:150] or "dokument"
+    if "filename*=" not in header:  # an ASCII name: Django wrote filename="…" already
+        return header
+    return f'inline; filename="{fallback}.pdf"; {header.split("; ", 1)[1]}'
+
+
+def pdf_response(data: bytes, name: str) -> FileResponse:
+    """The PDF, shown in the browser (to print) and saved as ``<name>.pdf``."""
+    response = FileResponse(io.BytesIO(data), content_type="application/pdf")
+    response["Content-Disposition"] = content_disposition(f"{name}.pdf")
+    response["Content-Length"] = str(len(data))
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _evening(pk: int) -> Evening:
+    return get_object_or_404(Evening, pk=pk)
+
+
+def _plan_or_redirect(request: HttpRequest, evening: Evening, number: int, *, with_deals: bool = False
+                      ) -> SessionPlan | HttpResponse:
+    plan = load_session_plan(
+        evening, number, with_deals=with_deals,
+        scorer_url=lambda token: request.build_absolute_uri(reverse("scorer:table", args=[token])),
+    )
+    if plan is None:
+        messages.error(request, _("Session %(number)s has not been drawn yet.") % {"number": number})
+        return redirect("organiser:evening_detail", pk=evening.pk)
+    if not any(r.tables for r in plan.rounds):
+        messages.error(request, _("Session %(number)s has no tables to print.") % {"number": number})
+        return redirect("organiser:session_detail", pk=evening.pk, number=number)
+    return plan
+
+
+@login_required
+def ranking_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    """The ranking, provisional ("vorläufig") while any deal is missing."""
+    evening = _evening(pk)
+    rows = selectors.evening_ranking(evening)
+    if not rows:
+        messages.error(request, _("There is no ranking to print yet: no player is checked in."))
+        return redirect("organiser:ranking", pk=evening.pk)
+    complete = selectors.evening_is_complete(evening)
+    data = build_ranking(evening, rows, complete=complete, sessions_drawn=evening.sessions.count())
+    return pdf_response(data, ranking_name(evening, complete=complete))
+
+
+@login_required
+def score_sheets_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """All score sheets of a session: filled with what was entered, or blank with ``?leer=1``."""
+    evening = _evening(pk)
+    filled = request.GET.get("leer") not in ("1", "true", "ja", "yes")
+    plan = _plan_or_redirect(request, evening, number, with_deals=filled)
+    if isinstance(plan, HttpResponse):
+        return plan
+    data = build_score_sheets(evening, plan, filled=filled)
+    return pdf_response(data, score_sheets_name(evening, number, filled=filled))
+
+
+@login_required
+def table_list_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    evening = _evening(pk)
+    plan = _plan_or_redirect(request, evening, number)
+    if isinstance(plan, HttpResponse):
+        return plan
+    return pdf_response(build_table_list(evening, plan), table_list_name(evening, number))
+
+
+@login_required
+def route_cards_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    evening = _evening(pk)
+    plan = _plan_or_redirect(request, evening, number)
+    if isinstance(plan, HttpResponse):
+        return plan
+    return pdf_response(build_route_cards(evening, plan), route_cards_name(evening, number))
