@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -50,11 +52,25 @@ class DealForm(forms.Form):
         widget=forms.RadioSelect,
     )
     seating = forms.IntegerField(widget=forms.HiddenInput)
+    # The deal's version the form was made from (0: not entered yet): a deal changed meanwhile on
+    # another device is not overwritten silently.
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
+    # Made fresh for every form shown: sending the same form twice saves it once.
+    key = forms.UUIDField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args, allow_impossible: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.allow_impossible = allow_impossible
         self.impossible = False
+
+    @classmethod
+    def for_deal(cls, seating, deal=None, **kwargs):
+        """An unbound form for a deal (pre-filled when entered), with a fresh key."""
+        initial = {"seating": seating.pk, "bonus_a": 0, "bonus_b": 0, "version": 0, "key": uuid.uuid4()}
+        if deal is not None:
+            initial.update(winner=deal.winner, to_nil=deal.to_nil, bonus_a=deal.bonus_a,
+                           bonus_b=deal.bonus_b, version=deal.version)
+        return cls(initial=initial, **kwargs)
 
     def result(self) -> DealResult:
         data = self.cleaned_data
@@ -86,5 +102,8 @@ class OrganiserDealForm(DealForm):
         label=_("Accept although the rules call it impossible (local custom)"), required=False
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, reason_required: bool = False, **kwargs):
         super().__init__(*args, allow_impossible=True, **kwargs)
+        if reason_required:  # a confirmed round: the service refuses a correction without reason
+            self.fields["reason"].required = True
+            self.fields["reason"].label = _("Reason for the correction (required: the round is confirmed)")

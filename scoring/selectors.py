@@ -3,6 +3,7 @@ players (annotate and prefetch, no query per row)."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -166,6 +167,34 @@ class ScorerState:
     def all_entered(self) -> bool:
         return self.seating is not None and self.next_deal is None
 
+    @property
+    def awaiting_confirmation(self) -> bool:
+        """The scorer has finished the round; the other team has not confirmed it yet."""
+        return self.seating is not None and self.seating.finished_at is not None
+
+    @property
+    def confirming_team(self) -> str | None:
+        """The team that must confirm: the one whose scorer did not finish the round."""
+        if not self.awaiting_confirmation:
+            return None
+        return "A" if self.seating.finished_by == "B" else "B"
+
+    @property
+    def closed(self) -> bool:
+        """The organiser has closed the session: the table can change nothing."""
+        return self.seating is not None and self.seating.round.session.closed
+
+    @property
+    def locked(self) -> bool:
+        """The organiser has locked the round: no more deal entries at the table."""
+        return self.seating is not None and self.seating.round.locked
+
+    @property
+    def can_enter(self) -> bool:
+        """Deals may be entered or corrected at the table (a correction of a finished round
+        reopens it)."""
+        return self.seating is not None and not (self.closed or self.locked)
+
 
 def _seating_qs():
     return Seating.objects.select_related("round__session__evening", "table", *PARTNERSHIP_PLAYERS)
@@ -233,3 +262,175 @@ def known_match_keys(players) -> set[str]:
     register: the import preview marks those rows as known (1 query)."""
     keys = [match_key(p.name, p.club) for p in players]
     return set(Player.objects.filter(match_key__in=keys).values_list("match_key", flat=True))
+
+
+# --- The room: live state of every table, public ranking, where each player sits ----------------
+
+NOT_STARTED, IN_PROGRESS, ENTERED, CONFIRMED = "not_started", "in_progress", "entered", "confirmed"
+
+
+def seating_state(seating: Seating, deal_count: int) -> str:
+    """not started (no deal), in progress (deals being entered), entered (finished by the scorer,
+    waiting for the other team), confirmed (final)."""
+    if seating.completed_at is not None:
+        return CONFIRMED
+    if seating.finished_at is not None:
+        return ENTERED
+    return IN_PROGRESS if deal_count else NOT_STARTED
+
+
+@dataclass(frozen=True)
+class LiveCell:
+    """One table in one round on the organiser's live dashboard."""
+
+    seating_id: int
+    state: str
+    deals: int
+    finished_by: str
+
+
+@dataclass
+class LiveGrid:
+    """A session's tables x rounds with each seating's state."""
+
+    session: Session
+    rounds: list[Round]
+    rows: list[tuple[int, list[LiveCell | None]]]    # (table number, one cell per round)
+    counts: dict[str, int]
+    deals_per_round: int
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.rows) and self.counts.get(CONFIRMED, 0) == sum(self.counts.values())
+
+
+def live_grid(session: Session) -> LiveGrid:
+    """The live dashboard of one session (2 queries, whatever the number of tables)."""
+    rounds = list(Round.objects.filter(session=session).order_by("number"))
+    column = {r.pk: i for i, r in enumerate(rounds)}
+    rows: dict[int, list[LiveCell | None]] = {}
+    counts = {NOT_STARTED: 0, IN_PROGRESS: 0, ENTERED: 0, CONFIRMED: 0}
+    seatings = (
+        Seating.objects.filter(round__session=session)
+        .select_related("table")
+        .annotate(deal_count=Count("deals"))
+        .order_by("table__number", "round__number")
+    )
+    for s in seatings:
+        state = seating_state(s, s.deal_count)
+        counts[state] += 1
+        cells = rows.setdefault(s.table.number, [None] * len(rounds))
+        cells[column[s.round_id]] = LiveCell(s.pk, state, s.deal_count, s.finished_by)
+    return LiveGrid(
+        session=session,
+        rounds=rounds,
+        rows=sorted(rows.items()),
+        counts=counts,
+        deals_per_round=session.evening.deals_per_round,
+    )
+
+
+@dataclass(frozen=True)
+class PlayingNow:
+    """Which round is being played: the first (by session and round) not confirmed everywhere."""
+
+    session: int | None
+    round: int | None
+    drawn_sessions: int
+
+
+def playing_now(evening: Evening) -> PlayingNow:
+    """The session and round being played (1 query); None, None when nothing is open."""
+    drawn = evening.sessions.count()
+    first_open = (
+        Seating.objects.filter(round__session__evening=evening, completed_at__isnull=True)
+        .order_by("round__session__number", "round__number")
+        .values("round__session__number", "round__number")
+        .first()
+    )
+    if first_open is None:
+        return PlayingNow(None, None, drawn)
+    return PlayingNow(first_open["round__session__number"], first_open["round__number"], drawn)
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Where a player sits in one round."""
+
+    session: int
+    round: int
+    table: int | None             # None: sits out
+    partner: Player | None
+    opponents: tuple[Player, ...] = ()
+
+    @property
+    def sits_out(self) -> bool:
+        return self.table is None
+
+
+@dataclass
+class PlayerSeats:
+    """A player's seat in the round they play now and in the next one."""
+
+    player: Player
+    current: Seat | None
+    next: Seat | None
+    session_done: bool            # every round of the drawn session is confirmed for this player
+
+
+def latest_session(evening: Evening) -> Session | None:
+    return evening.sessions.order_by("-number").select_related("sitout_player").first()
+
+
+def session_players(session: Session) -> list[Player]:
+    """Everybody drawn in a session (partnerships and a whole-session sit-out), A to Z (1 query)."""
+    players: dict[int, Player] = {}
+    for p in Partnership.objects.filter(session=session).select_related("player_1", "player_2"):
+        players[p.player_1.pk] = p.player_1
+        players[p.player_2.pk] = p.player_2
+    if session.sitout_player is not None:
+        players[session.sitout_player.pk] = session.sitout_player
+    return sorted(players.values(), key=lambda p: (alphabetical(p.name), alphabetical(p.club), p.pk))
+
+
+def alphabetical(text: str) -> str:
+    """Sort key A to Z as in a German list: case and accents ignored (Ö with O, ß as ss)."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def player_seats(session: Session, player: Player) -> PlayerSeats:
+    """Where ``player`` sits in the session's round being played (for them) and the next (2 queries).
+
+    A player's current round is the first whose seating (or, when they sit it out, every seating
+    of that round) is not confirmed yet: tables that finish early see their next table at once.
+    """
+    seatings = Seating.objects.select_related("table", *PARTNERSHIP_PLAYERS)
+    rounds = list(
+        Round.objects.filter(session=session)
+        .order_by("number")
+        .select_related("sitout_partnership__player_1", "sitout_partnership__player_2")
+        .prefetch_related(Prefetch("seatings", queryset=seatings))
+    )
+    seats: list[tuple[Seat, bool]] = []
+    for r in rounds:
+        seat, done = None, all(s.completed_at is not None for s in r.seatings.all())
+        for s in r.seatings.all():
+            for team, other in ((s.team_a, s.team_b), (s.team_b, s.team_a)):
+                if player.pk in (team.player_1_id, team.player_2_id):
+                    partner = team.player_2 if team.player_1_id == player.pk else team.player_1
+                    seat = Seat(session.number, r.number, s.table.number, partner,
+                                (other.player_1, other.player_2))
+                    done = s.completed_at is not None
+        if seat is None:
+            sitout = r.sitout_partnership
+            partner = None
+            if sitout is not None and player.pk in (sitout.player_1_id, sitout.player_2_id):
+                partner = sitout.player_2 if sitout.player_1_id == player.pk else sitout.player_1
+            seat = Seat(session.number, r.number, None, partner)
+        seats.append((seat, done))
+    index = next((i for i, (_, done) in enumerate(seats) if not done), None)
+    if index is None:
+        return PlayerSeats(player=player, current=None, next=None, session_done=True)
+    following = seats[index + 1][0] if index + 1 < len(seats) else None
+    return PlayerSeats(player=player, current=seats[index][0], next=following, session_done=False)

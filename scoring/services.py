@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -283,13 +284,102 @@ def _snapshot(deal: Deal) -> dict:
 
 
 def current_seating(table: Table) -> Seating | None:
-    """The table's first seating (by session and round) that is not completed, or None."""
+    """The table's first seating (by session and round) that is not confirmed yet, or None."""
     return (
         Seating.objects.filter(table=table, completed_at__isnull=True)
         .select_related("round__session")
         .order_by("round__session__number", "round__number")
         .first()
     )
+
+
+class ConflictError(ServiceError):
+    """The form was based on an older state of the deal: someone changed it in the meantime.
+
+    ``deal`` is the deal as it is now; nothing was saved.
+    """
+
+    def __init__(self, message: str, code: str = "conflict", *, deal: Deal | None = None, **params):
+        super().__init__(message, code=code, **params)
+        self.deal = deal
+
+
+TEAMS = ("A", "B")
+
+
+def _locked_seating(seating_id) -> Seating | None:
+    """The seating, locked for this transaction (PostgreSQL row lock; SQLite takes its write lock
+    at the start of every transaction), with its round, session and evening."""
+    try:
+        seating_id = int(seating_id)
+    except (TypeError, ValueError):
+        return None
+    return (
+        Seating.objects.select_related("round__session__evening")
+        .select_for_update()
+        .filter(pk=seating_id)
+        .first()
+    )
+
+
+def _check_own_table(seating: Seating | None, table: Table | None) -> Seating:
+    if seating is None:
+        raise ServiceError(gettext_noop("This round does not exist."), code="no_seating")
+    if table is not None and seating.table_id != table.pk:
+        raise ServiceError(gettext_noop("This round belongs to another table."), code="foreign_table")
+    return seating
+
+
+def _check_table_may_change(seating: Seating, table: Table, *, entry: bool) -> None:
+    """Raise ServiceError unless a table link may change this seating now.
+
+    ``entry``: entering or correcting deals (refused in a locked round); finishing and confirming
+    are allowed in a locked round, so the organiser's lock does not trap a table that is done.
+    """
+    if seating.completed_at is not None:
+        raise ServiceError(
+            gettext_noop(
+                "This round is complete and can no longer be changed at the table. "
+                "Please ask the organiser."
+            ),
+            code="round_complete",
+        )
+    if seating.round.session.closed:
+        raise ServiceError(
+            gettext_noop(
+                "Session %(number)s is closed: the tables can no longer change anything. "
+                "Please ask the organiser."
+            ),
+            code="session_closed",
+            number=seating.round.session.number,
+        )
+    if entry and seating.round.locked:
+        raise ServiceError(
+            gettext_noop(
+                "Round %(number)s is locked by the organiser: no more entries at the tables. "
+                "Please ask the organiser."
+            ),
+            code="round_locked",
+            number=seating.round.number,
+        )
+    current = current_seating(table)
+    if current is None or current.pk != seating.pk:
+        raise ServiceError(
+            gettext_noop("This is not the current round at this table. Please reload the page."),
+            code="not_current_round",
+        )
+
+
+def _check_all_deals_entered(seating: Seating) -> None:
+    expected = seating.round.session.evening.deals_per_round
+    entered = seating.deals.count()
+    if entered < expected:
+        raise ServiceError(
+            gettext_noop("%(missing)s of %(count)s deals are still missing."),
+            code="deals_missing",
+            missing=expected - entered,
+            count=expected,
+        )
 
 
 def enter_deal(
@@ -302,6 +392,9 @@ def enter_deal(
     table: Table | None = None,
     reason: str = "",
     accept_impossible: bool = False,
+    key: uuid.UUID | None = None,
+    based_on_version: int | None = None,
+    client: str = "",
 ) -> Deal:
     """Enter or correct the result of deal ``number`` at a seating, keeping the previous value.
 
@@ -312,120 +405,279 @@ def enter_deal(
         via: who/where for the history, e.g. "Tisch 3 (Tablet)" or the organiser's login.
         user: the organiser, when entered from an organiser page.
         table: when entered through a table link: the table it belongs to. The seating must then be
-            that table's current seating (not completed).
-        reason: the organiser's reason for a correction or an accepted impossible result.
+            that table's current seating, not confirmed, its round not locked, its session not
+            closed. A correction of a round the scorer has finished reopens it (the other team
+            must confirm what is now entered).
+        reason: the organiser's reason for a correction or an accepted impossible result;
+            required for an organiser's correction of a confirmed round.
         accept_impossible: organiser only: save a result the rules call impossible, with ``reason``.
+        key: the idempotency key of the form sent (a UUID made when the form was shown). Sending
+            the same key again (double tap, resent form, replay after a lost connection) changes
+            nothing and returns the deal as it is, with ``outcome == "replayed"``.
+        based_on_version: the deal's ``version`` the form was made from (0: not entered yet). If
+            the deal has changed since to a different result, nothing is saved (ConflictError).
+        client: the device's network address, kept in the history.
 
     Returns:
-        The saved Deal with its matchsticks (points_a, points_b).
+        The saved Deal with its matchsticks (points_a, points_b) and ``outcome``: "created",
+        "changed", "unchanged" or "replayed".
 
     Raises:
         ImpossibleResult: the rules reject the result (nothing saved).
-        ServiceError: unknown seating or deal number, a completed round changed from a table
-            link, or an accepted impossible result without a reason.
+        ConflictError: the deal was changed meanwhile (``based_on_version`` is stale).
+        ServiceError: unknown seating or deal number, a confirmed/locked/closed round changed from
+            a table link, a missing reason, or a key already used for another deal.
     """
-    with transaction.atomic():
-        seating = (
-            Seating.objects.select_related("round__session__evening")
-            .select_for_update()
-            .filter(pk=seating_id)
-            .first()
-        )
-        if seating is None:
-            raise ServiceError(gettext_noop("This round does not exist."), code="no_seating")
-        deals_per_round = seating.round.session.evening.deals_per_round
-        if not 1 <= number <= deals_per_round:
-            raise ServiceError(
-                gettext_noop("There is no deal %(number)s: a round has deals 1 to %(count)s."),
-                code="deal_out_of_range",
-                number=number,
-                count=deals_per_round,
+    try:
+        with transaction.atomic():
+            return _enter_deal(
+                seating_id, number, result, via, user, table, reason.strip(), accept_impossible,
+                key, based_on_version, client[:64],
             )
-        if table is not None:
-            if seating.table_id != table.pk:
-                raise ServiceError(
-                    gettext_noop("This round belongs to another table."), code="foreign_table"
-                )
-            if seating.completed_at is not None:
-                raise ServiceError(
-                    gettext_noop(
-                        "This round is complete and can no longer be changed at the table. "
-                        "Please ask the organiser."
-                    ),
-                    code="round_complete",
-                )
-            current = current_seating(table)
-            if current is None or current.pk != seating.pk:
-                raise ServiceError(
-                    gettext_noop("This is not the current round at this table. Please reload the page."),
-                    code="not_current_round",
-                )
-        try:
-            score = score_deal(result)
-        except ImpossibleResult:
-            if not (accept_impossible and user is not None):
-                raise
-            if not reason.strip():
-                raise ServiceError(
-                    gettext_noop("Please give a reason for accepting a result the rules call impossible."),
-                    code="reason_missing",
-                ) from None
-            base = score_deal(DealResult(result.winner, result.to_nil, 0, 0))
-            score = DealScore(a=base.a + result.bonus_a, b=base.b + result.bonus_b)
-        deal = Deal.objects.filter(seating=seating, number=number).first()
-        previous = _snapshot(deal) if deal else None
-        if deal is None:
-            deal = Deal(seating=seating, number=number)
-        deal.winner = result.winner
-        deal.to_nil = result.to_nil
-        deal.bonus_a = result.bonus_a
-        deal.bonus_b = result.bonus_b
-        deal.points_a = score.a
-        deal.points_b = score.b
-        deal.override_reason = reason.strip() if accept_impossible else ""
-        new = _snapshot(deal)
-        if previous == new:
-            return deal
-        deal.save()
-        DealChange.objects.create(
-            deal=deal, changed_by=user, via=via, previous=previous, new=new, reason=reason.strip()
+    except IntegrityError:  # a backstop: the seating lock serialises entries for one seating
+        raise ServiceError(
+            gettext_noop("This deal was saved at the same moment on another device. Please reload the page."),
+            code="entry_race",
+        ) from None
+
+
+def _enter_deal(seating_id, number, result, via, user, table, reason, accept_impossible, key,
+                based_on_version, client) -> Deal:
+    seating = _check_own_table(_locked_seating(seating_id), table)
+    deals_per_round = seating.round.session.evening.deals_per_round
+    if not 1 <= number <= deals_per_round:
+        raise ServiceError(
+            gettext_noop("There is no deal %(number)s: a round has deals 1 to %(count)s."),
+            code="deal_out_of_range",
+            number=number,
+            count=deals_per_round,
         )
+    if key is not None:
+        sent = DealChange.objects.filter(deal__seating=seating, submission=key).select_related("deal").first()
+        if sent is not None:
+            if sent.deal.number != number:
+                raise ServiceError(
+                    gettext_noop("This form was already sent for deal %(number)s. Please reload the page."),
+                    code="key_reused",
+                    number=sent.deal.number,
+                )
+            sent.deal.outcome = "replayed"
+            return sent.deal
+    if table is not None:
+        _check_table_may_change(seating, table, entry=True)
+    try:
+        score = score_deal(result)
+    except ImpossibleResult:
+        if not (accept_impossible and user is not None):
+            raise
+        if not reason:
+            raise ServiceError(
+                gettext_noop("Please give a reason for accepting a result the rules call impossible."),
+                code="reason_missing",
+            ) from None
+        base = score_deal(DealResult(result.winner, result.to_nil, 0, 0))
+        score = DealScore(a=base.a + result.bonus_a, b=base.b + result.bonus_b)
+    deal = Deal.objects.filter(seating=seating, number=number).first()
+    previous = _snapshot(deal) if deal else None
+    if deal is None:
+        deal = Deal(seating=seating, number=number, version=0)
+    based_on = deal.version
+    deal.winner = result.winner
+    deal.to_nil = result.to_nil
+    deal.bonus_a = result.bonus_a
+    deal.bonus_b = result.bonus_b
+    deal.points_a = score.a
+    deal.points_b = score.b
+    deal.override_reason = reason if accept_impossible else ""
+    new = _snapshot(deal)
+    if previous == new:
+        deal.outcome = "unchanged"
         return deal
+    if based_on_version is not None and previous is not None and based_on_version != based_on:
+        raise ConflictError(
+            gettext_noop(
+                "Deal %(number)s was changed on another device in the meantime and now reads "
+                "%(points_a)s:%(points_b)s. Your entry was not saved. Please check the deal and "
+                "correct it if necessary."
+            ),
+            deal=Deal.objects.get(pk=deal.pk),
+            number=number,
+            points_a=previous["points_a"],
+            points_b=previous["points_b"],
+        )
+    if user is not None and previous is not None and seating.completed_at is not None and not reason:
+        raise ServiceError(
+            gettext_noop("This round is already confirmed: please give a reason for the correction."),
+            code="reason_required",
+        )
+    deal.version = based_on + 1
+    deal.save()
+    DealChange.objects.create(
+        deal=deal, changed_by=user, via=via, previous=previous, new=new, reason=reason,
+        client=client, submission=key,
+    )
+    if table is not None and seating.finished_at is not None:
+        seating.finished_at = None
+        seating.finished_by = ""
+        seating.save(update_fields=["finished_at", "finished_by"])
+    deal.outcome = "created" if previous is None else "changed"
+    return deal
+
+
+@transaction.atomic
+def finish_seating(*, seating_id: int, table: Table, team: str) -> Seating:
+    """The scorer finishes the round at the table: every deal is entered; the other team must
+    now confirm (:func:`confirm_seating`).
+
+    Args:
+        team: "A" or "B", the scorer's team (the team that entered the deals).
+
+    Returns the seating; finishing again changes nothing (the first finish counts).
+
+    Raises:
+        ServiceError: another table's round, deals missing, the round confirmed already, its
+            session closed, or no team given.
+    """
+    seating = _check_own_table(_locked_seating(seating_id), table)
+    if team not in TEAMS:
+        raise ServiceError(gettext_noop("Please choose the scorer's team."), code="team_missing")
+    _check_table_may_change(seating, table, entry=False)
+    if seating.finished_at is not None:
+        return seating
+    _check_all_deals_entered(seating)
+    seating.finished_at = timezone.now()
+    seating.finished_by = team
+    seating.save(update_fields=["finished_at", "finished_by"])
+    return seating
+
+
+@transaction.atomic
+def reopen_seating(*, seating_id: int, table: Table) -> Seating:
+    """The other team does not agree: the finished round goes back to the scorer for corrections.
+
+    Raises ServiceError as :func:`enter_deal` does for a table link (confirmed, locked, closed).
+    """
+    seating = _check_own_table(_locked_seating(seating_id), table)
+    _check_table_may_change(seating, table, entry=True)
+    if seating.finished_at is not None:
+        seating.finished_at = None
+        seating.finished_by = ""
+        seating.save(update_fields=["finished_at", "finished_by"])
+    return seating
+
+
+@transaction.atomic
+def confirm_seating(
+    *, seating_id: int, team: str, table: Table | None = None, user=None, via: str = ""
+) -> Seating:
+    """The other team confirms the round's deals (Bridgemate style); only then is it final.
+
+    Args:
+        team: "A" or "B", the team that confirms. It must not be the team that entered
+            (``finished_by``).
+        table: through a table link: that table's current round, finished by its scorer.
+        user: the organiser confirming on the team's behalf (the round need not be finished at
+            the table, but every deal must be entered).
+        via: who/where, kept on the seating.
+
+    Returns the seating; confirming a confirmed round again changes nothing.
+
+    Raises:
+        ServiceError: another table's round, not finished by the scorer (from a table), the team
+            that entered confirming, deals missing, session closed (from a table).
+    """
+    seating = _check_own_table(_locked_seating(seating_id), table)
+    if seating.completed_at is not None:
+        return seating
+    if team not in TEAMS:
+        raise ServiceError(gettext_noop("Please choose a team."), code="team_missing")
+    if table is not None:
+        _check_table_may_change(seating, table, entry=False)
+        if seating.finished_at is None:
+            raise ServiceError(
+                gettext_noop(
+                    "The scorer has not finished this round, or has corrected a deal since. "
+                    "Please finish the round first."
+                ),
+                code="not_finished",
+            )
+    if seating.finished_by and team == seating.finished_by:
+        raise ServiceError(
+            gettext_noop(
+                "Team %(team)s entered this round, so it cannot confirm it: the other team "
+                "(team %(other)s) confirms."
+            ),
+            code="own_team",
+            team=team,
+            other="B" if team == "A" else "A",
+        )
+    _check_all_deals_entered(seating)
+    now = timezone.now()
+    seating.finished_at = seating.finished_at or now
+    seating.completed_at = now
+    seating.confirmed_by = user
+    seating.confirmed_via = via[:120]
+    seating.save(update_fields=["finished_at", "completed_at", "confirmed_by", "confirmed_via"])
+    return seating
 
 
 @transaction.atomic
 def complete_seating(*, seating_id: int, table: Table | None = None) -> Seating:
-    """Mark a seating's round as complete at its table (no more changes from the table link).
+    """Finish and confirm a seating's round in one step (organiser tools, demo, scripts).
+
+    The table's tablet does not use this: there the scorer finishes and the other team confirms.
 
     Raises:
-        ServiceError: deals are missing, the seating belongs to another table, or it is complete.
+        ServiceError: deals are missing, or the seating belongs to another table.
     """
-    seating = (
-        Seating.objects.select_related("round__session__evening")
-        .select_for_update()
-        .filter(pk=seating_id)
-        .first()
-    )
+    seating = _locked_seating(seating_id)
     if seating is None or (table is not None and seating.table_id != table.pk):
         raise ServiceError(gettext_noop("This round belongs to another table."), code="foreign_table")
     if seating.completed_at is not None:
         return seating
-    expected = seating.round.session.evening.deals_per_round
-    entered = seating.deals.count()
-    if entered < expected:
-        raise ServiceError(
-            gettext_noop("%(missing)s of %(count)s deals are still missing."),
-            code="deals_missing",
-            missing=expected - entered,
-            count=expected,
-        )
+    _check_all_deals_entered(seating)
     seating.completed_at = timezone.now()
-    seating.save(update_fields=["completed_at"])
+    seating.finished_at = seating.finished_at or seating.completed_at
+    seating.save(update_fields=["completed_at", "finished_at"])
     return seating
+
+
+# --- The organiser's controls of the room -----------------------------------------------------
+
+
+@transaction.atomic
+def set_round_locked(*, round_id: int, locked: bool) -> Round:
+    """Lock a round (no more deal entries from any table for it) or unlock it."""
+    round_ = Round.objects.select_for_update().select_related("session").get(pk=round_id)
+    if round_.locked != locked:
+        round_.locked = locked
+        round_.save(update_fields=["locked"])
+    return round_
+
+
+@transaction.atomic
+def set_session_closed(*, session_id: int, closed: bool) -> Session:
+    """Close a session (the tables can change nothing in it any more) or open it again."""
+    session = Session.objects.select_for_update().get(pk=session_id)
+    if session.closed != closed:
+        session.closed = closed
+        session.save(update_fields=["closed"])
+    return session
+
+
+@transaction.atomic
+def set_ranking_hidden(*, evening_id: int, hidden: bool) -> Evening:
+    """Hide the public ranking screen (for the last rounds) or reveal it."""
+    evening = Evening.objects.select_for_update().get(pk=evening_id)
+    if evening.ranking_hidden != hidden:
+        evening.ranking_hidden = hidden
+        evening.save(update_fields=["ranking_hidden"])
+    return evening
 
 
 __all__ = [
     "ServiceError",
+    "ConflictError",
     "add_player",
     "import_players",
     "create_evening",
@@ -434,5 +686,11 @@ __all__ = [
     "session_is_complete",
     "current_seating",
     "enter_deal",
+    "finish_seating",
+    "reopen_seating",
+    "confirm_seating",
     "complete_seating",
+    "set_round_locked",
+    "set_session_closed",
+    "set_ranking_hidden",
 ]

@@ -71,8 +71,16 @@ def test_whole_evening_through_the_pages(roster_evening, organiser_client, clien
                 page = scorer.get(url).content.decode()
                 assert f'data-testid="total-a">{total_a}<' in page
                 assert f'data-testid="total-b">{total_b}<' in page
-                response = scorer.post(reverse("scorer:complete", args=[seating.table.token]), {"seating": seating.pk})
+                # The scorer finishes the round for their team; the other team confirms it.
+                scorer_team = rng.choice("AB")
+                response = scorer.post(reverse("scorer:finish", args=[seating.table.token]),
+                                       {"seating": seating.pk, "team": scorer_team})
                 assert response.status_code == 302
+                response = scorer.post(reverse("scorer:confirm", args=[seating.table.token]),
+                                       {"seating": seating.pk, "team": "B" if scorer_team == "A" else "A"})
+                assert response.status_code == 302
+                seating.refresh_from_db()
+                assert seating.completed_at is not None
                 for team, total in ((seating.team_a, total_a), (seating.team_b, total_b)):
                     team_totals.append(total)
                     for player in (team.player_1, team.player_2):

@@ -133,7 +133,11 @@ def test_scorer_round_flow_shows_where_to_sit_next(client, roster_evening):
                     {"seating": seating.pk, "winner": "A", "to_nil": "on", "bonus_a": "1", "bonus_b": "0"})
     page = client.get(reverse("scorer:table", args=[token])).content.decode()
     assert 'data-testid="total-a">12<' in page and 'data-testid="total-b">0<' in page
-    client.post(reverse("scorer:complete", args=[token]), {"seating": seating.pk})
+    # The scorer (team A) finishes the round, the other team confirms it: only then is it final.
+    client.post(reverse("scorer:finish", args=[token]), {"seating": seating.pk, "team": "A"})
+    page = client.get(reverse("scorer:table", args=[token])).content.decode()
+    assert 'class="next-seats"' not in page and 'data-testid="confirm-button"' in page
+    client.post(reverse("scorer:confirm", args=[token]), {"seating": seating.pk, "team": "B"})
     page = client.get(reverse("scorer:table", args=[token])).content.decode()
     assert 'class="next-seats"' in page
     for player in (seating.team_a.player_1, seating.team_b.player_2):

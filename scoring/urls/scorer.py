@@ -8,6 +8,9 @@ app_name = "scorer"
 
 urlpatterns = [
     path("<str:token>/", views.table_page, name="table"),
+    path("<str:token>/stand/", views.table_poll, name="poll"),
     path("<str:token>/spiel/<int:number>/", views.table_deal, name="deal"),
-    path("<str:token>/fertig/", views.table_complete, name="complete"),
+    path("<str:token>/fertig/", views.table_finish, name="finish"),
+    path("<str:token>/bestaetigen/", views.table_confirm, name="confirm"),
+    path("<str:token>/einspruch/", views.table_reopen, name="reopen"),
 ]

@@ -1,7 +1,15 @@
 """The table scorer's pages: reached through the table's private link (an unguessable token),
-no login, valid for that table only."""
+no login, valid for that table only.
+
+With JavaScript the page updates in place (htmx: the forms post in the background and the answer
+replaces ``#scorer-state``); without it every form is a plain POST answered by a redirect. Entries
+made while the connection is down are kept on the tablet and sent later by ``static/js/scorer.js``;
+each form carries an idempotency key, so a form sent twice is saved once.
+"""
 
 from __future__ import annotations
+
+import hashlib
 
 from django.conf import settings
 from django.contrib import messages
@@ -9,7 +17,7 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from scoring import selectors, services
 from scoring.domain.errors import DomainError
@@ -17,9 +25,21 @@ from scoring.forms import DealForm
 from scoring.messages import translate
 from scoring.models import Table
 
+# Answers the page's own script swaps in (htmx): saved (200), conflict (409), form errors (422).
+CONFLICT, UNPROCESSABLE = 409, 422
+
 
 def _failure_key(request: HttpRequest) -> str:
     return f"table-link-failures:{request.META.get('REMOTE_ADDR', '')}"
+
+
+def _client(request: HttpRequest) -> str:
+    """The device's address for the history of a deal."""
+    return request.META.get("REMOTE_ADDR", "")
+
+
+def _via(table: Table) -> str:
+    return _("Table %(number)s (table link)") % {"number": table.number}
 
 
 def _table(request: HttpRequest, token: str) -> Table | HttpResponse:
@@ -42,24 +62,48 @@ def _table(request: HttpRequest, token: str) -> Table | HttpResponse:
     return table
 
 
+def _signature(state: selectors.ScorerState) -> str:
+    """A short fingerprint of what the page shows; the page polls and is redrawn only when it
+    changes (another tablet entered a deal, the organiser confirmed or locked the round)."""
+    seating = state.seating
+    parts = [str(seating.pk if seating else None), str(state.finished.pk if state.finished else None)]
+    if seating is not None:
+        parts += [str(seating.finished_at), str(seating.completed_at), seating.finished_by,
+                  str(seating.round.locked), str(seating.round.session.closed)]
+        parts += [f"{n}.{d.version}" for n, d in sorted(state.deals.items())]
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
+
+
 def _page(request: HttpRequest, table: Table, form: DealForm | None = None, edit: int | None = None,
-          status: int = 200) -> HttpResponse:
-    state = selectors.scorer_state(table)
-    number = edit or state.next_deal
-    if form is None and state.seating is not None and number is not None:
-        deal = state.deals.get(number)
-        initial = {"seating": state.seating.pk, "bonus_a": 0, "bonus_b": 0}
-        if deal is not None:
-            initial.update(winner=deal.winner, to_nil=deal.to_nil, bonus_a=deal.bonus_a, bonus_b=deal.bonus_b)
-        form = DealForm(initial=initial)
+          status: int = 200, state: selectors.ScorerState | None = None) -> HttpResponse:
+    """The tablet page, or for the page's own script (htmx) just its changing part."""
+    state = state or selectors.scorer_state(table)
+    number = None
+    if state.can_enter:
+        number = edit or state.next_deal
+    if form is None and number is not None:
+        form = DealForm.for_deal(state.seating, state.deals.get(number))
+    template = "scorer/table.html"
+    if request.htmx and not request.htmx.history_restore_request:
+        template = "scorer/_state.html"
     return render(
         request,
-        "scorer/table.html",
-        {"table": table, "evening": table.evening, "state": state, "form": form, "number": number},
+        template,
+        {"table": table, "evening": table.evening, "state": state, "form": form if number else None,
+         "number": number, "signature": _signature(state)},
         status=status,
     )
 
 
+def _answer(request: HttpRequest, table: Table, status: int = 200) -> HttpResponse:
+    """After a POST: the page's changing part for htmx, else a redirect to the page (the
+    message waits there)."""
+    if request.htmx:
+        return _page(request, table, status=status)
+    return redirect("scorer:table", token=table.token)
+
+
+@require_safe
 def table_page(request: HttpRequest, token: str) -> HttpResponse:
     """The tablet page: current round, its deals, the entry form; after a round, where to sit next."""
     table = _table(request, token)
@@ -78,6 +122,19 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
     return _page(request, table, edit=edit_number)
 
 
+@require_safe
+def table_poll(request: HttpRequest, token: str) -> HttpResponse:
+    """For the page's polling: 204 while nothing has changed since ``?s=<signature>``, else the
+    page's changing part."""
+    table = _table(request, token)
+    if isinstance(table, HttpResponse):
+        return table
+    state = selectors.scorer_state(table)
+    if request.GET.get("s") == _signature(state):
+        return HttpResponse(status=204)
+    return _page(request, table, state=state)
+
+
 @require_POST
 def table_deal(request: HttpRequest, token: str, number: int) -> HttpResponse:
     """Save deal ``number`` of the table's current round (new entry or correction)."""
@@ -86,33 +143,83 @@ def table_deal(request: HttpRequest, token: str, number: int) -> HttpResponse:
         return table
     form = DealForm(request.POST)
     if not form.is_valid():
-        return _page(request, table, form=form, edit=number, status=422)
+        return _page(request, table, form=form, edit=number, status=UNPROCESSABLE)
     try:
         services.enter_deal(
             seating_id=form.cleaned_data["seating"],
             number=number,
             result=form.result(),
-            via=_("Table %(number)s (table link)") % {"number": table.number},
+            via=_via(table),
             table=table,
+            key=form.cleaned_data["key"],
+            based_on_version=form.cleaned_data["version"],
+            client=_client(request),
         )
+    except services.ConflictError as error:
+        messages.error(request, translate(error))
+        return _answer(request, table, status=CONFLICT)
     except DomainError as error:
         messages.error(request, translate(error))
-        return redirect("scorer:table", token=token)
+        return _answer(request, table)
     messages.success(request, _("Deal %(number)s saved.") % {"number": number})
-    return redirect("scorer:table", token=token)
+    return _answer(request, table)
+
+
+def _seating_id(request: HttpRequest) -> int:
+    value = request.POST.get("seating", "")
+    return int(value) if value.isdigit() else 0
 
 
 @require_POST
-def table_complete(request: HttpRequest, token: str) -> HttpResponse:
-    """Finish the round at this table: no more changes from the tablet; show where to sit next."""
+def table_finish(request: HttpRequest, token: str) -> HttpResponse:
+    """The scorer finishes the round (all deals entered); the other team confirms next."""
     table = _table(request, token)
     if isinstance(table, HttpResponse):
         return table
-    seating_id = request.POST.get("seating", "")
+    team = request.POST.get("team", "")
     try:
-        services.complete_seating(seating_id=int(seating_id) if seating_id.isdigit() else 0, table=table)
+        seating = services.finish_seating(seating_id=_seating_id(request), table=table, team=team)
     except DomainError as error:
         messages.error(request, translate(error))
     else:
-        messages.success(request, _("Round complete. Thank you!"))
-    return redirect("scorer:table", token=token)
+        other = "A" if seating.finished_by == "B" else "B"
+        messages.success(
+            request, _("Round finished. Team %(team)s: please check the deals and confirm.") % {"team": other}
+        )
+    return _answer(request, table)
+
+
+@require_POST
+def table_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """The other team confirms the finished round: it is final; the table moves on."""
+    table = _table(request, token)
+    if isinstance(table, HttpResponse):
+        return table
+    team = request.POST.get("team", "")
+    try:
+        services.confirm_seating(
+            seating_id=_seating_id(request),
+            team=team,
+            table=table,
+            via=_("Table %(number)s (table link), team %(team)s") % {"number": table.number, "team": team},
+        )
+    except DomainError as error:
+        messages.error(request, translate(error))
+    else:
+        messages.success(request, _("Round confirmed. Thank you!"))
+    return _answer(request, table)
+
+
+@require_POST
+def table_reopen(request: HttpRequest, token: str) -> HttpResponse:
+    """The other team does not agree: back to the scorer for corrections."""
+    table = _table(request, token)
+    if isinstance(table, HttpResponse):
+        return table
+    try:
+        services.reopen_seating(seating_id=_seating_id(request), table=table)
+    except DomainError as error:
+        messages.error(request, translate(error))
+    else:
+        messages.info(request, _("The round is open again: correct the deal, then finish the round again."))
+    return _answer(request, table)
