@@ -3,6 +3,7 @@
 from django.urls import path
 
 from scoring.views import documents
+from scoring.views import live
 from scoring.views import organiser as views
 
 app_name = "organiser"
@@ -18,6 +19,12 @@ urlpatterns = [
     path("abende/<int:pk>/durchgang/<int:number>/", views.session_detail, name="session_detail"),
     path("abende/<int:pk>/rangliste/", views.ranking, name="ranking"),
     path("tischrunde/<int:pk>/", views.seating_detail, name="seating_detail"),
+    # The room during the evening: live state of every table, locks, confirmation on a team's behalf
+    path("abende/<int:pk>/live/", live.live_dashboard, name="live"),
+    path("abende/<int:pk>/runde/<int:round_pk>/sperren/", live.round_lock, name="round_lock"),
+    path("abende/<int:pk>/durchgang/<int:number>/schliessen/", live.session_close, name="session_close"),
+    path("abende/<int:pk>/rangliste-anzeige/", live.ranking_visibility, name="ranking_visibility"),
+    path("tischrunde/<int:pk>/bestaetigen/", live.seating_confirm, name="seating_confirm"),
     path("spieler/", views.player_list, name="player_list"),
     path("spieler/import/", views.player_import, name="player_import"),
     # Printed documents (PDF)

@@ -252,8 +252,9 @@ def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
     deals = {d.number: d for d in Deal.objects.filter(seating=seating).prefetch_related("changes__changed_by")}
     number = request.POST.get("number") or request.GET.get("deal")
     form = None
+    confirmed = seating.completed_at is not None  # a correction then needs a reason
     if request.method == "POST":
-        form = OrganiserDealForm(request.POST)
+        form = OrganiserDealForm(request.POST, reason_required=confirmed)
         try:
             number_int = int(number)
         except (TypeError, ValueError):
@@ -268,6 +269,9 @@ def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
                     user=request.user,
                     reason=form.cleaned_data["reason"],
                     accept_impossible=form.cleaned_data["accept_impossible"],
+                    key=form.cleaned_data["key"],
+                    based_on_version=form.cleaned_data["version"],
+                    client=request.META.get("REMOTE_ADDR", ""),
                 )
             except DomainError as error:
                 form.add_error(None, translate(error))
@@ -275,11 +279,7 @@ def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 messages.success(request, _("Deal %(number)s saved.") % {"number": number_int})
                 return redirect("organiser:seating_detail", pk=seating.pk)
     if form is None and number and str(number).isdigit():
-        deal = deals.get(int(number))
-        initial = {"seating": seating.pk, "bonus_a": 0, "bonus_b": 0}
-        if deal is not None:
-            initial.update(winner=deal.winner, to_nil=deal.to_nil, bonus_a=deal.bonus_a, bonus_b=deal.bonus_b)
-        form = OrganiserDealForm(initial=initial)
+        form = OrganiserDealForm.for_deal(seating, deals.get(int(number)), reason_required=confirmed)
     rows = []
     for n in range(1, evening.deals_per_round + 1):
         deal = deals.get(n)
@@ -295,5 +295,7 @@ def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "edit_number": str(number) if number else "",
             "total_a": sum(d.points_a for d in deals.values()),
             "total_b": sum(d.points_b for d in deals.values()),
+            "state": selectors.seating_state(seating, len(deals)),
+            "all_entered": len(deals) >= evening.deals_per_round,
         },
     )

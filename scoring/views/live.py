@@ -1,0 +1,136 @@
+"""The organiser's view of the room during the evening (login required): every table's state in
+every round, updating itself (htmx polling); locking a round, closing a session, hiding the public
+ranking, and confirming a round on a team's behalf."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
+
+from scoring import selectors, services
+from scoring.domain.errors import DomainError
+from scoring.messages import translate
+from scoring.models import Evening, Round, Seating, Session
+
+POLL_SECONDS = 5
+
+
+def _evening(pk: int) -> Evening:
+    return get_object_or_404(Evening, pk=pk)
+
+
+def _chosen_session(request: HttpRequest, evening: Evening) -> Session | None:
+    """The session asked for (?durchgang=N), else the latest one drawn."""
+    sessions = evening.sessions.order_by("number")
+    number = request.GET.get("durchgang") or request.POST.get("durchgang") or ""
+    if number.isdigit():
+        chosen = sessions.filter(number=int(number)).first()
+        if chosen is not None:
+            return chosen
+    return sessions.last()
+
+
+def _dashboard(request: HttpRequest, evening: Evening, session: Session | None) -> HttpResponse:
+    grid = selectors.live_grid(session) if session is not None else None
+    context = {
+        "evening": evening,
+        "sessions": list(evening.sessions.order_by("number").values_list("number", flat=True)),
+        "session": session,
+        "grid": grid,
+        "now": timezone.now(),
+        "poll_seconds": POLL_SECONDS,
+    }
+    if request.htmx and not request.htmx.history_restore_request:
+        return render(request, "organiser/_live_grid.html", context)
+    context["screen_url"] = request.build_absolute_uri(reverse("public:ranking_screen", args=[evening.pk]))
+    context["finder_url"] = request.build_absolute_uri(reverse("public:seat_finder", args=[evening.pk]))
+    return render(request, "organiser/live.html", context)
+
+
+@login_required
+@require_safe
+def live_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
+    """Tables x rounds with each one's state; the grid reloads itself every few seconds."""
+    evening = _evening(pk)
+    return _dashboard(request, evening, _chosen_session(request, evening))
+
+
+def _back(request: HttpRequest, evening: Evening, session: Session | None) -> HttpResponse:
+    if request.htmx:
+        return _dashboard(request, evening, session)
+    url = reverse("organiser:live", args=[evening.pk])
+    if session is not None:
+        url += f"?durchgang={session.number}"
+    return redirect(url)
+
+
+@login_required
+@require_POST
+def round_lock(request: HttpRequest, pk: int, round_pk: int) -> HttpResponse:
+    """Lock a round for every table (no more deal entries from the tablets), or unlock it."""
+    evening = _evening(pk)
+    round_ = get_object_or_404(Round.objects.select_related("session"), pk=round_pk, session__evening=evening)
+    locked = request.POST.get("locked") == "1"
+    services.set_round_locked(round_id=round_.pk, locked=locked)
+    values = {"session": round_.session.number, "round": round_.number}
+    if locked:
+        messages.success(request, _("Session %(session)s, round %(round)s is locked: the tables can enter no more deals for it.") % values)
+    else:
+        messages.success(request, _("Session %(session)s, round %(round)s is open again for the tables.") % values)
+    return _back(request, evening, round_.session)
+
+
+@login_required
+@require_POST
+def session_close(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Close a session for the tables (they can change nothing in it any more), or reopen it."""
+    evening = _evening(pk)
+    session = get_object_or_404(Session, evening=evening, number=number)
+    closed = request.POST.get("closed") == "1"
+    services.set_session_closed(session_id=session.pk, closed=closed)
+    if closed:
+        messages.success(request, _("Session %(number)s is closed: the tables can change nothing in it any more.") % {"number": number})
+    else:
+        messages.success(request, _("Session %(number)s is open again for the tables.") % {"number": number})
+    return _back(request, evening, session)
+
+
+@login_required
+@require_POST
+def ranking_visibility(request: HttpRequest, pk: int) -> HttpResponse:
+    """Hide the public ranking screen for the last rounds, or reveal it."""
+    evening = _evening(pk)
+    hidden = request.POST.get("hidden") == "1"
+    services.set_ranking_hidden(evening_id=evening.pk, hidden=hidden)
+    if hidden:
+        messages.success(request, _("The public ranking is hidden: the screen says it will be announced at the end."))
+    else:
+        messages.success(request, _("The public ranking is shown again."))
+    return redirect(request.POST.get("next") if request.POST.get("next", "").startswith("/organiser/")
+                    else reverse("organiser:live", args=[evening.pk]))
+
+
+@login_required
+@require_POST
+def seating_confirm(request: HttpRequest, pk: int) -> HttpResponse:
+    """The organiser confirms a table's round on a team's behalf (e.g. the team has left)."""
+    seating = get_object_or_404(Seating.objects.select_related("round__session__evening"), pk=pk)
+    team = request.POST.get("team", "")
+    try:
+        services.confirm_seating(
+            seating_id=seating.pk,
+            team=team,
+            user=request.user,
+            via=_("Organiser %(user)s for team %(team)s") % {"user": request.user.get_username(), "team": team},
+        )
+    except DomainError as error:
+        messages.error(request, translate(error))
+    else:
+        messages.success(request, _("Round confirmed for team %(team)s.") % {"team": team})
+    return redirect("organiser:seating_detail", pk=seating.pk)
