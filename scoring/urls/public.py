@@ -1,13 +1,18 @@
-"""Public pages (no login): start page and help."""
+"""Public pages (no login): start page, help, and each evening's screens for the room."""
 
 from django.urls import path
 from django.views.generic import TemplateView
 
 from scoring.views import public as views
+from scoring.views import screens
 
 app_name = "public"
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="public/home.html"), name="home"),
     path("hilfe/", views.help_page, name="help"),
+    # An evening's screens for the room: ranking (projector) and "Where do I sit?" (phones).
+    path("abend/<int:pk>/rangliste/", screens.ranking_screen, name="ranking_screen"),
+    path("abend/<int:pk>/platz/", screens.seat_finder, name="seat_finder"),
+    path("abend/<int:pk>/platz/<int:player_pk>/", screens.seat, name="seat"),
 ]
