@@ -434,3 +434,18 @@ def player_seats(session: Session, player: Player) -> PlayerSeats:
         return PlayerSeats(player=player, current=None, next=None, session_done=True)
     following = seats[index + 1][0] if index + 1 < len(seats) else None
     return PlayerSeats(player=player, current=seats[index][0], next=following, session_done=False)
+
+
+# --- Every deal ---------------------------------------------------------------------------------
+
+
+def evening_deals(evening: Evening):
+    """Every entered deal of an evening in playing order (session, round, table, deal), with
+    table, round, session and both teams' players joined in: one query, whatever the number of
+    deals."""
+    return (
+        Deal.objects.filter(seating__round__session__evening=evening)
+        .select_related("seating__round__session", "seating__table",
+                        *(f"seating__{path}" for path in PARTNERSHIP_PLAYERS))
+        .order_by("seating__round__session__number", "seating__round__number", "seating__table__number", "number")
+    )

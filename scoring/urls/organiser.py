@@ -18,6 +18,7 @@ urlpatterns = [
     path("abende/<int:pk>/tisch/<int:number>/neuer-link/", views.table_link_regenerate, name="table_link_regenerate"),
     path("abende/<int:pk>/durchgang/<int:number>/", views.session_detail, name="session_detail"),
     path("abende/<int:pk>/rangliste/", views.ranking, name="ranking"),
+    path("abende/<int:pk>/spiele/", views.deal_results, name="deal_results"),
     path("tischrunde/<int:pk>/", views.seating_detail, name="seating_detail"),
     # The room during the evening: live state of every table, locks, confirmation on a team's behalf
     path("abende/<int:pk>/live/", live.live_dashboard, name="live"),

@@ -12,7 +12,6 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
-from django_tables2.export import TableExport
 
 from scoring import selectors, services
 from scoring.domain.errors import DomainError
@@ -20,7 +19,8 @@ from scoring.domain.player_import import ParsedPlayer, PlayerFileError, match_ke
 from scoring.forms import EveningForm, ImportForm, OrganiserDealForm, PlayerForm
 from scoring.messages import translate
 from scoring.models import Deal, Evening, Participant, Player, Seating
-from scoring.tables import RankingTable, ranking_rows
+from scoring.exports import EXPORT_FORMATS, export_response
+from scoring.tables import DealResultTable, RankingTable, ranking_rows
 
 IMPORT_SESSION_KEY = "player_import"
 
@@ -228,15 +228,28 @@ def ranking(request: HttpRequest, pk: int) -> HttpResponse:
     table = RankingTable(ranking_rows(selectors.evening_ranking(evening), session_count), session_count)
     RequestConfig(request, paginate=False).configure(table)
     export_format = request.GET.get("_export")
-    if export_format == "csv":
-        exporter = TableExport(export_format, table, exclude_columns=())
-        filename = _("ranking-%(name)s.csv") % {"name": evening.name}
-        return exporter.response(filename=filename)
+    if export_format in EXPORT_FORMATS:
+        name = _("Ranking-%(name)s") % {"name": evening.name}
+        return export_response(table, export_format, name, title=_("Ranking"))
     return render(
         request,
         "organiser/ranking.html",
         {"evening": evening, "table": table, "complete": selectors.evening_is_complete(evening)},
     )
+
+
+@login_required
+def deal_results(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every entered deal of the evening, one row each (page, CSV and XLSX)."""
+    evening = _evening(pk)
+    table = DealResultTable(selectors.evening_deals(evening))
+    export_format = request.GET.get("_export")
+    if export_format in EXPORT_FORMATS:
+        RequestConfig(request, paginate=False).configure(table)
+        name = _("Deals-%(name)s") % {"name": evening.name}
+        return export_response(table, export_format, name, title=_("Deals"))
+    RequestConfig(request, paginate={"per_page": 100}).configure(table)
+    return render(request, "organiser/deal_results.html", {"evening": evening, "table": table})
 
 
 @login_required

@@ -1,0 +1,70 @@
+"""Spreadsheet downloads of django-tables2 tables (CSV and XLSX through tablib), with German
+file names and column headings in the active language.
+
+- CSV: UTF-8 with a byte order mark (so Excel and LibreOffice recognise the umlauts), comma
+  separated, the same text as the page (matchsticks with a decimal comma: ``6,2``).
+- XLSX: numbers as numbers (sit-out averages rounded to one decimal), times as local date cells.
+
+Cells that a spreadsheet would run as a formula (text starting with ``=``, ``+``, ``-``, ``@``)
+get a leading apostrophe, so a player named ``=HYPERLINK(…)`` stays a name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.http import HttpResponse
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
+from django_tables2.export import TableExport
+from tablib import Dataset
+
+#: The formats offered on the pages (``?_export=csv`` or ``?_export=xlsx``).
+EXPORT_FORMATS = ("csv", "xlsx")
+
+UNSAFE_IN_FILENAMES = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|]+')
+GERMAN_LETTERS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss"})
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def defuse(value):
+    """Text that a spreadsheet would take for a formula, made literal with a leading apostrophe."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+def attachment(filename: str) -> str:
+    """``attachment`` with the exact UTF-8 name (RFC 5987) and an ASCII fallback."""
+    filename = UNSAFE_IN_FILENAMES.sub("-", filename).strip() or "export"
+    header = content_disposition_header(as_attachment=True, filename=filename)
+    if "filename*=" not in header:
+        return header
+    stem, dot, extension = filename.rpartition(".")
+    fallback = slugify((stem or filename).translate(GERMAN_LETTERS))[:150] or "export"
+    if dot:
+        fallback = f"{fallback}.{extension}"
+    return f'attachment; filename="{fallback}"; {header.split("; ", 1)[1]}'
+
+
+def export_response(table, export_format: str, name: str, title: str) -> HttpResponse:
+    """The table as a download ``<name>.<format>`` (sheet ``title`` in XLSX).
+
+    The table's column headings are evaluated now, in the active language.
+    """
+    if export_format not in EXPORT_FORMATS:
+        raise ValueError(export_format)
+    table.export_format = export_format
+    exported = TableExport(export_format, table).dataset
+    dataset = Dataset(title=UNSAFE_IN_FILENAMES.sub("-", str(title)).replace("[", "(").replace("]", ")")[:31])
+    dataset.headers = [str(h) for h in exported.headers]
+    for row in exported:
+        dataset.append([defuse(value) for value in row])
+    if export_format == "xlsx":
+        content = dataset.export("xlsx")
+    else:
+        content = "\ufeff" + dataset.export("csv")
+    response = HttpResponse(content, content_type=TableExport.FORMATS[export_format])
+    response["Content-Disposition"] = attachment(f"{name}.{export_format}")
+    response["Cache-Control"] = "no-store"
+    return response
