@@ -37,12 +37,8 @@ def build_table_list(evening, plan: SessionPlan, *, printed_at: datetime | None 
     for round_ in plan.rounds:
         if story:
             story.append(PageBreak())
-        story += [
-            base.para(" · ".join((gettext("Table list"), session, gettext("Round %(n)s") % {"n": round_.number})),
-                      24, bold=True, space_after=2),
-            base.para(evening.name, 14, space_after=8),
-            _round_table(round_),
-        ]
+        heading = " · ".join((gettext("Table list"), session, gettext("Round %(n)s") % {"n": round_.number}))
+        story += [base.para(evening.name, 14, space_after=4), _round_table(round_, heading)]
         story += _sitouts(plan, round_)
     story.append(PageBreak())
     story += [
@@ -53,30 +49,40 @@ def build_table_list(evening, plan: SessionPlan, *, printed_at: datetime | None 
     return base.render(story, title=title, decor=decor, subject=gettext("Table list"))
 
 
-def _round_table(round_: RoundPlan) -> Table:
+def _round_table(round_: RoundPlan, heading: str) -> Table:
+    """The round's tables; the heading ("Tischliste · Durchgang 1 · Runde 2") and the column
+    names repeat at the top of every page the round needs, so each page on the wall says which
+    round it is."""
     width = base.PAGE_WIDTH - 2 * base.MARGIN
     number_w = max(base.text_width(gettext("Table"), 12, bold=True),
                    base.text_width(str(max((t.table for t in round_.tables), default=0)), NUMBER, bold=True)) + 16
     team_w = (width - number_w) / 2
-    data = [[gettext("Table"), gettext("Team A"), gettext("Team B")]]
+    data = [
+        [base.para(heading, 24, bold=True), "", ""],
+        [gettext("Table"), gettext("Team A"), gettext("Team B")],
+    ]
     for seat in round_.tables:
         data.append([str(seat.table), _team_cell(seat.team_a, team_w), _team_cell(seat.team_b, team_w)])
     return Table(
         data,
         colWidths=[number_w, team_w, team_w],
-        repeatRows=1,
+        repeatRows=2,
         style=TableStyle([
-            ("FONT", (0, 0), (-1, 0), base.FONT_BOLD, 12),
-            ("FONT", (0, 1), (0, -1), base.FONT_BOLD, NUMBER, NUMBER * 1.1),
-            ("FONT", (1, 1), (-1, -1), base.FONT, NAME, NAME * 1.2),
-            ("ALIGN", (0, 0), (0, -1), "CENTER"),
-            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-            ("TOPPADDING", (0, 0), (-1, -1), 5),
-            ("BOTTOMPADDING", (0, 0), (-1, -1), 6),
-            ("LINEBELOW", (0, 0), (-1, 0), 1.2, colors.black),
-            ("LINEBELOW", (0, 1), (-1, -1), 0.5, base.RULE),
-            ("LINEAFTER", (0, 0), (1, -1), 0.5, base.RULE),
-            ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, base.LIGHT]),
+            ("FONT", (0, 0), (-1, -1), base.FONT, NAME),
+            ("SPAN", (0, 0), (-1, 0)),
+            ("LEFTPADDING", (0, 0), (0, 0), 0),
+            ("BOTTOMPADDING", (0, 0), (-1, 0), 10),
+            ("FONT", (0, 1), (-1, 1), base.FONT_BOLD, 12),
+            ("FONT", (0, 2), (0, -1), base.FONT_BOLD, NUMBER, NUMBER * 1.1),
+            ("FONT", (1, 2), (-1, -1), base.FONT, NAME, NAME * 1.2),
+            ("ALIGN", (0, 1), (0, -1), "CENTER"),
+            ("VALIGN", (0, 1), (-1, -1), "MIDDLE"),
+            ("TOPPADDING", (0, 1), (-1, -1), 5),
+            ("BOTTOMPADDING", (0, 1), (-1, -1), 6),
+            ("LINEBELOW", (0, 1), (-1, 1), 1.2, colors.black),
+            ("LINEBELOW", (0, 2), (-1, -1), 0.5, base.RULE),
+            ("LINEAFTER", (0, 1), (1, -1), 0.5, base.RULE),
+            ("ROWBACKGROUNDS", (0, 2), (-1, -1), [colors.white, base.LIGHT]),
         ]),
     )
 
