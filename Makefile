@@ -58,6 +58,7 @@ test: $(VENV)/.installed-dev translations chromium
 bench: $(VENV)/.installed translations
 	$(PY) bench/bench_documents.py
 	$(PY) bench/bench_pages.py
+	$(PY) bench/bench_load.py
 
 # Developers only: refresh the .po files from the code (needs GNU gettext).
 messages: $(VENV)/.installed
