@@ -316,7 +316,7 @@ def _locked_seating(seating_id) -> Seating | None:
         return None
     return (
         Seating.objects.select_related("round__session__evening")
-        .select_for_update()
+        .select_for_update(of=("self",))  # the seating only: other tables go on entering
         .filter(pk=seating_id)
         .first()
     )
