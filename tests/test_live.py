@@ -140,6 +140,7 @@ def test_ranking_screen_is_public_read_only_and_updates_itself(client, drawn):
     html = response.content.decode()
     assert response.status_code == 200
     assert "Tom Whitfield" in html and "vorläufig" in html and 'hx-trigger="every 10s"' in html
+    assert f"Wo sitze ich? <strong>http://testserver/abend/{drawn.pk}/platz/</strong>" in html
     leaders = seating_at(drawn, 1).team_a
     first_two = re.findall(r'<span class="name">([^<]+)</span>', html)[:2]
     assert set(first_two) == {leaders.player_1.name, leaders.player_2.name}
