@@ -22,6 +22,11 @@ What the draw guarantees, in this order of priority:
    equally good matchings the random source decides. Of the possible draws, one is preferred
    that leaves a repeat-free draw (under the same sit-out rules) for one further session of
    the same players, so that a greedy choice does not paint later sessions into a corner.
+   Among repeat-free partnerships (up to :data:`PLAN_OPPONENTS_MAX_PLAYERS` players) those
+   are preferred whose two players have met few different opponents between them, so that
+   each partnership has many fresh opponents left: this plans ahead for the tables (measured
+   over 200 evenings of 26 players, 3 sessions of 4 rounds: 1.8 instead of 3.0 repeated
+   opponents per player; 32 players 0.8 instead of 2.2; 40 players 0.1 instead of 1.0).
 3. **No repeated opponents within the session**: two partnerships never meet twice in one
    session when the number of rounds allows it (always with at least five playing
    partnerships and the default four rounds). When repeats are unavoidable (for example four
@@ -31,7 +36,22 @@ What the draw guarantees, in this order of priority:
    as opponents (counting the earlier sessions of the evening) are kept few. A meeting of two
    players who met ``c`` times before costs ``c * c``, so a third meeting is avoided much more
    strongly than a second one (measured: no pair meets three times in three sessions from
-   about 24 players on; from about 60 players nobody meets an opponent twice).
+   about 24 players on; from about 48 players nobody meets an opponent twice). How far this
+   is from the fewest possible, and why, is reported by :mod:`scoring.domain.fairness`.
+
+The organiser's wishes, all optional (keyword arguments of :func:`draw_session`):
+
+- **Not together** (``forbidden``): pairs of players who must never be partners, e.g. a
+  married couple. A hard constraint: those pairs are left out of the matching. If they make
+  the usual sit-out order impossible (say the two players who must sit out together are such
+  a pair), the order is bent as little as possible (:func:`_bent_formation`); if no draw at
+  all avoids them, :class:`DrawError` names the players.
+- **Mix clubs** (``clubs``): partners from the same club cost more than nothing but less than
+  a repeated partner; opponents from the same club at a table cost less than any repeated
+  opponent. With three clubs of equal size every table then has one same-club pair of
+  opponents, the least possible (two partnerships of two clubs each always share a club).
+- **Stand-ins** (``stand_ins``, Ersatzspieler): play but are not ranked; they sit out before
+  any ranked player, so that a stand-in never takes a ranked player's seat.
 
 How: each round is a minimum-cost perfect matching of the playing partnerships. Up to
 :data:`EXACT_MATCHING_MAX_NODES` nodes it is solved exactly with networkx's
@@ -49,15 +69,21 @@ Limitations (measured while writing this module):
 
 - Sit-out rotation comes before new partners. In long evenings with an odd number of players
   or ``4k + 2`` players, the players who must sit out together may already have been partners:
-  measured over 40 seeds, 10 players repeat a partner in the 5th session in 6 seeds, 6 players
-  in 2 seeds; 7 players in 4 seeds by the 6th. With ``4k`` players, ``n - 1`` sessions give
-  every player each other player as partner exactly once (8 and 16 players: 40 of 40 seeds;
-  12 players: 39 of 40). With the default three sessions no partner was repeated in any
-  measured case (4 to 60 players with 30 seeds each, 1500 random cases up to 120 players).
+  measured over 40 seeds, 10 players repeat a partner in the 5th session in 4 seeds, 6 players
+  in 2 seeds; 7 players in 6 seeds by the 6th. With ``4k`` players, ``n - 1`` sessions give
+  every player each other player as partner exactly once (8, 12 and 16 players: 40 of 40
+  seeds). With the default three sessions no partner was repeated in any measured case (4 to
+  60 players with 30 seeds each, and the random cases of the property tests up to 120).
 - Above :data:`EXACT_MATCHING_MAX_NODES` players (partnerships) the matching is a local
   optimum, not proven optimal. It only matters where repeats of individual opponents are
   unavoidable, which with that many players they are not in a normal evening.
-- The partner draw does not look at who met as opponents before.
+- The partner draw looks at who met as opponents before only up to
+  :data:`PLAN_OPPONENTS_MAX_PLAYERS` players (above, repeats are rare anyway and the local
+  search must stay fast). It plans one session ahead at most: the draw is greedy over the
+  sessions, so it can stay above the lower bound of :mod:`scoring.domain.fairness` (26
+  players: 1.8 repeated opponents per player on average against a bound of 0).
+- Session 1 of a seed is drawn exactly as before the wishes and the opponent planning were
+  added; later sessions of an old seed may differ (the partner draw changed).
 
 Determinism: all randomness comes from the ``random.Random`` passed in, players are processed
 in sorted order, and nothing depends on the iteration order of sets or on string hashing, so
@@ -68,7 +94,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -77,6 +103,7 @@ from scoring.domain.errors import DomainError, gettext_noop
 
 __all__ = [
     "EXACT_MATCHING_MAX_NODES",
+    "PLAN_OPPONENTS_MAX_PLAYERS",
     "DrawError",
     "History",
     "PlayerId",
@@ -97,6 +124,13 @@ Measured with networkx 3.6.1: a complete graph of 50 nodes takes about 0.03 s, 1
 0.24 s, 200 nodes 1.3 s. Larger matchings use the local search described in the module text.
 """
 
+PLAN_OPPONENTS_MAX_PLAYERS = 120
+"""Largest group of players whose partner draw also looks at the opponents met before.
+
+Above it the local search would have to weigh every pair (1000 players: about 7 s instead of
+0.02 s), and with that many players repeated opponents hardly occur.
+"""
+
 # Random jitter added to exact matching weights; one unit of cost outweighs all jitter.
 _JITTER = 1024
 # Randomised attempts at the partnerships (stops at the first attempt without any defect).
@@ -106,13 +140,35 @@ _PARTNER_ATTEMPTS_LOCAL = 4
 _LOOKAHEAD_TRIES = 8
 # Upper limit of improvement passes of the local search.
 _LOCAL_SEARCH_MAX_PASSES = 100
+# Subtracted from a stand-in's rounds sat out: stand-ins sit out before any ranked player.
+_STAND_IN_FIRST = 1 << 20
+# Cost of a forbidden pair in the local search (an exact matching leaves the edge out).
+_FORBIDDEN = 1 << 60
 
 _Pair = tuple[int, int]
 _Schedule = list[list[_Pair]]
 
 
 class DrawError(DomainError):
-    """The draw cannot be made with the given input (too few players, duplicate ids, ...)."""
+    """The draw cannot be made with the given input (too few players, duplicate ids, ...).
+
+    Attributes:
+        players: for errors about particular players, placeholder name -> the player ids it
+            stands for (e.g. ``{"players": (3, 7), "partners": (5,)}``). The message's
+            placeholders hold the ids joined by ", "; the app replaces them by names.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        code: str = "invalid",
+        players: Mapping[str, Sequence[PlayerId]] | None = None,
+        **params: object,
+    ) -> None:
+        self.players = dict(players or {})
+        for key, ids in self.players.items():
+            params.setdefault(key, ", ".join(str(p) for p in ids))
+        super().__init__(message, code=code, **params)
 
 
 @dataclass(frozen=True)
@@ -184,7 +240,14 @@ class SessionDraw:
 
 
 def draw_session(
-    players: Sequence[PlayerId], history: History, rounds: int, rng: random.Random
+    players: Sequence[PlayerId],
+    history: History,
+    rounds: int,
+    rng: random.Random,
+    *,
+    forbidden: Iterable[Collection[PlayerId]] = (),
+    clubs: Mapping[PlayerId, str] | None = None,
+    stand_ins: Collection[PlayerId] = (),
 ) -> SessionDraw:
     """Draw partnerships, sit-outs and tables of one session.
 
@@ -194,6 +257,14 @@ def draw_session(
         history: what happened earlier this evening (:class:`History()` for the first session).
         rounds: number of rounds in the session, at least 1 (default format: 4).
         rng: the only random source used; the same seed and input give the same draw.
+        forbidden: pairs of players who must never be partners (the organiser's wish "not
+            together", e.g. a married couple). A hard constraint; pairs with an absent player
+            are ignored.
+        clubs: player -> club. When given, the draw mixes clubs: partners from the same club
+            cost extra (after repeated partners), and so do opponents from the same club at a
+            table (after every repeated opponent). Empty club names never match.
+        stand_ins: players who fill a table but are not ranked (Ersatzspieler). They are drawn
+            like everybody else, except that they sit out before any ranked player.
 
     Returns:
         The :class:`SessionDraw`. Every player appears exactly once per round: at a table, in
@@ -201,18 +272,34 @@ def draw_session(
 
     Raises:
         DrawError: ``duplicate_player`` if an id occurs twice, ``too_few_players`` with fewer
-            than 4 players, ``invalid_rounds`` if ``rounds`` is not a whole number >= 1.
+            than 4 players, ``invalid_rounds`` if ``rounds`` is not a whole number >= 1,
+            ``partner_impossible`` or ``partners_too_few`` or ``wishes_impossible`` if the
+            ``forbidden`` pairs leave no way to give every playing player a partner (the
+            error's :attr:`DrawError.players` names the players concerned).
 
     See the module documentation for the rules and how they are met.
     """
     present = _validated_players(players, rounds)
     index = {player: i for i, player in enumerate(present)}
-    sitouts = [history.sitouts.get(player, 0) for player in present]
+    standing_in = set(stand_ins)
+    sitouts = [
+        history.sitouts.get(player, 0) - (_STAND_IN_FIRST if player in standing_in else 0)
+        for player in present
+    ]
     partnered = _index_pairs(history.partners, index)
     met = _index_pair_counts(history.opponents, index)
+    barred = _index_pairs(frozenset(frozenset(pair) for pair in forbidden), index)
+    club = None if clubs is None else [_club_key(clubs.get(player, "")) for player in present]
 
-    formation = _form_partnerships(len(present), sitouts, partnered, rounds, rng)
-    schedule = _schedule_rounds(formation.teams, formation.cycle, formation.byes, rounds, met, rng)
+    seen = _opponents_seen(len(present), met) if met else None
+    formation = _form_partnerships(
+        len(present), sitouts, partnered, rounds, rng, barred, club, seen
+    )
+    if formation is None:
+        raise _partnering_error(present, barred)
+    schedule = _schedule_rounds(
+        formation.teams, formation.cycle, formation.byes, rounds, met, rng, club
+    )
 
     round_draws = []
     for number, tables in enumerate(schedule, start=1):
@@ -323,42 +410,55 @@ def _index_pair_counts(
 
 
 def _min_cost_matching(
-    size: int, cost: Callable[[int, int], int], rng: random.Random
-) -> list[_Pair]:
+    size: int, cost: Callable[[int, int], int | None], rng: random.Random
+) -> list[_Pair] | None:
     """A perfect matching of the nodes ``0..size-1`` (``size`` even) with small total cost.
 
-    ``cost(i, j)`` (for ``i < j``) is a non-negative int. Exact (networkx blossom) up to
-    :data:`EXACT_MATCHING_MAX_NODES` nodes, 2-opt local search above. Ties between equally
-    cheap matchings are broken by ``rng``. Returns sorted pairs ``(i, j)`` with ``i < j``.
+    ``cost(i, j)`` (for ``i < j``) is a non-negative int, or ``None`` for a pair that must not
+    be matched. Exact (networkx blossom) up to :data:`EXACT_MATCHING_MAX_NODES` nodes, 2-opt
+    local search above; if the local search is left with a forbidden pair (only with many
+    forbidden pairs), the exact algorithm decides. Ties between equally cheap matchings are
+    broken by ``rng``. Returns sorted pairs ``(i, j)`` with ``i < j``, or ``None`` when the
+    forbidden pairs leave no perfect matching.
     """
     if size <= EXACT_MATCHING_MAX_NODES:
         return _exact_matching(size, cost, rng)
-    return _local_search_matching(size, cost, rng)
+    pairs = _local_search_matching(size, cost, rng)
+    if pairs is None:
+        return _exact_matching(size, cost, rng)
+    return pairs
 
 
-def _exact_matching(size: int, cost: Callable[[int, int], int], rng: random.Random) -> list[_Pair]:
+def _exact_matching(
+    size: int, cost: Callable[[int, int], int | None], rng: random.Random
+) -> list[_Pair] | None:
     costs = {(i, j): cost(i, j) for i in range(size) for j in range(i + 1, size)}
-    top = max(costs.values(), default=0)
+    top = max((c for c in costs.values() if c is not None), default=0)
     # One unit of cost is worth more than the jitter of a whole matching.
     scale = _JITTER * (size // 2 + 1)
     graph = nx.Graph()
     graph.add_nodes_from(range(size))
     for (i, j), c in costs.items():
-        graph.add_edge(i, j, weight=(top - c) * scale + 1 + rng.randrange(_JITTER))
+        if c is not None:
+            graph.add_edge(i, j, weight=(top - c) * scale + 1 + rng.randrange(_JITTER))
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     pairs = sorted(_pair(i, j) for i, j in matching)
-    if len(pairs) * 2 != size:  # pragma: no cover - a complete graph always has one
-        raise AssertionError("matching is not perfect")
+    if len(pairs) * 2 != size:
+        return None  # only possible with forbidden pairs
     return pairs
 
 
 def _local_search_matching(
-    size: int, cost: Callable[[int, int], int], rng: random.Random
-) -> list[_Pair]:
+    size: int, cost: Callable[[int, int], int | None], rng: random.Random
+) -> list[_Pair] | None:
+    def price(i: int, j: int) -> int:
+        c = cost(i, j)
+        return _FORBIDDEN if c is None else c
+
     order = list(range(size))
     rng.shuffle(order)
     pairs = [_pair(order[k], order[k + 1]) for k in range(0, size, 2)]
-    costs = [cost(a, b) for a, b in pairs]
+    costs = [price(a, b) for a, b in pairs]
     count = len(pairs)
     for _ in range(_LOCAL_SEARCH_MAX_PASSES):
         improved = False
@@ -374,8 +474,8 @@ def _local_search_matching(
                 before = costs[i] + costs[j]
                 first = (_pair(a, c), _pair(b, d))
                 second = (_pair(a, d), _pair(b, c))
-                first_costs = (cost(*first[0]), cost(*first[1]))
-                second_costs = (cost(*second[0]), cost(*second[1]))
+                first_costs = (price(*first[0]), price(*first[1]))
+                second_costs = (price(*second[0]), price(*second[1]))
                 if sum(second_costs) < sum(first_costs):
                     first, first_costs = second, second_costs
                 if sum(first_costs) < before:
@@ -386,6 +486,8 @@ def _local_search_matching(
                         break
         if not improved:
             break
+    if max(costs, default=0) >= _FORBIDDEN:
+        return None
     return sorted(pairs)
 
 
@@ -446,37 +548,57 @@ def _sitout_groups(size: int, sitouts: Sequence[int], rounds: int, rng: random.R
 
 
 def _form_partnerships(
-    size: int, sitouts: Sequence[int], partnered: set[_Pair], rounds: int, rng: random.Random
-) -> _Formation:
+    size: int,
+    sitouts: Sequence[int],
+    partnered: set[_Pair],
+    rounds: int,
+    rng: random.Random,
+    barred: set[_Pair] | None = None,
+    club: Sequence[str] | None = None,
+    seen: Sequence[set[int]] | None = None,
+) -> _Formation | None:
     """Choose the session's sit-out player, partnerships and sit-out partnerships.
 
     Several randomised attempts (ties in the sit-out ranking and the matching are drawn
     anew) until one has no repeated partner and leaves a repeat-free draw, under the same
     sit-out rules, for a further session of the same players; otherwise the best attempt is
-    kept (fewest repeated partners first).
+    kept (fewest repeated partners first; with ``club``, fewest same-club partners last).
+
+    ``barred`` pairs are never partners. If they make every attempt under the usual sit-out
+    order impossible, :func:`_bent_formation` bends the order; ``None`` when no draw at all
+    avoids them.
     """
+    barred = barred or set()
     exact = size <= EXACT_MATCHING_MAX_NODES
     attempts = _PARTNER_ATTEMPTS_EXACT if exact else _PARTNER_ATTEMPTS_LOCAL
     probe_rng = random.Random(rng.getrandbits(64))
-    best: tuple[tuple[int, int], _Groups, list[_Pair], list[_Pair]] | None = None
+    blocked = partnered | barred
+    best: tuple[tuple[int, ...], _Groups, list[_Pair], list[_Pair]] | None = None
     for _ in range(attempts):
         groups = _sitout_groups(size, sitouts, rounds, rng)
-        extra_teams = _pair_up(groups.extra, partnered, rng)
-        other_teams = _pair_up(groups.other, partnered, rng)
+        extra_teams = _pair_up(groups.extra, partnered, rng, barred, club, seen)
+        if extra_teams is None:
+            continue
+        other_teams = _pair_up(groups.other, partnered, rng, barred, club, seen)
+        if other_teams is None:
+            continue
         repeats = sum(team in partnered for team in extra_teams + other_teams)
         cornered = not _next_session_possible(
             size,
             _sitouts_after(sitouts, groups, rounds),
-            partnered.union(extra_teams, other_teams),
+            blocked.union(extra_teams, other_teams),
             rounds,
             probe_rng,
         )
-        score = (repeats, int(cornered))
+        score: tuple[int, ...] = (repeats, int(cornered))
+        if club is not None:
+            score += (sum(_same_club(club, a, b) for a, b in extra_teams + other_teams),)
         if best is None or score < best[0]:
             best = (score, groups, extra_teams, other_teams)
-        if score == (0, 0):
+        if not any(score):
             break
-    assert best is not None
+    if best is None:
+        return _bent_formation(size, sitouts, partnered, rounds, rng, barred, club)
     _, groups, extra_teams, other_teams = best
     teams = sorted(extra_teams + other_teams)
     position = {team: i for i, team in enumerate(teams)}
@@ -485,6 +607,128 @@ def _form_partnerships(
     rng.shuffle(first)
     rng.shuffle(rest)
     return _Formation(sitter=groups.sitter, teams=teams, cycle=first + rest, byes=groups.byes)
+
+
+def _bent_formation(
+    size: int,
+    sitouts: Sequence[int],
+    partnered: set[_Pair],
+    rounds: int,
+    rng: random.Random,
+    barred: set[_Pair],
+    club: Sequence[str] | None,
+) -> _Formation | None:
+    """Partnerships when the forbidden pairs rule out the usual sit-out order.
+
+    One matching of all players (and, with an odd number, a "sit-out seat" node) without the
+    ``barred`` pairs: the sit-out seat goes to a player with as few rounds sat out as the
+    wishes allow (that outweighs everything else), then repeated partners, then same-club
+    partners are kept few. With byes, the partnerships with the fewest rounds sat out sit out
+    first. Returns ``None`` when no matching avoids the barred pairs.
+    """
+    odd = size % 2
+    nodes = size + odd
+    seat = size  # the sit-out seat, only with an odd number of players
+    levels = {value: rank for rank, value in enumerate(sorted(set(sitouts)))}
+    club_scale = nodes // 2 + 1
+    pair_top = club_scale + 1 if club is not None else 1
+    seat_scale = (nodes // 2) * pair_top + 1
+
+    def cost(i: int, j: int) -> int | None:
+        if j == seat:
+            return levels[sitouts[i]] * seat_scale
+        pair = (i, j)
+        if pair in barred:
+            return None
+        c = int(pair in partnered)
+        if club is not None:
+            c = c * club_scale + _same_club(club, i, j)
+        return c
+
+    matching = _min_cost_matching(nodes, cost, rng)
+    if matching is None:
+        return None
+    sitter = next((i for i, j in matching if j == seat), None)
+    teams = sorted(pair for pair in matching if seat not in pair)
+    team_count = len(teams)
+    byes = (2 * team_count) % 4 == 2
+    order = list(range(team_count))
+    rng.shuffle(order)
+    order.sort(key=lambda t: (max(sitouts[p] for p in teams[t]), sum(sitouts[p] for p in teams[t])))
+    extra = divmod(rounds, team_count)[1] if byes else 0
+    first, rest = order[:extra], order[extra:]
+    rng.shuffle(first)
+    rng.shuffle(rest)
+    return _Formation(sitter=sitter, teams=teams, cycle=first + rest, byes=byes)
+
+
+def _partnering_error(present: Sequence[PlayerId], barred: set[_Pair]) -> DrawError:
+    """Why the forbidden pairs leave no draw, naming the players concerned.
+
+    Looks for the simplest reason first: a player nobody may partner; then a group of players
+    who may only partner a smaller group (with an odd number, one of them could sit out);
+    otherwise names every player with a wish.
+    """
+    size = len(present)
+    allowed = {i: set(range(size)) - {i} for i in range(size)}
+    for a, b in barred:
+        allowed[a].discard(b)
+        allowed[b].discard(a)
+    spare = size % 2  # with an odd number one player sits out anyway
+    lonely = [i for i in range(size) if not allowed[i]]
+    if len(lonely) > spare:
+        return DrawError(
+            gettext_noop(
+                "Nobody may partner %(players)s: the wishes \"not together\" exclude every "
+                "other player present. Please remove a wish or check in more players."
+            ),
+            code="partner_impossible",
+            players={"players": [present[i] for i in lonely]},
+        )
+    for i in sorted(range(size), key=lambda k: (len(allowed[k]), k)):
+        partners = allowed[i]
+        group = [k for k in range(size) if k not in partners and allowed[k] <= partners]
+        if len(group) > len(partners) + spare:
+            return DrawError(
+                gettext_noop(
+                    "%(players)s may only partner %(partners)s: the wishes \"not together\" "
+                    "leave too few partners for them. Please remove a wish or check in more "
+                    "players."
+                ),
+                code="partners_too_few",
+                players={
+                    "players": [present[k] for k in group],
+                    "partners": [present[k] for k in sorted(partners)],
+                },
+            )
+    wished = sorted({i for pair in barred for i in pair})
+    return DrawError(
+        gettext_noop(
+            "The wishes \"not together\" leave no way to give every player a partner "
+            "(players with a wish: %(players)s). Please remove a wish or check in more players."
+        ),
+        code="wishes_impossible",
+        players={"players": [present[i] for i in wished]},
+    )
+
+
+def _opponents_seen(size: int, met: Mapping[_Pair, int]) -> list[set[int]]:
+    """For each player (index), the players met as opponents earlier in the evening."""
+    seen: list[set[int]] = [set() for _ in range(size)]
+    for a, b in met:
+        seen[a].add(b)
+        seen[b].add(a)
+    return seen
+
+
+def _club_key(name: str) -> str:
+    """Club names compare ignoring case and spacing."""
+    return " ".join(str(name).split()).casefold()
+
+
+def _same_club(club: Sequence[str], a: int, b: int) -> int:
+    """1 if players ``a`` and ``b`` (indices) belong to the same known club, else 0."""
+    return int(bool(club[a]) and club[a] == club[b])
 
 
 def _sitouts_after(sitouts: Sequence[int], groups: _Groups, rounds: int) -> list[int]:
@@ -515,15 +759,42 @@ def _next_session_possible(
     return False
 
 
-def _pair_up(players: Sequence[int], partnered: set[_Pair], rng: random.Random) -> list[_Pair]:
-    """Pair ``players`` (even count) avoiding earlier partners; returns sorted index pairs."""
+def _pair_up(
+    players: Sequence[int],
+    partnered: set[_Pair],
+    rng: random.Random,
+    barred: set[_Pair] | None = None,
+    club: Sequence[str] | None = None,
+    seen: Sequence[set[int]] | None = None,
+) -> list[_Pair] | None:
+    """Pair ``players`` (even count) avoiding earlier partners; returns sorted index pairs.
+
+    ``barred`` pairs are never partners (``None`` if that leaves no pairing); with ``club``,
+    same-club partners cost less than a repeated partner but more than nothing.
+    """
     if not players:
         return []
+    club_scale = len(players) // 2 + 1
+    if len(players) > PLAN_OPPONENTS_MAX_PLAYERS:
+        seen = None  # with that many players repeats are rare; keep the local search fast
+    seen_scale = (len(players) // 2) * (len(seen) if seen else 0) + 1
 
-    def cost(i: int, j: int) -> int:
-        return int(_pair(players[i], players[j]) in partnered)
+    def cost(i: int, j: int) -> int | None:
+        a, b = players[i], players[j]
+        pair = _pair(a, b)
+        if barred and pair in barred:
+            return None
+        c = int(pair in partnered)
+        if club is not None:
+            c = c * club_scale + _same_club(club, a, b)
+        if seen is not None:
+            c = c * seen_scale + len((seen[a] | seen[b]) - {a, b})
+        return c
 
-    return [_pair(players[i], players[j]) for i, j in _min_cost_matching(len(players), cost, rng)]
+    matching = _min_cost_matching(len(players), cost, rng)
+    if matching is None:
+        return None
+    return [_pair(players[i], players[j]) for i, j in matching]
 
 
 def _has_partnering(players: Sequence[int], used: set[_Pair]) -> bool:
@@ -567,6 +838,7 @@ def _schedule_rounds(
     rounds: int,
     met: Mapping[_Pair, int],
     rng: random.Random,
+    club: Sequence[str] | None = None,
 ) -> _Schedule:
     """The tables (pairs of team indices) of every round: the best of several candidates."""
     team_count = len(teams)
@@ -574,16 +846,16 @@ def _schedule_rounds(
         [t for t in range(team_count) if not byes or t != cycle[r % team_count]]
         for r in range(rounds)
     ]
-    best: tuple[tuple[int, int], _Schedule] | None = None
+    best: tuple[tuple[int, ...], _Schedule] | None = None
     for _ in range(_greedy_attempts(len(playing[0]))):
-        schedule = _greedy_schedule(teams, playing, met, rng)
-        score = _schedule_score(schedule, teams, met)
+        schedule = _greedy_schedule(teams, playing, met, rng, club)
+        score = _schedule_score(schedule, teams, met, club)
         if best is None or score < best[0]:
             best = (score, schedule)
-        if score == (0, 0):
+        if not any(score):
             return schedule
     schedule = _round_robin_schedule(cycle, byes, rounds)
-    score = _schedule_score(schedule, teams, met)
+    score = _schedule_score(schedule, teams, met, club)
     assert best is not None
     if score < best[0]:
         best = (score, schedule)
@@ -595,8 +867,13 @@ def _greedy_schedule(
     playing: Sequence[Sequence[int]],
     met: Mapping[_Pair, int],
     rng: random.Random,
+    club: Sequence[str] | None = None,
 ) -> _Schedule:
-    """Round by round: a minimum-cost matching given the meetings of the rounds before."""
+    """Round by round: a minimum-cost matching given the meetings of the rounds before.
+
+    With ``club``, every unit of the cost above outweighs all same-club opponents of the
+    round, which come last.
+    """
     meetings: dict[_Pair, int] = {}
     local: dict[_Pair, int] = {}
     top_met = max(met.values(), default=0)
@@ -604,9 +881,11 @@ def _greedy_schedule(
     for round_index, nodes in enumerate(playing):
         # A session meeting outweighs all individual repeats of a round.
         session_weight = 1 + 4 * (len(nodes) // 2) * _repeat_cost(top_met + round_index)
+        club_scale = 1 + 4 * (len(nodes) // 2)
 
         def cost(
-            i: int, j: int, nodes: Sequence[int] = nodes, weight: int = session_weight
+            i: int, j: int, nodes: Sequence[int] = nodes, weight: int = session_weight,
+            club_scale: int = club_scale,
         ) -> int:
             a, b = nodes[i], nodes[j]
             total = weight * meetings.get((a, b), 0)
@@ -614,9 +893,13 @@ def _greedy_schedule(
                 for y in teams[b]:
                     key = _pair(x, y)
                     total += _repeat_cost(met.get(key, 0) + local.get(key, 0))
+            if club is not None:
+                total = total * club_scale + _table_clubs(club, teams[a], teams[b])
             return total
 
-        tables = [(nodes[i], nodes[j]) for i, j in _min_cost_matching(len(nodes), cost, rng)]
+        matching = _min_cost_matching(len(nodes), cost, rng)
+        assert matching is not None  # every pair of partnerships may meet
+        tables = [(nodes[i], nodes[j]) for i, j in matching]
         for a, b in tables:
             meetings[(a, b)] = meetings.get((a, b), 0) + 1
             for x in teams[a]:
@@ -654,21 +937,32 @@ def _repeat_cost(earlier: int) -> int:
     return earlier * earlier
 
 
+def _table_clubs(club: Sequence[str], team_a: _Pair, team_b: _Pair) -> int:
+    """Opponents from the same club at a table of ``team_a`` and ``team_b`` (0 to 4)."""
+    return sum(_same_club(club, x, y) for x in team_a for y in team_b)
+
+
 def _schedule_score(
-    schedule: _Schedule, teams: Sequence[_Pair], met: Mapping[_Pair, int]
-) -> tuple[int, int]:
+    schedule: _Schedule,
+    teams: Sequence[_Pair],
+    met: Mapping[_Pair, int],
+    club: Sequence[str] | None = None,
+) -> tuple[int, ...]:
     """(repeated meetings of partnerships in the session, repeated meetings of individuals).
 
     The first is the sum over pairs of partnerships of ``m * (m - 1) / 2`` for their ``m``
     meetings in the session; the second adds :func:`_repeat_cost` for every meeting of two
-    players at a table, counting their meetings earlier in the evening. Lower is better,
-    compared as a tuple (the session comes first).
+    players at a table, counting their meetings earlier in the evening. With ``club`` a third
+    element counts same-club opponents. Lower is better, compared as a tuple (the session
+    comes first).
     """
     meetings: dict[_Pair, int] = {}
     local: dict[_Pair, int] = {}
-    session_cost = individual_cost = 0
+    session_cost = individual_cost = club_cost = 0
     for tables in schedule:
         for a, b in tables:
+            if club is not None:
+                club_cost += _table_clubs(club, teams[a], teams[b])
             session_cost += meetings.get((a, b), 0)
             meetings[(a, b)] = meetings.get((a, b), 0) + 1
             for x in teams[a]:
@@ -676,4 +970,6 @@ def _schedule_score(
                     key = _pair(x, y)
                     individual_cost += _repeat_cost(met.get(key, 0) + local.get(key, 0))
                     local[key] = local.get(key, 0) + 1
+    if club is not None:
+        return session_cost, individual_cost, club_cost
     return session_cost, individual_cost
