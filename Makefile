@@ -57,6 +57,7 @@ test: $(VENV)/.installed-dev translations chromium
 # How long the printed documents take to build (200 players, 50 tables), against bare reportlab.
 bench: $(VENV)/.installed translations
 	$(PY) bench/bench_documents.py
+	$(PY) bench/bench_draw.py
 	$(PY) bench/bench_pages.py
 	$(PY) bench/bench_load.py
 
