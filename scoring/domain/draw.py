@@ -153,8 +153,8 @@ class DrawError(DomainError):
     """The draw cannot be made with the given input (too few players, duplicate ids, ...).
 
     Attributes:
-        players: for errors about particular players, placeholder name -> the player ids it
-            stands for (e.g. ``{"players": (3, 7), "partners": (5,)}``). The message's
+        player_ids: for errors about particular players, placeholder name -> the player ids
+            it stands for (e.g. ``{"players": (3, 7), "partners": (5,)}``). The message's
             placeholders hold the ids joined by ", "; the app replaces them by names.
     """
 
@@ -162,11 +162,11 @@ class DrawError(DomainError):
         self,
         message: str,
         code: str = "invalid",
-        players: Mapping[str, Sequence[PlayerId]] | None = None,
+        player_ids: Mapping[str, Sequence[PlayerId]] | None = None,
         **params: object,
     ) -> None:
-        self.players = dict(players or {})
-        for key, ids in self.players.items():
+        self.player_ids = dict(player_ids or {})
+        for key, ids in self.player_ids.items():
             params.setdefault(key, ", ".join(str(p) for p in ids))
         super().__init__(message, code=code, **params)
 
@@ -275,7 +275,7 @@ def draw_session(
             than 4 players, ``invalid_rounds`` if ``rounds`` is not a whole number >= 1,
             ``partner_impossible`` or ``partners_too_few`` or ``wishes_impossible`` if the
             ``forbidden`` pairs leave no way to give every playing player a partner (the
-            error's :attr:`DrawError.players` names the players concerned).
+            error's :attr:`DrawError.player_ids` names the players concerned).
 
     See the module documentation for the rules and how they are met.
     """
@@ -683,7 +683,7 @@ def _partnering_error(present: Sequence[PlayerId], barred: set[_Pair]) -> DrawEr
                 "other player present. Please remove a wish or check in more players."
             ),
             code="partner_impossible",
-            players={"players": [present[i] for i in lonely]},
+            player_ids={"players": [present[i] for i in lonely]},
         )
     for i in sorted(range(size), key=lambda k: (len(allowed[k]), k)):
         partners = allowed[i]
@@ -696,7 +696,7 @@ def _partnering_error(present: Sequence[PlayerId], barred: set[_Pair]) -> DrawEr
                     "players."
                 ),
                 code="partners_too_few",
-                players={
+                player_ids={
                     "players": [present[k] for k in group],
                     "partners": [present[k] for k in sorted(partners)],
                 },
@@ -708,7 +708,7 @@ def _partnering_error(present: Sequence[PlayerId], barred: set[_Pair]) -> DrawEr
             "(players with a wish: %(players)s). Please remove a wish or check in more players."
         ),
         code="wishes_impossible",
-        players={"players": [present[i] for i in wished]},
+        player_ids={"players": [present[i] for i in wished]},
     )
 
 

@@ -399,7 +399,7 @@ def test_a_player_nobody_may_partner_is_named():
     with pytest.raises(DrawError) as info:
         draw_session([1, 2, 3, 4], History(), 4, random.Random(0), forbidden=[(1, 2), (1, 3), (4, 1)])
     assert info.value.code == "partner_impossible"
-    assert info.value.players == {"players": [1]}
+    assert info.value.player_ids == {"players": [1]}
     assert str(info.value).startswith('Nobody may partner 1: the wishes "not together"')
 
 
@@ -409,7 +409,7 @@ def test_players_with_too_few_possible_partners_are_named():
     with pytest.raises(DrawError) as info:
         draw_session([1, 2, 3, 4, 5, 6], History(), 4, random.Random(0), forbidden=forbidden)
     assert info.value.code == "partners_too_few"
-    assert info.value.players == {"players": [1, 2], "partners": [3]}
+    assert info.value.player_ids == {"players": [1, 2], "partners": [3]}
     assert str(info.value).startswith("1, 2 may only partner 3:")
 
 
@@ -420,7 +420,7 @@ def test_wishes_without_a_simple_reason_name_every_player_with_a_wish():
     with pytest.raises(DrawError) as info:
         draw_session([1, 2, 3, 4, 5, 6], History(), 4, random.Random(0), forbidden=forbidden)
     assert info.value.code == "wishes_impossible"
-    assert info.value.players == {"players": [1, 2, 3, 4, 5, 6]}
+    assert info.value.player_ids == {"players": [1, 2, 3, 4, 5, 6]}
 
 
 def test_error_messages_of_the_wishes_are_msgids_with_placeholders():
