@@ -65,12 +65,14 @@ from scoring.models import (
     Deal,
     DealChange,
     Evening,
+    PartnerExclusion,
     Participant,
     Partnership,
     Player,
     Round,
     Seating,
     Session,
+    Substitution,
     Table,
 )
 
@@ -85,15 +87,19 @@ MODELS: tuple[tuple[str, type[models.Model], str | None], ...] = (
     ("players", Player, None),
     ("evenings", Evening, ""),
     ("participants", Participant, "evening"),
+    ("partner_exclusions", PartnerExclusion, "evening"),
     ("tables", Table, "evening"),
     ("sessions", Session, "evening"),
     ("partnerships", Partnership, "session__evening"),
     ("rounds", Round, "session__evening"),
     ("seatings", Seating, "round__session__evening"),
+    ("substitutions", Substitution, "session__evening"),
     ("deals", Deal, "seating__round__session__evening"),
     ("deal_changes", DealChange, "deal__seating__round__session__evening"),
 )
 KEY_OF_MODEL = {model: key for key, model, _ in MODELS}
+#: Models added after files of format version 1 were first written: a file without them has none.
+ADDED_LATER = ("partner_exclusions", "substitutions")
 
 
 class BackupError(DomainError):
@@ -357,6 +363,8 @@ def validate(document: Any) -> None:
             ),
             code="checksum",
         )
+    for key in ADDED_LATER:
+        data.setdefault(key, [])
     ids: dict[str, set] = {}
     for key, model, _ in MODELS:
         records = data.get(key)

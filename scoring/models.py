@@ -67,6 +67,10 @@ class Evening(models.Model):
         _("ranking hidden on the public screen"), default=False,
         help_text=_("For the last rounds: the public ranking screen says it will be announced at the end."),
     )
+    mix_clubs = models.BooleanField(
+        _("mix clubs"), default=False,
+        help_text=_("The draw prefers partners and opponents from different clubs."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -84,10 +88,31 @@ class Participant(models.Model):
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="participants")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="participations")
     checked_in = models.BooleanField(_("checked in"), default=True)
+    is_stand_in = models.BooleanField(
+        _("stand-in"), default=False,
+        help_text=_("Plays to fill a table but is not ranked (Ersatzspieler)."),
+    )
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["evening", "player"], name="one_participation_per_evening")
+        ]
+
+
+class PartnerExclusion(models.Model):
+    """The organiser's wish that two players are never drawn as partners this evening
+    (e.g. a married couple). ``player_a`` has the smaller id."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="partner_exclusions")
+    player_a = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    player_b = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["evening", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["evening", "player_a", "player_b"], name="one_exclusion_per_pair"),
+            models.CheckConstraint(condition=Q(player_a__lt=models.F("player_b")), name="exclusion_pair_ordered"),
         ]
 
 
@@ -147,6 +172,29 @@ class Partnership(models.Model):
     @property
     def players(self) -> tuple[Player, Player]:
         return (self.player_1, self.player_2)
+
+
+class Substitution(models.Model):
+    """A player who left during a session and the player who took over their seat.
+
+    From ``from_round`` on, the seatings (and round sit-outs) of ``partnership_before`` point to
+    ``partnership_after`` (the remaining partner with the replacement). Deals already entered stay
+    with ``partnership_before``: the leaver keeps the matchsticks of the rounds they played.
+    """
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="substitutions")
+    from_round = models.PositiveSmallIntegerField(_("from round"))
+    leaving = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    replacement = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    partnership_before = models.ForeignKey(Partnership, on_delete=models.CASCADE, related_name="+")
+    partnership_after = models.ForeignKey(Partnership, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["session", "from_round", "id"]
 
 
 class Round(models.Model):

@@ -36,7 +36,9 @@ def evening_ranking(evening: Evening) -> list[RankingRow]:
 
     Every matchstick a team wins counts for both partners; a player who sits out a round is
     credited the exact average of the teams that played in it (DOMAIN.md). Everybody checked in
-    or drawn appears, with 0 where they have no score yet.
+    or drawn appears, with 0 where they have no score yet, except stand-ins (Ersatzspieler:
+    they play but are not ranked). A player seated in a round gets no sit-out credit for it
+    (the session's sit-out player may have taken over from a player who left).
     """
     sessions = list(evening.sessions.order_by("number").values_list("id", "number", "sitout_player_id"))
     index_of = {sid: number - 1 for sid, number, _ in sessions}
@@ -49,6 +51,7 @@ def evening_ranking(evening: Evening) -> list[RankingRow]:
     }
     round_teams: dict[int, list[int]] = defaultdict(list)
     round_session: dict[int, int] = {}
+    seated: dict[int, set[int]] = defaultdict(set)
     seatings = (
         Seating.objects.filter(round__session__evening=evening)
         .values("round_id", "round__session_id", "team_a_id", "team_b_id")
@@ -59,6 +62,7 @@ def evening_ranking(evening: Evening) -> list[RankingRow]:
         round_session[s["round_id"]] = i
         for team, total in ((s["team_a_id"], s["sum_a"] or 0), (s["team_b_id"], s["sum_b"] or 0)):
             round_teams[s["round_id"]].append(total)
+            seated[s["round_id"]].update(partners[team])
             for pid in partners[team]:
                 scores[pid][i] += total
 
@@ -66,18 +70,22 @@ def evening_ranking(evening: Evening) -> list[RankingRow]:
     for r in Round.objects.filter(session__evening=evening).values("id", "session_id", "sitout_partnership_id"):
         credit = sitout_credit(round_teams.get(r["id"], []))
         i = index_of[r["session_id"]]
-        sitters = list(partners[r["sitout_partnership_id"]]) if r["sitout_partnership_id"] else []
+        sitters = set(partners[r["sitout_partnership_id"]]) if r["sitout_partnership_id"] else set()
         if r["session_id"] in session_sitouts:
-            sitters.append(session_sitouts[r["session_id"]])
-        for pid in sitters:
+            sitters.add(session_sitouts[r["session_id"]])
+        for pid in sitters - seated[r["id"]]:
             scores[pid][i] += credit
 
-    players = {
-        p.pk: p
-        for p in Player.objects.filter(participations__evening=evening).distinct()
-    }
+    players = {}
+    stand_ins = set()
+    for participant in Participant.objects.filter(evening=evening).select_related("player"):
+        if participant.is_stand_in:
+            stand_ins.add(participant.player_id)
+        else:
+            players[participant.player_id] = participant.player
     for pid in scores:  # drawn players who were checked out later still rank
-        players.setdefault(pid, None)
+        if pid not in stand_ins:
+            players.setdefault(pid, None)
     missing = [pid for pid, p in players.items() if p is None]
     if missing:
         players.update({p.pk: p for p in Player.objects.filter(pk__in=missing)})
@@ -448,4 +456,197 @@ def evening_deals(evening: Evening):
         .select_related("seating__round__session", "seating__table",
                         *(f"seating__{path}" for path in PARTNERSHIP_PLAYERS))
         .order_by("seating__round__session__number", "seating__round__number", "seating__table__number", "number")
+    )
+
+
+# --- Fairness of the draw, and the organiser's wishes ----------------------------------------
+
+
+@dataclass(frozen=True)
+class FairnessRow:
+    """One player's line of the fairness report (names, not ids)."""
+
+    player: Player
+    stand_in: bool
+    partners: tuple[tuple[int, str], ...]      # (session, partner's name)
+    opponents: int                             # different opponents met
+    repeated: tuple[tuple[str, int], ...]      # (opponent's name, times met), met more than once
+    repeats: int                               # sum of (times met - 1)
+    rounds_played: int
+    rounds_sat_out: int
+
+
+@dataclass(frozen=True)
+class FairnessReport:
+    """The fairness report of an evening: per player, the evening's totals and the reasons."""
+
+    rows: list[FairnessRow]
+    repeated_opponents: int
+    lower_bound: int
+    reasons: tuple                             # scoring.domain.fairness.Reason
+    repeated_partners: tuple[tuple[str, str, int], ...]
+    sessions_drawn: int
+
+
+def played_rounds(evening: Evening) -> tuple[list, dict[int, tuple[int, int]]]:
+    """Every drawn round of the evening as :class:`scoring.domain.fairness.PlayedRound` (who sat
+    at which table, who sat out), with players who replaced a leaver in the rounds they played
+    (4 queries). Also returns partnership id -> player ids."""
+    from scoring.domain.fairness import PlayedRound
+
+    sessions = dict(evening.sessions.values_list("id", "number"))
+    session_sitter = dict(
+        evening.sessions.filter(sitout_player__isnull=False).values_list("id", "sitout_player_id")
+    )
+    teams = {
+        p["id"]: (p["player_1"], p["player_2"])
+        for p in Partnership.objects.filter(session__evening=evening).values("id", "player_1", "player_2")
+    }
+    tables: dict[int, list] = defaultdict(list)
+    for s in (
+        Seating.objects.filter(round__session__evening=evening)
+        .order_by("table__number")
+        .values("round_id", "team_a_id", "team_b_id")
+    ):
+        tables[s["round_id"]].append((teams[s["team_a_id"]], teams[s["team_b_id"]]))
+    played = []
+    for r in Round.objects.filter(session__evening=evening).values(
+        "id", "number", "session_id", "sitout_partnership_id"
+    ):
+        seated = {p for table in tables[r["id"]] for team in table for p in team}
+        sitting = []
+        if r["sitout_partnership_id"]:
+            sitting.append(teams[r["sitout_partnership_id"]])
+        sitter = session_sitter.get(r["session_id"])
+        if sitter is not None and sitter not in seated:
+            sitting.append((sitter,))
+        played.append(
+            PlayedRound(sessions[r["session_id"]], r["number"], tuple(tables[r["id"]]), tuple(sitting))
+        )
+    return played, teams
+
+
+def evening_fairness(evening: Evening) -> FairnessReport:
+    """Partners, opponents, repeated opponents and sit-outs of every player who played, the
+    evening's repeated opponents against the lower bound, and why (6 queries at most, whatever
+    the number of players)."""
+    from scoring.domain.fairness import evening_fairness as fairness
+
+    rounds, _ = played_rounds(evening)
+    report = fairness(rounds)
+    participants = {
+        p.player_id: p for p in Participant.objects.filter(evening=evening).select_related("player")
+    }
+    players = {pid: p.player for pid, p in participants.items()}
+    missing = [pid for pid in report.players if pid not in players]
+    if missing:
+        players.update({p.pk: p for p in Player.objects.filter(pk__in=missing)})
+
+    def name(pid) -> str:
+        return players[pid].name
+
+    rows = [
+        FairnessRow(
+            player=players[pid],
+            stand_in=pid in participants and participants[pid].is_stand_in,
+            partners=tuple((session, name(partner)) for session, partner in line.partners),
+            opponents=line.opponents,
+            repeated=tuple((name(other), count) for other, count in line.repeated),
+            repeats=line.repeats,
+            rounds_played=line.rounds_played,
+            rounds_sat_out=line.rounds_sat_out,
+        )
+        for pid, line in report.players.items()
+    ]
+    rows.sort(key=lambda row: (-row.repeats, row.player.name.casefold(), row.player.pk))
+    repeated_partners = tuple(
+        (*sorted(name(pid) for pid in pair), count) for pair, count in report.repeated_partners
+    )
+    return FairnessReport(
+        rows=rows,
+        repeated_opponents=report.repeated_opponents,
+        lower_bound=report.lower_bound,
+        reasons=report.reasons,
+        repeated_partners=repeated_partners,
+        sessions_drawn=len({r.session for r in rounds}),
+    )
+
+
+@dataclass(frozen=True)
+class DrawWishes:
+    """What the check-in page shows about the draw: wishes "not together", stand-ins, the
+    players who could be chosen for a wish, and what the number of players means."""
+
+    exclusions: list
+    stand_ins: set[int]
+    participants: list[Player]
+    present: int
+    ranked_present: int
+
+    @property
+    def remainder(self) -> int:
+        """Players present modulo 4: 0 full tables; 1, 2 or 3 say who sits out."""
+        return self.present % 4
+
+
+def draw_wishes(evening: Evening) -> DrawWishes:
+    """The evening's wishes "not together" and stand-ins (2 queries)."""
+    from scoring.models import PartnerExclusion
+
+    exclusions = list(
+        PartnerExclusion.objects.filter(evening=evening).select_related("player_a", "player_b")
+    )
+    participants = list(Participant.objects.filter(evening=evening).select_related("player"))
+    participants.sort(key=lambda p: (p.player.name.casefold(), p.player.pk))
+    return DrawWishes(
+        exclusions=exclusions,
+        stand_ins={p.player_id for p in participants if p.is_stand_in},
+        participants=[p.player for p in participants],
+        present=sum(p.checked_in for p in participants),
+        ranked_present=sum(p.checked_in and not p.is_stand_in for p in participants),
+    )
+
+
+@dataclass(frozen=True)
+class SessionChanges:
+    """What the session page needs for redrawing, swapping and replacing players."""
+
+    started: bool                              # a deal has been entered (or a round confirmed)
+    in_session: list[Player]                   # drawn into the session (incl. its sit-out player)
+    candidates: list[Player]                   # checked in, not drawn (late arrivals, stand-ins)
+    stand_ins: set[int]
+    substitutions: list
+
+
+def session_changes(session: Session) -> SessionChanges:
+    """Players of a session and the evening's other present players, stand-ins, replacements
+    made, and whether deals have been entered (5 queries)."""
+    from scoring.models import Substitution
+
+    started = (
+        Deal.objects.filter(seating__round__session=session).exists()
+        or Seating.objects.filter(round__session=session, completed_at__isnull=False).exists()
+    )
+    ids = set()
+    for a, b in Partnership.objects.filter(session=session).values_list("player_1_id", "player_2_id"):
+        ids.update((a, b))
+    if session.sitout_player_id:
+        ids.add(session.sitout_player_id)
+    participants = list(Participant.objects.filter(evening_id=session.evening_id).select_related("player"))
+    known = {p.player_id: p.player for p in participants}
+    missing = ids - set(known)
+    if missing:
+        known.update({p.pk: p for p in Player.objects.filter(pk__in=missing)})
+
+    def by_name(players):
+        return sorted(players, key=lambda p: (p.name.casefold(), p.pk))
+
+    return SessionChanges(
+        started=started,
+        in_session=by_name(known[pid] for pid in ids),
+        candidates=by_name(p.player for p in participants if p.checked_in and p.player_id not in ids),
+        stand_ins={p.player_id for p in participants if p.is_stand_in},
+        substitutions=list(
+            Substitution.objects.filter(session=session).select_related("leaving", "replacement")
+        ),
     )

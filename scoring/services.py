@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from scoring.domain import draw as draw_domain
@@ -24,12 +25,14 @@ from scoring.models import (
     Deal,
     DealChange,
     Evening,
+    PartnerExclusion,
     Participant,
     Partnership,
     Player,
     Round,
     Seating,
     Session,
+    Substitution,
     Table,
     new_table_token,
 )
@@ -139,29 +142,89 @@ def set_checked_in(*, evening: Evening, player: Player, checked_in: bool) -> Par
 # --- Draw -----------------------------------------------------------------------------------
 
 
-def _history(evening: Evening) -> draw_domain.History:
-    """The evening's partners, opponents and sit-outs so far, for the draw."""
-    partners: set[frozenset[int]] = set()
-    for p in Partnership.objects.filter(session__evening=evening).values("player_1", "player_2"):
-        partners.add(frozenset((p["player_1"], p["player_2"])))
+class SessionStartedError(ServiceError):
+    """The session has entered deals: it can no longer be drawn again or rearranged."""
+
+
+def _history(evening: Evening, *, exclude: Session | None = None) -> draw_domain.History:
+    """The evening's partners, opponents and sit-outs so far, for the draw (5 queries).
+
+    Partnerships split by a replacement count both ways (the leaver and the replacement were
+    both the remaining player's partner). The session's sit-out player counts a round only
+    when not seated in it (they may have replaced a leaver). ``exclude``: a session to leave
+    out (the one being drawn again).
+    """
+    sessions = Session.objects.filter(evening=evening)
+    if exclude is not None:
+        sessions = sessions.exclude(pk=exclude.pk)
+    team_players = {
+        p["id"]: (p["player_1"], p["player_2"])
+        for p in Partnership.objects.filter(session__in=sessions).values("id", "player_1", "player_2")
+    }
+    partners = frozenset(frozenset(pair) for pair in team_players.values())
     opponents: dict[frozenset[int], int] = {}
-    seatings = Seating.objects.filter(round__session__evening=evening).values(
-        "team_a__player_1", "team_a__player_2", "team_b__player_1", "team_b__player_2"
-    )
-    for s in seatings:
-        for a in (s["team_a__player_1"], s["team_a__player_2"]):
-            for b in (s["team_b__player_1"], s["team_b__player_2"]):
+    seated: dict[int, set[int]] = {}
+    for s in Seating.objects.filter(round__session__in=sessions).values("round_id", "team_a_id", "team_b_id"):
+        team_a, team_b = team_players[s["team_a_id"]], team_players[s["team_b_id"]]
+        seated.setdefault(s["round_id"], set()).update(team_a + team_b)
+        for a in team_a:
+            for b in team_b:
                 key = frozenset((a, b))
                 opponents[key] = opponents.get(key, 0) + 1
+    session_sitter = dict(sessions.filter(sitout_player__isnull=False).values_list("id", "sitout_player_id"))
     sitouts: dict[int, int] = {}
-    for r in Round.objects.filter(session__evening=evening, sitout_partnership__isnull=False).values(
-        "sitout_partnership__player_1", "sitout_partnership__player_2"
-    ):
-        for pid in r.values():
-            sitouts[pid] = sitouts.get(pid, 0) + 1
-    for s in Session.objects.filter(evening=evening, sitout_player__isnull=False):
-        sitouts[s.sitout_player_id] = sitouts.get(s.sitout_player_id, 0) + evening.rounds_per_session
-    return draw_domain.History(partners=frozenset(partners), opponents=opponents, sitouts=sitouts)
+    for r in Round.objects.filter(session__in=sessions).values("id", "session_id", "sitout_partnership_id"):
+        sitters = set(team_players[r["sitout_partnership_id"]]) if r["sitout_partnership_id"] else set()
+        if r["session_id"] in session_sitter:
+            sitters.add(session_sitter[r["session_id"]])
+        for pid in sorted(sitters):
+            if pid not in seated.get(r["id"], ()):
+                sitouts[pid] = sitouts.get(pid, 0) + 1
+    return draw_domain.History(partners=partners, opponents=opponents, sitouts=sitouts)
+
+
+def _draw_inputs(evening: Evening) -> dict:
+    """The draw's keyword arguments from the evening: the players checked in, the stand-ins,
+    the wishes "not together" and, with "mix clubs", every player's club (2 queries)."""
+    present = list(
+        Participant.objects.filter(evening=evening, checked_in=True).values_list(
+            "player_id", "is_stand_in", "player__club"
+        )
+    )
+    return {
+        "players": sorted(pid for pid, _, _ in present),
+        "stand_ins": sorted(pid for pid, stand_in, _ in present if stand_in),
+        "forbidden": list(
+            PartnerExclusion.objects.filter(evening=evening).values_list("player_a_id", "player_b_id")
+        ),
+        "clubs": {pid: club for pid, _, club in present} if evening.mix_clubs else None,
+    }
+
+
+def _run_draw(evening: Evening, history: draw_domain.History, seed: int) -> draw_domain.SessionDraw:
+    """The pure draw with the evening's players and wishes; a DrawError names the players."""
+    inputs = _draw_inputs(evening)
+    players = inputs.pop("players")
+    try:
+        return draw_domain.draw_session(
+            players, history, evening.rounds_per_session, random.Random(seed), **inputs
+        )
+    except draw_domain.DrawError as error:
+        raise _with_names(error) from None
+
+
+def _with_names(error: draw_domain.DrawError) -> draw_domain.DrawError:
+    """The same error with player names instead of ids in its message's placeholders."""
+    if not error.player_ids:
+        return error
+    ids = {pid for group in error.player_ids.values() for pid in group}
+    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
+    params = dict(error.params)
+    for key, group in error.player_ids.items():
+        params[key] = ", ".join(names.get(pid, str(pid)) for pid in group)
+    named = draw_domain.DrawError(error.message, code=error.code, **params)
+    named.player_ids = error.player_ids
+    return named
 
 
 def session_is_complete(session: Session) -> bool:
@@ -169,36 +232,55 @@ def session_is_complete(session: Session) -> bool:
     return not Seating.objects.filter(round__session=session, completed_at__isnull=True).exists()
 
 
-def draw_session(*, evening: Evening, user=None, seed: int | None = None) -> Session:
+_DRAW_RACE = gettext_noop(
+    "Session %(number)s has just been drawn (by someone else or by a second click). "
+    "Please reload the page."
+)
+
+
+def draw_session(
+    *, evening: Evening, user=None, seed: int | None = None, number: int | None = None
+) -> Session:
     """Draw the evening's next session: partnerships, and for each round the tables and sit-outs.
+
+    Uses exactly the players checked in now, the stand-ins, the wishes "not together" and the
+    evening's "mix clubs" option; the history of the sessions before (partners, opponents,
+    sit-outs) counts, also for players who have left since.
 
     Args:
         evening: the evening.
         user: the organiser who draws (recorded).
         seed: the random seed; a fresh one when None. Stored on the session and shown, so the
             same seed and players reproduce the draw exactly.
+        number: the session the organiser meant to draw (the page sends it). If it has been
+            drawn meanwhile (a second click, a second organiser), nothing happens and a clear
+            message says so.
 
     Returns:
         The new Session with its partnerships, rounds and seatings saved.
 
     Raises:
         ServiceError: all sessions are drawn already, the previous session is not complete,
-            the same session is being drawn at the same moment, or too few players are checked in
-            (DrawError from the draw).
+            the session has just been drawn (``draw_race``).
+        DrawError: too few players, or the wishes "not together" make a draw impossible (the
+            message names the players).
     """
     try:
         with transaction.atomic():
-            return _draw_session(evening, user, seed)
-    except IntegrityError:
+            return _draw_session(evening, user, seed, number)
+    except IntegrityError:  # a backstop: the evening's row lock serialises draws
         raise ServiceError(
-            gettext_noop("This session has just been drawn by someone else. Please reload the page."),
-            code="draw_race",
+            _DRAW_RACE, code="draw_race", number=number or evening.sessions.count()
         ) from None
 
 
-def _draw_session(evening: Evening, user, seed: int | None) -> Session:
+def _draw_session(evening: Evening, user, seed: int | None, wanted: int | None) -> Session:
+    # One draw at a time per evening: a second request waits here, then sees the new session.
+    evening = Evening.objects.select_for_update().get(pk=evening.pk)
     previous = list(evening.sessions.order_by("number"))
     number = len(previous) + 1
+    if wanted is not None and wanted < number:
+        raise ServiceError(_DRAW_RACE, code="draw_race", number=wanted)
     if number > evening.sessions_count:
         raise ServiceError(
             gettext_noop("All %(count)s sessions of this evening have been drawn already."),
@@ -214,16 +296,17 @@ def _draw_session(evening: Evening, user, seed: int | None) -> Session:
             code="previous_incomplete",
             number=previous[-1].number,
         )
-    player_ids = sorted(
-        Participant.objects.filter(evening=evening, checked_in=True).values_list("player_id", flat=True)
-    )
     seed = secrets.randbits(48) if seed is None else seed
-    result = draw_domain.draw_session(
-        player_ids, _history(evening), evening.rounds_per_session, random.Random(seed)
-    )
+    result = _run_draw(evening, _history(evening), seed)
     session = Session.objects.create(
         evening=evening, number=number, seed=seed, sitout_player_id=result.sitout_player, drawn_by=user
     )
+    _save_draw(evening, session, result)
+    return session
+
+
+def _save_draw(evening: Evening, session: Session, result: draw_domain.SessionDraw) -> None:
+    """Save a drawn session's partnerships, rounds and seatings."""
     partnerships = Partnership.objects.bulk_create(
         Partnership(session=session, number=i + 1, player_1_id=a, player_2_id=b)
         for i, (a, b) in enumerate(result.partnerships)
@@ -246,7 +329,6 @@ def _draw_session(evening: Evening, user, seed: int | None) -> Session:
             )
             for t in round_draw.tables
         )
-    return session
 
 
 def _ensure_tables(evening: Evening, count: int) -> dict[int, Table]:
@@ -255,6 +337,353 @@ def _ensure_tables(evening: Evening, count: int) -> dict[int, Table]:
     for table in Table.objects.bulk_create(missing):
         existing[table.number] = table
     return existing
+
+
+# --- The organiser's wishes for the draw, and changes to a drawn session ----------------------
+
+
+@transaction.atomic
+def set_stand_in(*, evening: Evening, player: Player, stand_in: bool) -> Participant:
+    """Mark a player as a stand-in for the evening (Ersatzspieler: plays to fill a table, is not
+    ranked) or as a ranked player again. A new stand-in is also checked in."""
+    participant, created = Participant.objects.get_or_create(
+        evening=evening, player=player, defaults={"checked_in": True, "is_stand_in": stand_in}
+    )
+    if not created and participant.is_stand_in != stand_in:
+        participant.is_stand_in = stand_in
+        participant.save(update_fields=["is_stand_in"])
+    return participant
+
+
+@transaction.atomic
+def set_mix_clubs(*, evening_id: int, mix: bool) -> Evening:
+    """Switch the option "mix clubs" for the following draws."""
+    evening = Evening.objects.select_for_update().get(pk=evening_id)
+    if evening.mix_clubs != mix:
+        evening.mix_clubs = mix
+        evening.save(update_fields=["mix_clubs"])
+    return evening
+
+
+def add_partner_exclusion(*, evening: Evening, player_a_id, player_b_id) -> tuple[PartnerExclusion, bool]:
+    """Record the wish that two players are never drawn as partners this evening.
+
+    Returns ``(wish, created)``; a wish already recorded is returned as it is.
+
+    Raises:
+        ServiceError: the same player twice, or a player who is not on this evening's list.
+    """
+    try:
+        a, b = sorted((int(player_a_id), int(player_b_id)))
+    except (TypeError, ValueError):
+        raise ServiceError(gettext_noop("Please choose two players."), code="players_missing") from None
+    if a == b:
+        raise ServiceError(gettext_noop("Please choose two different players."), code="same_player")
+    with transaction.atomic():
+        known = set(
+            Participant.objects.filter(evening=evening, player_id__in=(a, b)).values_list("player_id", flat=True)
+        )
+        if known != {a, b}:
+            raise ServiceError(
+                gettext_noop("Both players must be on this evening's list (check them in first)."),
+                code="not_participant",
+            )
+        return PartnerExclusion.objects.get_or_create(evening=evening, player_a_id=a, player_b_id=b)
+
+
+@transaction.atomic
+def remove_partner_exclusion(*, evening: Evening, exclusion_id) -> None:
+    """Remove a wish "not together" (for the following draws)."""
+    PartnerExclusion.objects.filter(evening=evening, pk=exclusion_id).delete()
+
+
+def _locked_session(session_id) -> Session:
+    """The session, its row locked, and its seatings locked too: deal entries for it wait until
+    this transaction ends (on SQLite the whole database is locked by the transaction anyway)."""
+    session = (
+        Session.objects.select_for_update(of=("self",)).select_related("evening").filter(pk=session_id).first()
+    )
+    if session is None:
+        raise ServiceError(gettext_noop("This session does not exist."), code="no_session")
+    list(Seating.objects.filter(round__session=session).select_for_update().values_list("pk", flat=True))
+    return session
+
+
+def _has_entries(session: Session) -> bool:
+    return (
+        Deal.objects.filter(seating__round__session=session).exists()
+        or Seating.objects.filter(round__session=session, completed_at__isnull=False).exists()
+    )
+
+
+def redraw_session(*, session_id, user=None, seed: int | None = None) -> Session:
+    """Draw a session again, before any deal of it is entered: new seed, the players checked in
+    now, the wishes as they are now. The table links stay the same.
+
+    Raises:
+        SessionStartedError: a deal of the session has been entered (nothing is changed).
+        DrawError: as :func:`draw_session`.
+    """
+    with transaction.atomic():
+        session = _locked_session(session_id)
+        evening = session.evening
+        if _has_entries(session):
+            raise SessionStartedError(
+                gettext_noop(
+                    "Deals of session %(number)s have already been entered: it can no longer be "
+                    "drawn again. A player who has to leave can be replaced for the remaining rounds."
+                ),
+                code="session_started",
+                number=session.number,
+            )
+        if evening.sessions.filter(number__gt=session.number).exists():  # pragma: no cover - needs deals
+            raise SessionStartedError(
+                gettext_noop("Only the last session can be drawn again."), code="not_last_session"
+            )
+        seed = secrets.randbits(48) if seed is None else seed
+        result = _run_draw(evening, _history(evening, exclude=session), seed)
+        Substitution.objects.filter(session=session).delete()
+        Seating.objects.filter(round__session=session).delete()
+        Round.objects.filter(session=session).delete()
+        Partnership.objects.filter(session=session).delete()
+        session.seed = seed
+        session.sitout_player_id = result.sitout_player
+        session.drawn_by = user
+        session.drawn_at = timezone.now()
+        session.closed = False
+        session.save(update_fields=["seed", "sitout_player", "drawn_by", "drawn_at", "closed"])
+        _save_draw(evening, session, result)
+        return session
+
+
+@dataclass(frozen=True)
+class SwapOutcome:
+    """A swap done: the session, and the pairs who are now partners again (from an earlier
+    session of the evening), for a warning."""
+
+    session: Session
+    repeated_partners: tuple[tuple[str, str], ...]
+
+
+def _check_wishes(evening: Evening, pairs: Iterable[tuple[int, int]]) -> None:
+    """Raise ServiceError if one of the pairs of player ids is a wish "not together"."""
+    wanted = {tuple(sorted(pair)) for pair in pairs}
+    excluded = set(PartnerExclusion.objects.filter(evening=evening).values_list("player_a_id", "player_b_id"))
+    clash = sorted(wanted & excluded)
+    if clash:
+        names = dict(Player.objects.filter(pk__in=clash[0]).values_list("pk", "name"))
+        raise ServiceError(
+            gettext_noop('%(first)s and %(second)s must not be partners (wish "not together").'),
+            code="wish_not_together",
+            first=names[clash[0][0]],
+            second=names[clash[0][1]],
+        )
+
+
+def swap_players(*, session_id, player_a_id, player_b_id, user=None) -> SwapOutcome:
+    """Swap two players' places for the whole session, before any deal of it is entered.
+
+    Both may play in the session (partners are exchanged between their partnerships), or one
+    may be the session's sit-out player or a checked-in player not drawn (a late arrival): that
+    player takes the other's place, who then sits out the session or is out of it.
+
+    Raises:
+        SessionStartedError: a deal of the session has been entered (nothing is changed).
+        ServiceError: the same player twice, two partners, neither player in the session, a
+            player not checked in, or a wish "not together" broken by the swap.
+    """
+    try:
+        a_id, b_id = int(player_a_id), int(player_b_id)
+    except (TypeError, ValueError):
+        raise ServiceError(gettext_noop("Please choose two players."), code="players_missing") from None
+    if a_id == b_id:
+        raise ServiceError(gettext_noop("Please choose two different players."), code="same_player")
+    with transaction.atomic():
+        session = _locked_session(session_id)
+        evening = session.evening
+        if _has_entries(session):
+            raise SessionStartedError(
+                gettext_noop(
+                    "Deals of session %(number)s have already been entered: players can no longer "
+                    "be swapped. A player who has to leave can be replaced for the remaining rounds."
+                ),
+                code="session_started",
+                number=session.number,
+            )
+        partnerships = list(Partnership.objects.select_for_update().filter(session=session))
+        place = {}
+        for team in partnerships:
+            place[team.player_1_id] = (team, "player_1_id")
+            place[team.player_2_id] = (team, "player_2_id")
+        sitter = session.sitout_player_id
+        in_session = set(place) | ({sitter} if sitter else set())
+        if a_id not in in_session and b_id not in in_session:
+            raise ServiceError(
+                gettext_noop("Neither player plays in session %(number)s."),
+                code="not_in_session",
+                number=session.number,
+            )
+        for pid in (a_id, b_id):
+            if pid not in in_session and not Participant.objects.filter(
+                evening=evening, player_id=pid, checked_in=True
+            ).exists():
+                raise ServiceError(
+                    gettext_noop("%(name)s is not checked in."),
+                    code="not_checked_in",
+                    name=Player.objects.filter(pk=pid).values_list("name", flat=True).first() or pid,
+                )
+        if a_id in place and b_id in place and place[a_id][0].pk == place[b_id][0].pk:
+            raise ServiceError(
+                gettext_noop("These two players are partners already."), code="same_partnership"
+            )
+        changed = []
+        for me, other in ((a_id, b_id), (b_id, a_id)):
+            if me in place:
+                team, slot = place[me]
+                setattr(team, slot, other)
+                changed.append(team)
+        if sitter in (a_id, b_id):
+            session.sitout_player_id = b_id if sitter == a_id else a_id
+            session.save(update_fields=["sitout_player"])
+        pairs = [(t.player_1_id, t.player_2_id) for t in changed]
+        _check_wishes(evening, pairs)
+        for team in changed:
+            team.save(update_fields=["player_1", "player_2"])
+        earlier = _history(evening, exclude=session).partners
+        repeated = [pair for pair in pairs if frozenset(pair) in earlier]
+        names = dict(Player.objects.filter(pk__in={p for pair in repeated for p in pair}).values_list("pk", "name"))
+        return SwapOutcome(
+            session=session, repeated_partners=tuple((names[x], names[y]) for x, y in repeated)
+        )
+
+
+def replace_player(*, session_id, leaving_id, replacement_id, user=None) -> Substitution:
+    """A player has to leave during a session: another player takes over their seat for the
+    remaining rounds, and no result already entered is lost.
+
+    The replacement takes over from the first round after the last one in which the leaver's
+    partnership has entered a deal (a round begun stays with the leaver). From that round on,
+    the seatings and round sit-outs of the partnership point to a new partnership of the
+    remaining partner and the replacement; the rounds before keep the old one. So the leaver
+    keeps the matchsticks of the rounds they played, the replacement (if ranked) gets the later
+    rounds, and the sit-out credit follows whoever sits out. The leaver is checked out.
+
+    The replacement must be checked in and not play in the session from that round on: a
+    stand-in, the session's sit-out player, or a player who arrived late.
+
+    Raises:
+        ServiceError: nothing entered in the session yet (``use_swap``: swap or draw again
+            instead), the leaver does not play in the session or has finished it, the
+            replacement is not checked in or already plays, or a wish "not together" is broken.
+    """
+    try:
+        leaving_id, replacement_id = int(leaving_id), int(replacement_id)
+    except (TypeError, ValueError):
+        raise ServiceError(gettext_noop("Please choose two players."), code="players_missing") from None
+    if leaving_id == replacement_id:
+        raise ServiceError(gettext_noop("Please choose two different players."), code="same_player")
+    with transaction.atomic():
+        session = _locked_session(session_id)
+        evening = session.evening
+        if not _has_entries(session):
+            raise ServiceError(
+                gettext_noop(
+                    "Nothing has been entered in session %(number)s yet: swap the players instead "
+                    "(or draw the session again)."
+                ),
+                code="use_swap",
+                number=session.number,
+            )
+        names = dict(Player.objects.filter(pk__in=(leaving_id, replacement_id)).values_list("pk", "name"))
+        if len(names) < 2:
+            raise ServiceError(gettext_noop("Please choose two players."), code="players_missing")
+        # Which partnership plays in which round (seated or sitting out).
+        rounds_of: dict[int, set[int]] = {}
+        for number, team_a, team_b in Seating.objects.filter(round__session=session).values_list(
+            "round__number", "team_a_id", "team_b_id"
+        ):
+            rounds_of.setdefault(team_a, set()).add(number)
+            rounds_of.setdefault(team_b, set()).add(number)
+        for number, team in Round.objects.filter(session=session, sitout_partnership__isnull=False).values_list(
+            "number", "sitout_partnership_id"
+        ):
+            rounds_of.setdefault(team, set()).add(number)
+        teams = {t.pk: t for t in Partnership.objects.select_for_update().filter(session=session)}
+        own = [t for t in teams.values() if leaving_id in (t.player_1_id, t.player_2_id) and rounds_of.get(t.pk)]
+        if not own:
+            raise ServiceError(
+                gettext_noop("%(name)s does not play in session %(number)s."),
+                code="not_playing",
+                name=names[leaving_id],
+                number=session.number,
+            )
+        team = max(own, key=lambda t: max(rounds_of[t.pk]))
+        played = set(
+            Deal.objects.filter(
+                seating__round__session=session,
+            ).filter(Q(seating__team_a=team) | Q(seating__team_b=team)).values_list("seating__round__number", flat=True)
+        )
+        first_round = min(rounds_of[team.pk])
+        from_round = max(played) + 1 if played else first_round
+        if from_round > evening.rounds_per_session or from_round > max(rounds_of[team.pk]):
+            raise ServiceError(
+                gettext_noop(
+                    "%(name)s's partnership has played all its rounds of session %(number)s: "
+                    "nobody needs to take over."
+                ),
+                code="nothing_left",
+                name=names[leaving_id],
+                number=session.number,
+            )
+        if not Participant.objects.filter(evening=evening, player_id=replacement_id, checked_in=True).exists():
+            raise ServiceError(
+                gettext_noop("%(name)s is not checked in."), code="not_checked_in", name=names[replacement_id]
+            )
+        busy = any(
+            replacement_id in (t.player_1_id, t.player_2_id) and max(rounds_of.get(t.pk, {0})) >= from_round
+            for t in teams.values()
+        )
+        if busy:
+            raise ServiceError(
+                gettext_noop(
+                    "%(name)s plays in session %(number)s already. Choose a stand-in, the player who "
+                    "sits out this session, or a player who has just arrived."
+                ),
+                code="replacement_plays",
+                name=names[replacement_id],
+                number=session.number,
+            )
+        slot = "player_1_id" if team.player_1_id == leaving_id else "player_2_id"
+        partner_id = team.player_2_id if slot == "player_1_id" else team.player_1_id
+        _check_wishes(evening, [(partner_id, replacement_id)])
+        if from_round == first_round:
+            # The partnership has not played yet: the replacement simply takes the seat.
+            setattr(team, slot, replacement_id)
+            team.save(update_fields=["player_1", "player_2"])
+            after = team
+        else:
+            after = Partnership.objects.create(
+                session=session,
+                number=max(t.number for t in teams.values()) + 1,
+                player_1_id=replacement_id if slot == "player_1_id" else partner_id,
+                player_2_id=partner_id if slot == "player_1_id" else replacement_id,
+            )
+            later = Seating.objects.filter(round__session=session, round__number__gte=from_round)
+            later.filter(team_a=team).update(team_a=after)
+            later.filter(team_b=team).update(team_b=after)
+            Round.objects.filter(session=session, number__gte=from_round, sitout_partnership=team).update(
+                sitout_partnership=after
+            )
+        Participant.objects.filter(evening=evening, player_id=leaving_id).update(checked_in=False)
+        return Substitution.objects.create(
+            session=session,
+            from_round=from_round,
+            leaving_id=leaving_id,
+            replacement_id=replacement_id,
+            partnership_before=team,
+            partnership_after=after,
+            created_by=user,
+        )
 
 
 @transaction.atomic
@@ -683,6 +1112,15 @@ __all__ = [
     "create_evening",
     "set_checked_in",
     "draw_session",
+    "SessionStartedError",
+    "SwapOutcome",
+    "set_stand_in",
+    "set_mix_clubs",
+    "add_partner_exclusion",
+    "remove_partner_exclusion",
+    "redraw_session",
+    "swap_players",
+    "replace_player",
     "session_is_complete",
     "current_seating",
     "enter_deal",
