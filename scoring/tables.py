@@ -163,3 +163,35 @@ class DealResultTable(tables.Table):
         if getattr(self, "export_format", None) in NUMERIC_EXPORTS:
             return localtime(value).replace(tzinfo=None, microsecond=0)  # Excel has no time zones
         return self.render_updated_at(value)
+
+
+class FairnessTable(tables.Table):
+    """The fairness report of the draw, one row per player who played (see
+    :func:`scoring.selectors.evening_fairness` and :func:`fairness_rows`)."""
+
+    name = tables.Column(verbose_name=_("Name"))
+    partners = tables.Column(verbose_name=_("Partners (session: name)"), orderable=False)
+    opponents = tables.Column(verbose_name=_("Different opponents"), attrs={"td": {"class": "num"}})
+    repeats = tables.Column(verbose_name=_("Repeated opponents"), attrs={"td": {"class": "num"}})
+    repeated = tables.Column(verbose_name=_("Met more than once"), orderable=False)
+    sat_out = tables.Column(verbose_name=_("Rounds sat out"), attrs={"td": {"class": "num"}})
+
+    class Meta:
+        orderable = True
+        attrs = {"class": "fairness"}
+
+
+def fairness_rows(rows) -> list[dict]:
+    """:class:`scoring.selectors.FairnessRow` objects -> dicts for :class:`FairnessTable`."""
+    stand_in = gettext("(stand-in)")
+    return [
+        {
+            "name": f"{row.player.name} {stand_in}" if row.stand_in else row.player.name,
+            "partners": " · ".join(f"{session}: {name}" for session, name in row.partners),
+            "opponents": row.opponents,
+            "repeats": row.repeats,
+            "repeated": ", ".join(f"{name} ×{count}" for name, count in row.repeated),
+            "sat_out": row.rounds_sat_out,
+        }
+        for row in rows
+    ]

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from scoring.views import documents
+from scoring.views import draw
 from scoring.views import live
 from scoring.views import organiser as views
 
@@ -26,6 +27,16 @@ urlpatterns = [
     path("abende/<int:pk>/durchgang/<int:number>/schliessen/", live.session_close, name="session_close"),
     path("abende/<int:pk>/rangliste-anzeige/", live.ranking_visibility, name="ranking_visibility"),
     path("tischrunde/<int:pk>/bestaetigen/", live.seating_confirm, name="seating_confirm"),
+    # The draw: wishes, changes to a drawn session, fairness report
+    path("abende/<int:pk>/spieler/<int:player_pk>/ersatz/", draw.stand_in, name="stand_in"),
+    path("abende/<int:pk>/vereine-mischen/", draw.mix_clubs, name="mix_clubs"),
+    path("abende/<int:pk>/nicht-zusammen/", draw.exclusion_add, name="exclusion_add"),
+    path("abende/<int:pk>/nicht-zusammen/<int:exclusion_pk>/loeschen/", draw.exclusion_remove,
+         name="exclusion_remove"),
+    path("abende/<int:pk>/durchgang/<int:number>/neu-auslosen/", draw.session_redraw, name="session_redraw"),
+    path("abende/<int:pk>/durchgang/<int:number>/tauschen/", draw.session_swap, name="session_swap"),
+    path("abende/<int:pk>/durchgang/<int:number>/ersetzen/", draw.session_replace, name="session_replace"),
+    path("abende/<int:pk>/fairness/", draw.fairness, name="fairness"),
     path("spieler/", views.player_list, name="player_list"),
     path("spieler/import/", views.player_import, name="player_import"),
     # Printed documents (PDF)

@@ -83,6 +83,8 @@ def evening_players(request: HttpRequest, pk: int) -> HttpResponse:
                 form.add_error(None, translate(error))
             else:
                 services.set_checked_in(evening=evening, player=player, checked_in=True)
+                if request.POST.get("stand_in") == "1":
+                    services.set_stand_in(evening=evening, player=player, stand_in=True)
                 if created:
                     messages.success(request, _("%(name)s added and checked in.") % {"name": player.name})
                 else:
@@ -98,7 +100,10 @@ def evening_players(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "organiser/evening_players.html",
-        {"evening": evening, "players": players, "present": present, "form": form, "count": len(present)},
+        {
+            "evening": evening, "players": players, "present": present, "form": form, "count": len(present),
+            "wishes": selectors.draw_wishes(evening),
+        },
     )
 
 
@@ -197,8 +202,11 @@ def player_list(request: HttpRequest) -> HttpResponse:
 @require_POST
 def session_draw(request: HttpRequest, pk: int) -> HttpResponse:
     evening = _evening(pk)
+    wanted = request.POST.get("number")
     try:
-        session = services.draw_session(evening=evening, user=request.user)
+        session = services.draw_session(
+            evening=evening, user=request.user, number=int(wanted) if str(wanted).isdigit() else None
+        )
     except DomainError as error:
         messages.error(request, translate(error))
         return redirect("organiser:evening_detail", pk=evening.pk)
@@ -218,7 +226,11 @@ def session_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if session is None:
         messages.error(request, _("Session %(number)s has not been drawn yet.") % {"number": number})
         return redirect("organiser:evening_detail", pk=evening.pk)
-    return render(request, "organiser/session_detail.html", {"evening": evening, "session": session})
+    return render(
+        request,
+        "organiser/session_detail.html",
+        {"evening": evening, "session": session, "changes": selectors.session_changes(session)},
+    )
 
 
 @login_required
