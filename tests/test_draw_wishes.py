@@ -655,3 +655,11 @@ def test_wishes_stand_ins_and_replacements_survive_a_backup():
         del old["data"][key]
     old["sha256"] = backup.checksum(old["data"])
     backup.validate(old)
+
+
+@pytest.mark.django_db
+def test_help_explains_the_draw(client):
+    page = client.get(reverse("public:help")).content.decode()
+    assert "Die Auslosung" in page
+    assert "Wünsche „nicht zusammen“ (z. B. ein Ehepaar) werden immer eingehalten" in page
+    assert "Ersatzspielern" in page and "„Fairness der Auslosung“" in page
