@@ -6,18 +6,26 @@ Builds evenings of 24 and 200 players in a throw-away SQLite database (``DATA_DI
 folder; nothing touches ``var/``), draws session 1 and plays round 1 at every table. Then prints,
 one figure per line:
 
-- the number of SQL queries of the organiser's evening page (progress grid), the ranking page and a
+- the number of SQL queries of the organiser's evening page (progress grid), the live overview
+  (dashboard), the ranking page and a
   table's scorer page, for 24 and for 200 players (they must be equal);
-- the median server time of a scorer's deal entry (POST, saved, redirect) and of the ranking page
-  (200 players) and of a bare Django view returning a short text, all through the same WSGI handler
-  in this process (Django's test client: no network, the same middleware), and their ratios
-  (aim: entry at most 1.5 times, ranking at most 3 times the bare view).
+- the median time of a scorer's deal entry (POST, saved, redirect), of the ranking page (200
+  players) and of a bare Django view returning a short text (``bench/bench_urls.py``), and their
+  ratios (aim: entry at most 1.5 times, ranking at most 3 times the bare view), served two ways:
+  in this process through Django's WSGI handler (test client: the same middleware, no network), and
+  by gunicorn on 127.0.0.1 (one worker, one thread, as a request from a tablet would be served).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import http.client
 import os
+import re
+import socket
+import subprocess
+import urllib.parse
 import random
 import statistics
 import sys
@@ -28,10 +36,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bruus_tournament.settings")
+os.environ["DJANGO_SETTINGS_MODULE"] = "bench.bench_settings"
 os.environ["DATA_DIR"] = tempfile.mkdtemp(prefix="bruus-bench-")
 os.environ["DEBUG"] = "false"
-os.environ["ALLOWED_HOSTS"] = "testserver"
+os.environ["ALLOWED_HOSTS"] = "testserver,127.0.0.1"
 
 import django  # noqa: E402
 
@@ -40,21 +48,13 @@ django.setup()
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
-from django.http import HttpResponse  # noqa: E402
-from django.test import Client, override_settings  # noqa: E402
+from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
-from django.urls import include, path, reverse  # noqa: E402
+from django.urls import reverse  # noqa: E402
 
 from scoring import services  # noqa: E402
 from scoring.demo import play_seating  # noqa: E402
 from scoring.models import Seating  # noqa: E402
-
-
-def bare(request):
-    return HttpResponse("ok")
-
-
-urlpatterns = [path("bench/bare/", bare), path("", include("bruus_tournament.urls"))]
 
 
 def evening_with(players: int):
@@ -105,6 +105,7 @@ def main() -> None:
         table = evening.tables.get(number=1)
         pages = {
             "evening page": reverse("organiser:evening_detail", args=[evening.pk]),
+            "live overview (dashboard)": reverse("organiser:live", args=[evening.pk]),
             "ranking page": reverse("organiser:ranking", args=[evening.pk]),
             "scorer page": reverse("scorer:table", args=[table.token]),
         }
@@ -112,29 +113,105 @@ def main() -> None:
             client = tablet if name == "scorer page" else organiser
             print(f"queries {name} {players} players: {queries(client, url)}")
 
-    with override_settings(ROOT_URLCONF=__name__):
-        evening = evenings[200]
-        table = evening.tables.get(number=1)
-        seating = services.current_seating(table)
-        deal_url = reverse("scorer:deal", args=[table.token, 1])
-        flip = {"n": 0}
+    evening = evenings[200]
+    table = evening.tables.get(number=1)
+    seating = services.current_seating(table)
+    deal_url = reverse("scorer:deal", args=[table.token, 1])
+    ranking_url = reverse("organiser:ranking", args=[evening.pk])
+    flip = {"n": 0}
 
-        def entry():
-            flip["n"] += 1
-            data = {"seating": seating.pk, "winner": "AB"[flip["n"] % 2], "bonus_a": 0, "bonus_b": 0}
-            response = tablet.post(deal_url, data)
-            assert response.status_code == 302, response.status_code
+    def entry_data() -> dict:
+        flip["n"] += 1
+        return {"seating": seating.pk, "winner": "AB"[flip["n"] % 2], "bonus_a": 0, "bonus_b": 0}
 
-        ranking_url = reverse("organiser:ranking", args=[evening.pk])
-        bare_ms = median_ms(lambda: tablet.get("/bench/bare/"), repeat)
-        entry_ms = median_ms(entry, repeat)
-        ranking_ms = median_ms(lambda: organiser.get(ranking_url), repeat)
-    print(f"server time bare view: {bare_ms:.2f} ms")
-    print(f"server time deal entry (200 players): {entry_ms:.2f} ms")
-    print(f"server time ranking page (200 players): {ranking_ms:.2f} ms")
-    print(f"ratio deal entry / bare view: {entry_ms / bare_ms:.2f} (aim <= 1.5)")
-    print(f"ratio ranking page / bare view: {ranking_ms / bare_ms:.2f} (aim <= 3)")
+    def entry():
+        response = tablet.post(deal_url, entry_data())
+        assert response.status_code == 302, response.status_code
 
+    with CaptureQueriesContext(connection) as context:
+        entry()
+    print(f"queries deal entry 200 players: {len(context.captured_queries)}")
+    report("in process", median_ms(lambda: tablet.get("/bench/bare/"), repeat), median_ms(entry, repeat),
+           median_ms(lambda: organiser.get(ranking_url), repeat))
+
+    session_id = organiser.cookies["sessionid"].value
+    connection.close()
+    with gunicorn() as http:
+        http.get("/bench/bare/")
+        scorer_page = http.get(reverse("scorer:table", args=[table.token]))
+        csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', scorer_page).group(1)
+
+        def http_entry():
+            http.post(deal_url, {**entry_data(), "csrfmiddlewaretoken": csrf}, expect=302)
+
+        bare_ms = median_ms(lambda: http.get("/bench/bare/"), repeat)
+        entry_ms = median_ms(http_entry, repeat)
+        http.cookies["sessionid"] = session_id
+        ranking_ms = median_ms(lambda: http.get(ranking_url), repeat)
+    report("gunicorn", bare_ms, entry_ms, ranking_ms)
+
+
+def report(how: str, bare_ms: float, entry_ms: float, ranking_ms: float) -> None:
+    print(f"{how}: bare view: {bare_ms:.2f} ms")
+    print(f"{how}: deal entry (200 players): {entry_ms:.2f} ms")
+    print(f"{how}: ranking page (200 players): {ranking_ms:.2f} ms")
+    print(f"{how}: ratio deal entry / bare view: {entry_ms / bare_ms:.2f} (aim <= 1.5)")
+    print(f"{how}: ratio ranking page / bare view: {ranking_ms / bare_ms:.2f} (aim <= 3)")
+
+
+class Http:
+    """A keep-alive HTTP/1.1 client for one server, with cookies (csrftoken, sessionid)."""
+
+    def __init__(self, port: int):
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.cookies: dict[str, str] = {}
+
+    def _send(self, method: str, url: str, body: str | None, expect: int) -> str:
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        if body is not None:
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            headers["Referer"] = "http://127.0.0.1/"
+        self.connection.request(method, url, body=body, headers=headers)
+        response = self.connection.getresponse()
+        text = response.read().decode()
+        for header in response.headers.get_all("Set-Cookie") or []:
+            name, _, rest = header.partition("=")
+            self.cookies[name] = rest.split(";")[0]
+        assert response.status == expect, (method, url, response.status, text[:300])
+        return text
+
+    def get(self, url: str) -> str:
+        return self._send("GET", url, None, 200)
+
+    def post(self, url: str, data: dict, expect: int) -> str:
+        return self._send("POST", url, urllib.parse.urlencode(data), expect)
+
+
+@contextlib.contextmanager
+def gunicorn():
+    """gunicorn serving this benchmark's database on a free port of 127.0.0.1; stopped afterwards."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [str(Path(sys.executable).parent / "gunicorn"), "bruus_tournament.wsgi", "--bind",
+         f"127.0.0.1:{port}", "--workers", "1", "--log-level", "warning"],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise RuntimeError("gunicorn did not start") from None
+                time.sleep(0.2)
+        yield Http(port)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
 
 if __name__ == "__main__":
     main()

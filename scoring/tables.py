@@ -59,6 +59,7 @@ class RankingTable(tables.Table):
         orderable = True
         attrs = {"class": "ranking"}
         sequence = ("place", "name", "club", "...", "total")
+        template_name = "tables/lean.html"
 
     def __init__(self, data, session_count: int, **kwargs):
         extra = [
