@@ -197,7 +197,7 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "organiser:evening_list"
 LOGOUT_REDIRECT_URL = "login"
 
-DJANGO_TABLES2_TEMPLATE = "django_tables2/semantic.html"
+DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 
 # An uploaded player list is small; refuse anything larger before it is read into memory.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
