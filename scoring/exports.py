@@ -11,19 +11,16 @@ get a leading apostrophe, so a player named ``=HYPERLINK(…)`` stays a name.
 
 from __future__ import annotations
 
-import re
 
 from django.http import HttpResponse
-from django.utils.http import content_disposition_header
-from django.utils.text import slugify
 from django_tables2.export import TableExport
 from tablib import Dataset
+
+from scoring.filenames import UNSAFE_IN_FILENAMES, content_disposition
 
 #: The formats offered on the pages (``?_export=csv`` or ``?_export=xlsx``).
 EXPORT_FORMATS = ("csv", "xlsx")
 
-UNSAFE_IN_FILENAMES = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|]+')
-GERMAN_LETTERS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss"})
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -36,15 +33,7 @@ def defuse(value):
 
 def attachment(filename: str) -> str:
     """``attachment`` with the exact UTF-8 name (RFC 5987) and an ASCII fallback."""
-    filename = UNSAFE_IN_FILENAMES.sub("-", filename).strip() or "export"
-    header = content_disposition_header(as_attachment=True, filename=filename)
-    if "filename*=" not in header:
-        return header
-    stem, dot, extension = filename.rpartition(".")
-    fallback = slugify((stem or filename).translate(GERMAN_LETTERS))[:150] or "export"
-    if dot:
-        fallback = f"{fallback}.{extension}"
-    return f'attachment; filename="{fallback}"; {header.split("; ", 1)[1]}'
+    return content_disposition(filename, as_attachment=True, default="export")
 
 
 def export_response(table, export_format: str, name: str, title: str) -> HttpResponse:

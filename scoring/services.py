@@ -1074,34 +1074,31 @@ def complete_seating(*, seating_id: int, table: Table | None = None) -> Seating:
 # --- The organiser's controls of the room -----------------------------------------------------
 
 
+def _set_flag(model, pk: int, field: str, value: bool):
+    """Set one boolean field of one row, locked for the transaction; saved only if it changes."""
+    row = model.objects.select_for_update().get(pk=pk)
+    if getattr(row, field) != value:
+        setattr(row, field, value)
+        row.save(update_fields=[field])
+    return row
+
+
 @transaction.atomic
 def set_round_locked(*, round_id: int, locked: bool) -> Round:
     """Lock a round (no more deal entries from any table for it) or unlock it."""
-    round_ = Round.objects.select_for_update().select_related("session").get(pk=round_id)
-    if round_.locked != locked:
-        round_.locked = locked
-        round_.save(update_fields=["locked"])
-    return round_
+    return _set_flag(Round, round_id, "locked", locked)
 
 
 @transaction.atomic
 def set_session_closed(*, session_id: int, closed: bool) -> Session:
     """Close a session (the tables can change nothing in it any more) or open it again."""
-    session = Session.objects.select_for_update().get(pk=session_id)
-    if session.closed != closed:
-        session.closed = closed
-        session.save(update_fields=["closed"])
-    return session
+    return _set_flag(Session, session_id, "closed", closed)
 
 
 @transaction.atomic
 def set_ranking_hidden(*, evening_id: int, hidden: bool) -> Evening:
     """Hide the public ranking screen (for the last rounds) or reveal it."""
-    evening = Evening.objects.select_for_update().get(pk=evening_id)
-    if evening.ranking_hidden != hidden:
-        evening.ranking_hidden = hidden
-        evening.save(update_fields=["ranking_hidden"])
-    return evening
+    return _set_flag(Evening, evening_id, "ranking_hidden", hidden)
 
 
 __all__ = [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
@@ -69,3 +70,30 @@ def _fresh_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+# --- Real Chromium for the browser tests (Debian's package; Playwright never downloads one) --------
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator:
+    """One headless Chromium per test module. Without Chromium the tests fail, never skip."""
+    from playwright.sync_api import sync_playwright
+
+    if not CHROMIUM.is_file():
+        pytest.fail(f"No Chromium at {CHROMIUM}: browser tests need it (apt install chromium)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, Response, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Response, expect
 
 from scoring import services
 from scoring.domain.rules import DealResult
@@ -27,16 +27,6 @@ from scoring.models import Deal, Round, Seating, Table
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 TABLET = {"width": 800, "height": 1280}
 MIN_TOUCH_TARGET_PX = 48
 SCREENSHOT = Path("/tmp/browser-round.png")
@@ -44,19 +34,6 @@ TIMEOUT_MS = 10_000  # fail fast instead of Playwright's 30 s default
 
 
 # --- Fixtures --------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One headless Chromium for the module."""
-    if not CHROMIUM.is_file():
-        pytest.fail(f"No Chromium at {CHROMIUM}: browser tests need it (apt install chromium)")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

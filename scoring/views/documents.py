@@ -9,15 +9,12 @@ PDF. An evening that does not exist gets the friendly 404 page.
 from __future__ import annotations
 
 import io
-import re
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
-from django.utils.http import content_disposition_header
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from scoring import selectors
@@ -26,29 +23,13 @@ from scoring.documents.ranking import build_ranking, ranking_name
 from scoring.documents.route_cards import build_route_cards, route_cards_name
 from scoring.documents.score_sheets import build_score_sheets, score_sheets_name
 from scoring.documents.table_lists import build_table_list, table_list_name
+from scoring.filenames import content_disposition
 from scoring.models import Evening
-
-UNSAFE_IN_FILENAMES = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|]+')
-GERMAN_LETTERS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss"})
-
-
-def content_disposition(filename: str) -> str:
-    """``inline`` with the exact UTF-8 name (RFC 5987 ``filename*``, from Django's
-    ``content_disposition_header``) and a slugified ASCII fallback for old clients, e.g.
-    ``inline; filename="rangliste-schwesing-2026-11-21.pdf"; filename*=utf-8''Rangliste%20%E2%80%93…``"""
-    filename = UNSAFE_IN_FILENAMES.sub("-", filename)
-    header = content_disposition_header(as_attachment=False, filename=filename)
-    stem = filename.removesuffix(".pdf")
-    fallback = slugify(stem.translate(GERMAN_LETTERS))[:150] or "dokument"
-    if "filename*=" not in header:  # an ASCII name: Django wrote filename="…" already
-        return header
-    return f'inline; filename="{fallback}.pdf"; {header.split("; ", 1)[1]}'
-
 
 def pdf_response(data: bytes, name: str) -> FileResponse:
     """The PDF, shown in the browser (to print) and saved as ``<name>.pdf``."""
     response = FileResponse(io.BytesIO(data), content_type="application/pdf")
-    response["Content-Disposition"] = content_disposition(f"{name}.pdf")
+    response["Content-Disposition"] = content_disposition(f"{name}.pdf", as_attachment=False, default="dokument")
     response["Content-Length"] = str(len(data))
     response["Cache-Control"] = "no-store"
     return response

@@ -13,9 +13,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from scoring import backup
+from scoring.filenames import GERMAN_LETTERS
 from scoring.models import Evening
-
-GERMAN_LETTERS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss"})
 
 
 def default_path(evening: Evening | None) -> Path:
