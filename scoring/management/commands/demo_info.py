@@ -26,6 +26,9 @@ class Command(BaseCommand):
         ]
         if evening is not None:
             lines.append(f"  Demo-Abend / demo evening:    {base}/organiser/abende/{evening.pk}/")
+            lines.append(f"  Live-Übersicht / live view:   {base}/organiser/abende/{evening.pk}/live/")
+            lines.append(f"  Ranglisten-Bildschirm:        {base}/abend/{evening.pk}/rangliste/")
+            lines.append(f"  Wo sitze ich? / my seat:      {base}/abend/{evening.pk}/platz/")
             for table in evening.tables.all()[:3]:
                 lines.append(f"  Tisch {table.number} (Tablet-Link):        {base}/t/{table.token}/")
         lines += ["  Stoppen / stop: Strg+C / Ctrl+C", "=" * 72, ""]
