@@ -8,7 +8,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from django.db.models import Count, Prefetch, Sum
+from django.db.models import Count, Prefetch, Q, Sum
 
 from scoring.domain.player_import import match_key
 from scoring.domain.ranking import PlayerScore, RankedScore, rank, sitout_credit
@@ -263,6 +263,15 @@ def next_seats(seating: Seating) -> list[NextSeat]:
                 partner = sitout.player_2 if sitout.player_1_id == p.pk else sitout.player_1
             result.append(NextSeat(player=p, table=None, partner=partner, sits_out=True))
     return result
+
+
+def search_players(query: str = ""):
+    """Players of the register whose name or club contains ``query`` (any case); all when empty."""
+    players = Player.objects.all()
+    query = query.strip()
+    if query:
+        players = players.filter(Q(name__icontains=query) | Q(club__icontains=query))
+    return players
 
 
 def known_match_keys(players) -> set[str]:

@@ -72,6 +72,35 @@ def add_player(*, name: str, club: str = "") -> tuple[Player, bool]:
         return Player.objects.create(name=name, club=club), True
 
 
+@transaction.atomic
+def update_player(*, player_id: int, name: str, club: str = "") -> Player:
+    """Correct a player's name or club (e.g. a typo); every evening shows the corrected name.
+
+    Raises:
+        Player.DoesNotExist: no such player.
+        ServiceError: empty name, longer than 100 characters, or another player in the register
+            already has this name and club.
+    """
+    player = Player.objects.select_for_update().get(pk=player_id)
+    name, club = normalise_name(name), normalise_name(club)
+    if not name:
+        raise ServiceError(gettext_noop("Please enter the player's name."), code="name_missing")
+    if len(name) > 100 or len(club) > 100:
+        raise ServiceError(
+            gettext_noop("Name and club may have at most 100 characters each."), code="too_long"
+        )
+    if Player.objects.filter(match_key=match_key(name, club)).exclude(pk=player.pk).exists():
+        raise ServiceError(
+            gettext_noop("%(name)s (%(club)s) is already in the register."),
+            code="duplicate_player",
+            name=name,
+            club=club or "–",
+        )
+    player.name, player.club = name, club
+    player.save()
+    return player
+
+
 @dataclass(frozen=True)
 class ImportOutcome:
     """Counts of an import: players created, and players already in the register."""
@@ -1105,6 +1134,7 @@ __all__ = [
     "ServiceError",
     "ConflictError",
     "add_player",
+    "update_player",
     "import_players",
     "create_evening",
     "set_checked_in",

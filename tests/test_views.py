@@ -261,3 +261,38 @@ def test_german_by_default_english_switchable(client):
     assert response.status_code == 302
     page = client.get(reverse("public:help")).content.decode()
     assert 'lang="en"' in page and "Running an evening" in page
+
+
+@pytest.mark.django_db
+def test_player_register_search_and_correction(organiser_client):
+    gonke, _ = services.add_player(name="Gönke Hanssen", club="Schwesing")
+    services.add_player(name="Hauke Petersen", club="Treia")
+    page = organiser_client.get(reverse("organiser:player_list") + "?q=gönke").content.decode()
+    assert "Gönke Hanssen" in page and "Hauke Petersen" not in page
+    url = reverse("organiser:player_edit", args=[gonke.pk])
+    response = organiser_client.post(url, {"name": "Gönke Hansen", "club": "Schwesing"})
+    assert response.status_code == 302
+    gonke.refresh_from_db()
+    assert gonke.name == "Gönke Hansen"
+    # Another player's name and club, or an empty name: refused with a message, nothing changed.
+    for data in ({"name": "hauke petersen", "club": "TREIA"}, {"name": "  ", "club": ""}):
+        response = organiser_client.post(url, data)
+        assert response.status_code == 200 and response.context["form"].errors
+    gonke.refresh_from_db()
+    assert (gonke.name, gonke.club) == ("Gönke Hansen", "Schwesing")
+    assert organiser_client.get(reverse("organiser:player_edit", args=[9999])).status_code == 404
+
+
+@pytest.mark.django_db
+def test_check_in_page_search_keeps_the_filter(organiser_client, roster_evening):
+    url = reverse("organiser:evening_players", args=[roster_evening.pk])
+    page = organiser_client.get(url + "?q=ohrstedt").content.decode()
+    shown = {name for name in Player.objects.values_list("name", flat=True)
+             if f'id="p{Player.objects.get(name=name).pk}"' in page}
+    assert shown == {"Jürgen Lützen", "Dörte Boysen", "Sönke Andresen", "Wiebke Matthiesen", "Uwe Christiansen",
+                     "Knut Lorenzen", "Heike Nissen"}
+    player = Player.objects.get(name="Knut Lorenzen")
+    response = organiser_client.post(reverse("organiser:check_in", args=[roster_evening.pk, player.pk]),
+                                     {"present": "0", "q": "ohrstedt"})
+    assert response["Location"].endswith(f"?q=ohrstedt#p{player.pk}")
+    assert not Participant.objects.get(evening=roster_evening, player=player).checked_in

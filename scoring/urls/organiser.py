@@ -38,6 +38,7 @@ urlpatterns = [
     path("abende/<int:pk>/durchgang/<int:number>/ersetzen/", draw.session_replace, name="session_replace"),
     path("abende/<int:pk>/fairness/", draw.fairness, name="fairness"),
     path("spieler/", views.player_list, name="player_list"),
+    path("spieler/<int:player_pk>/", views.player_edit, name="player_edit"),
     path("spieler/import/", views.player_import, name="player_import"),
     # Printed documents (PDF)
     path("abende/<int:pk>/rangliste.pdf", documents.ranking_pdf, name="ranking_pdf"),

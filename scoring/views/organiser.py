@@ -9,6 +9,7 @@ from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
@@ -96,12 +97,14 @@ def evening_players(request: HttpRequest, pk: int) -> HttpResponse:
     present = set(
         Participant.objects.filter(evening=evening, checked_in=True).values_list("player_id", flat=True)
     )
-    players = Player.objects.all()
+    query = request.GET.get("q", "").strip()
+    players = selectors.search_players(query)
     return render(
         request,
         "organiser/evening_players.html",
         {
             "evening": evening, "players": players, "present": present, "form": form, "count": len(present),
+            "query": query,
             "wishes": selectors.draw_wishes(evening),
         },
     )
@@ -113,7 +116,10 @@ def check_in(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
     evening = _evening(pk)
     player = get_object_or_404(Player, pk=player_pk)
     services.set_checked_in(evening=evening, player=player, checked_in=request.POST.get("present") == "1")
-    return redirect(reverse("organiser:evening_players", kwargs={"pk": evening.pk}) + f"#p{player.pk}")
+    url = reverse("organiser:evening_players", kwargs={"pk": evening.pk})
+    if request.POST.get("q"):
+        url += "?" + urlencode({"q": request.POST["q"]})
+    return redirect(f"{url}#p{player.pk}")
 
 
 @login_required
@@ -195,7 +201,25 @@ def player_list(request: HttpRequest) -> HttpResponse:
             else:
                 messages.info(request, _("%(name)s is already in the register.") % {"name": player.name})
             return redirect("organiser:player_list")
-    return render(request, "organiser/player_list.html", {"players": Player.objects.all(), "form": form})
+    query = request.GET.get("q", "").strip()
+    players = selectors.search_players(query)
+    return render(request, "organiser/player_list.html", {"players": players, "form": form, "query": query})
+
+
+@login_required
+def player_edit(request: HttpRequest, player_pk: int) -> HttpResponse:
+    """Correct a player's name or club in the register."""
+    player = get_object_or_404(Player, pk=player_pk)
+    form = PlayerForm(request.POST or None, initial={"name": player.name, "club": player.club})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.update_player(player_id=player.pk, **form.cleaned_data)
+        except DomainError as error:
+            form.add_error(None, translate(error))
+        else:
+            messages.success(request, _("%(name)s saved.") % {"name": form.cleaned_data["name"]})
+            return redirect("organiser:player_list")
+    return render(request, "organiser/player_edit.html", {"player": player, "form": form})
 
 
 @login_required
