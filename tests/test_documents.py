@@ -620,3 +620,18 @@ def test_documents_follow_the_language(organiser_client, drawn_roster):
     response, reader, pages, _ = get_pdf(organiser_client, "ranking_pdf", drawn_roster.pk)
     assert "Ranking (provisional)" in pages[0] and "Page 1 of 2" in pages[0]
     assert filename_star(response) == "Ranking (provisional) – Schwesing – 2026-11-21.pdf"
+
+
+@pytest.mark.django_db
+def test_stand_ins_are_marked_on_the_printed_lists(organiser_client, roster_evening):
+    from scoring.models import Participant
+
+    stand_in = Participant.objects.get(evening=roster_evening, player__name="Tom Whitfield")
+    stand_in.is_stand_in = True
+    stand_in.save()
+    services.draw_session(evening=roster_evening, seed=3)
+    for name in ("table_list_pdf", "route_cards_pdf", "score_sheets_pdf"):
+        _, _, pages, _ = get_pdf(organiser_client, name, roster_evening.pk, 1)
+        text = squeeze("\n".join(pages))
+        assert "TomWhitfield(Ersatz)" in text, name
+        assert "HaukePetersen(Ersatz)" not in text

@@ -12,8 +12,10 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from scoring import selectors
-from scoring.models import Deal, Evening, Partnership, Player, Session
+from scoring.models import Deal, Evening, Participant, Partnership, Player, Session
 
 
 @dataclass(frozen=True)
@@ -88,12 +90,17 @@ class Seat:
         return self.table is None
 
 
-def player_ref(player: Player) -> PlayerRef:
-    return PlayerRef(id=player.pk, name=player.name, club=player.club)
+def player_ref(player: Player, stand_ins: frozenset[int] = frozenset()) -> PlayerRef:
+    """The player as printed: a stand-in (plays, is not ranked) is marked "(Ersatz)" after the name."""
+    name = f"{player.name} {gettext('(stand-in)')}" if player.pk in stand_ins else player.name
+    return PlayerRef(id=player.pk, name=name, club=player.club)
 
 
-def team(partnership: Partnership) -> Team:
-    return Team(partnership.number, (player_ref(partnership.player_1), player_ref(partnership.player_2)))
+def team(partnership: Partnership, stand_ins: frozenset[int] = frozenset()) -> Team:
+    return Team(
+        partnership.number,
+        (player_ref(partnership.player_1, stand_ins), player_ref(partnership.player_2, stand_ins)),
+    )
 
 
 def session_plan(
@@ -102,6 +109,7 @@ def session_plan(
     deals_per_round: int,
     scorer_url: Callable[[str], str],
     deals: dict[int, Iterable[Deal]] | None = None,
+    stand_ins: frozenset[int] = frozenset(),
 ) -> SessionPlan:
     """A session as loaded by :func:`scoring.selectors.sessions_with_rounds` (everything
     prefetched, no query here) as a :class:`SessionPlan`.
@@ -109,6 +117,7 @@ def session_plan(
     Args:
         scorer_url: table token -> the absolute URL of the table's scorer page.
         deals: seating id -> its entered deals, for filled score sheets; None for none.
+        stand_ins: ids of the evening's stand-ins, printed as "Name (Ersatz)".
     """
     deals = deals or {}
     rounds = []
@@ -116,8 +125,8 @@ def session_plan(
         tables = tuple(
             TableSeat(
                 table=s.table.number,
-                team_a=team(s.team_a),
-                team_b=team(s.team_b),
+                team_a=team(s.team_a, stand_ins),
+                team_b=team(s.team_b, stand_ins),
                 scorer_url=scorer_url(s.table.token),
                 deals=tuple(
                     DealLine(d.number, d.winner, d.to_nil, d.bonus_a, d.bonus_b, d.points_a, d.points_b)
@@ -126,15 +135,15 @@ def session_plan(
             )
             for s in sorted(round_.seatings.all(), key=lambda s: s.table.number)
         )
-        sitout = team(round_.sitout_partnership) if round_.sitout_partnership else None
+        sitout = team(round_.sitout_partnership, stand_ins) if round_.sitout_partnership else None
         rounds.append(RoundPlan(number=round_.number, tables=tables, sitout=sitout))
     rounds.sort(key=lambda r: r.number)
     return SessionPlan(
         number=session.number,
         deals_per_round=deals_per_round,
         rounds=tuple(rounds),
-        partnerships=tuple(team(p) for p in session.partnerships.all()),
-        sitout_player=player_ref(session.sitout_player) if session.sitout_player else None,
+        partnerships=tuple(team(p, stand_ins) for p in session.partnerships.all()),
+        sitout_player=player_ref(session.sitout_player, stand_ins) if session.sitout_player else None,
     )
 
 
@@ -174,7 +183,8 @@ def load_session_plan(
 ) -> SessionPlan | None:
     """The plan of session ``number`` of the evening, None if it has not been drawn.
 
-    Queries: those of :func:`scoring.selectors.sessions_with_rounds`, plus one for the deals.
+    Queries: those of :func:`scoring.selectors.sessions_with_rounds`, one for the stand-ins, plus one
+    for the deals.
     """
     session = next((s for s in selectors.sessions_with_rounds(evening) if s.number == number), None)
     if session is None:
@@ -183,6 +193,10 @@ def load_session_plan(
     if with_deals:
         for deal in Deal.objects.filter(seating__round__session=session).order_by("seating_id", "number"):
             deals[deal.seating_id].append(deal)
+    stand_ins = frozenset(
+        Participant.objects.filter(evening=evening, is_stand_in=True).values_list("player_id", flat=True)
+    )
     return session_plan(
-        session, deals_per_round=evening.deals_per_round, scorer_url=scorer_url, deals=deals
+        session, deals_per_round=evening.deals_per_round, scorer_url=scorer_url, deals=deals,
+        stand_ins=stand_ins,
     )
