@@ -509,6 +509,17 @@ def _check_wishes(evening: Evening, pairs: Iterable[tuple[int, int]]) -> None:
         )
 
 
+def _two_players(first, second) -> tuple[int, int]:
+    """Two different player ids from a form, or ServiceError."""
+    try:
+        first, second = int(first), int(second)
+    except (TypeError, ValueError):
+        raise ServiceError(gettext_noop("Please choose two players."), code="players_missing") from None
+    if first == second:
+        raise ServiceError(gettext_noop("Please choose two different players."), code="same_player")
+    return first, second
+
+
 def swap_players(*, session_id, player_a_id, player_b_id, user=None) -> SwapOutcome:
     """Swap two players' places for the whole session, before any deal of it is entered.
 
@@ -521,12 +532,7 @@ def swap_players(*, session_id, player_a_id, player_b_id, user=None) -> SwapOutc
         ServiceError: the same player twice, two partners, neither player in the session, a
             player not checked in, or a wish "not together" broken by the swap.
     """
-    try:
-        a_id, b_id = int(player_a_id), int(player_b_id)
-    except (TypeError, ValueError):
-        raise ServiceError(gettext_noop("Please choose two players."), code="players_missing") from None
-    if a_id == b_id:
-        raise ServiceError(gettext_noop("Please choose two different players."), code="same_player")
+    a_id, b_id = _two_players(player_a_id, player_b_id)
     with transaction.atomic():
         session = _locked_session(session_id)
         evening = session.evening
@@ -605,12 +611,7 @@ def replace_player(*, session_id, leaving_id, replacement_id, user=None) -> Subs
             instead), the leaver does not play in the session or has finished it, the
             replacement is not checked in or already plays, or a wish "not together" is broken.
     """
-    try:
-        leaving_id, replacement_id = int(leaving_id), int(replacement_id)
-    except (TypeError, ValueError):
-        raise ServiceError(gettext_noop("Please choose two players."), code="players_missing") from None
-    if leaving_id == replacement_id:
-        raise ServiceError(gettext_noop("Please choose two different players."), code="same_player")
+    leaving_id, replacement_id = _two_players(leaving_id, replacement_id)
     with transaction.atomic():
         session = _locked_session(session_id)
         evening = session.evening
