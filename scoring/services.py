@@ -387,11 +387,7 @@ def set_stand_in(*, evening: Evening, player: Player, stand_in: bool) -> Partici
 @transaction.atomic
 def set_mix_clubs(*, evening_id: int, mix: bool) -> Evening:
     """Switch the option "mix clubs" for the following draws."""
-    evening = Evening.objects.select_for_update().get(pk=evening_id)
-    if evening.mix_clubs != mix:
-        evening.mix_clubs = mix
-        evening.save(update_fields=["mix_clubs"])
-    return evening
+    return _set_flag(Evening, evening_id, "mix_clubs", mix)
 
 
 def add_partner_exclusion(*, evening: Evening, player_a_id, player_b_id) -> tuple[PartnerExclusion, bool]:

@@ -13,7 +13,7 @@ import io
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
@@ -25,6 +25,7 @@ from scoring.documents.score_sheets import build_score_sheets, score_sheets_name
 from scoring.documents.table_lists import build_table_list, table_list_name
 from scoring.filenames import content_disposition
 from scoring.models import Evening
+from scoring.views.common import evening_or_404 as _evening
 
 def pdf_response(data: bytes, name: str) -> FileResponse:
     """The PDF, shown in the browser (to print) and saved as ``<name>.pdf``."""
@@ -33,10 +34,6 @@ def pdf_response(data: bytes, name: str) -> FileResponse:
     response["Content-Length"] = str(len(data))
     response["Cache-Control"] = "no-store"
     return response
-
-
-def _evening(pk: int) -> Evening:
-    return get_object_or_404(Evening, pk=pk)
 
 
 def _plan_or_redirect(request: HttpRequest, evening: Evening, number: int, *, with_deals: bool = False

@@ -19,10 +19,7 @@ from scoring.exports import EXPORT_FORMATS, export_response
 from scoring.messages import translate
 from scoring.models import Evening, Player, Session
 from scoring.tables import FairnessTable, fairness_rows
-
-
-def _evening(pk: int) -> Evening:
-    return get_object_or_404(Evening, pk=pk)
+from scoring.views.common import evening_or_404 as _evening
 
 
 def _session(evening: Evening, number: int) -> Session:

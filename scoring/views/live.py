@@ -17,12 +17,9 @@ from scoring import selectors, services
 from scoring.domain.errors import DomainError
 from scoring.messages import translate
 from scoring.models import Evening, Round, Seating, Session
+from scoring.views.common import evening_or_404 as _evening
 
 POLL_SECONDS = 5
-
-
-def _evening(pk: int) -> Evening:
-    return get_object_or_404(Evening, pk=pk)
 
 
 def _chosen_session(request: HttpRequest, evening: Evening) -> Session | None:

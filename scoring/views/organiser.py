@@ -22,12 +22,9 @@ from scoring.messages import translate
 from scoring.models import Deal, Evening, Participant, Player, Seating
 from scoring.exports import EXPORT_FORMATS, export_response
 from scoring.tables import DealResultTable, RankingTable, ranking_rows
+from scoring.views.common import evening_or_404 as _evening
 
 IMPORT_SESSION_KEY = "player_import"
-
-
-def _evening(pk: int) -> Evening:
-    return get_object_or_404(Evening, pk=pk)
 
 
 @login_required
