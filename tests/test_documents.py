@@ -424,7 +424,6 @@ def test_table_list_and_route_cards_200_players(organiser_client):
     where, partner = seat_map(evening)
 
     _, _, pages, _ = get_pdf(organiser_client, "table_list_pdf", evening.pk, 1)
-    text = "\n".join(pages)
     starts = [next(i for i, page in enumerate(pages) if f"Durchgang 1 · Runde {r}\n" in page) for r in range(1, 5)]
     players_page = next(i for i, page in enumerate(pages) if "Spieler von A bis Z" in page)
     assert starts[0] == 0 and starts == sorted(starts) and players_page > starts[-1]

@@ -76,7 +76,7 @@ def test_repeated_wrong_table_links_are_slowed_down(client, roster_evening):
     good = Table.objects.get(evening=roster_evening, number=1).token
     for n in range(10):
         assert client.get(f"/t/falsch{n}/").status_code == 404
-    assert client.get(f"/t/falsch-again/").status_code == 429
+    assert client.get("/t/falsch-again/").status_code == 429
     # From that address even a real link waits; another device is not affected.
     assert client.get(reverse("scorer:table", args=[good])).status_code == 429
     other_device = Client(REMOTE_ADDR="192.0.2.77")

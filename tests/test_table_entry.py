@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.domain.rules import DealResult
-from scoring.models import Deal, DealChange, Seating, Session, Table
+from scoring.models import Deal, DealChange, Seating, Session
 
 A_WINS = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
 B_WINS = DealResult(winner="B", to_nil=False, bonus_a=0, bonus_b=0)
