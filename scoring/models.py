@@ -286,3 +286,15 @@ class DealChange(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["deal", "submission"], name="one_change_per_submission")
         ]
+
+
+class AttemptCounter(models.Model):
+    """Failed attempts (wrong table links, wrong table codes) counted for one key within a time
+    window; shared by every worker process. Read and written only through ``scoring.throttle``."""
+
+    key = models.CharField(max_length=200, unique=True)
+    count = models.PositiveIntegerField(default=0)
+    window_start = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("attempt counter")

@@ -57,7 +57,8 @@ def roster_evening(db):
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    """Counters of wrong table links live in the cache; every test starts with none.
+    """Every test starts with an empty cache (wrong-link counters live in the database,
+    ``scoring.throttle``, and are rolled back with each test's transaction).
 
     Does nothing when Django is not set up (pure domain tests run with ``-p no:django``)."""
     from django.conf import settings

@@ -13,13 +13,12 @@ import hashlib
 
 from django.conf import settings
 from django.contrib import messages
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from scoring import selectors, services
+from scoring import selectors, services, throttle
 from scoring.domain.errors import DomainError
 from scoring.forms import DealForm
 from scoring.messages import translate
@@ -30,7 +29,7 @@ CONFLICT, UNPROCESSABLE = 409, 422
 
 
 def _failure_key(request: HttpRequest) -> str:
-    return f"table-link-failures:{request.META.get('REMOTE_ADDR', '')}"
+    return f"table-link:{request.META.get('REMOTE_ADDR', '')}"
 
 
 def _client(request: HttpRequest) -> str:
@@ -50,14 +49,12 @@ def _table(request: HttpRequest, token: str) -> Table | HttpResponse:
     window has passed, so links cannot be guessed by trying.
     """
     key = _failure_key(request)
-    if cache.get(key, 0) >= settings.TABLE_LINK_FAILURE_LIMIT:
+    limit, window = settings.TABLE_LINK_FAILURE_LIMIT, settings.TABLE_LINK_FAILURE_WINDOW
+    if throttle.is_blocked(key, limit, window):
         return render(request, "scorer/too_many_attempts.html", status=429)
     table = Table.objects.select_related("evening").filter(token=token).first()
     if table is None:
-        try:
-            cache.incr(key)
-        except ValueError:
-            cache.set(key, 1, timeout=settings.TABLE_LINK_FAILURE_WINDOW)
+        throttle.record_failure(key, window)
         return render(request, "scorer/unknown_table.html", status=404)
     return table
 
