@@ -62,6 +62,7 @@ from django.utils.duration import duration_iso_string
 from scoring.domain.errors import DomainError, gettext_noop
 from scoring.domain.player_import import match_key
 from scoring.models import (
+    AttemptCounter,
     Deal,
     DealChange,
     Evening,
@@ -98,6 +99,8 @@ MODELS: tuple[tuple[str, type[models.Model], str | None], ...] = (
     ("deal_changes", DealChange, "deal__seating__round__session__evening"),
 )
 KEY_OF_MODEL = {model: key for key, model, _ in MODELS}
+#: Models deliberately left out: counters of wrong table links and codes (minutes-long, per device).
+NOT_BACKED_UP: tuple[type[models.Model], ...] = (AttemptCounter,)
 #: Models added after files of format version 1 were first written: a file without them has none.
 ADDED_LATER = ("partner_exclusions", "substitutions")
 
