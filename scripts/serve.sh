@@ -31,7 +31,7 @@ export CSRF_TRUSTED_ORIGINS="${CSRF_TRUSTED_ORIGINS:-$origins}"
 echo "========================================================================"
 echo "Bruus Turnier für das Hallennetz / for the hall's network:"
 for ip in $addresses; do echo "  Tablets:            http://$ip:$PORT/tablet/"; done
-echo "  Links und QR-Codes / links and QR codes: ${PUBLIC_BASE_URL:-(Adresse des Browsers / the browser's address)}"
+echo "  Links und QR-Codes / links and QR codes: ${PUBLIC_BASE_URL:-Adresse des Browsers / address of the browser}"
 echo "  Auf diesem Rechner: http://127.0.0.1:$PORT/organiser/"
 echo "  Stoppen / stop: Strg+C / Ctrl+C"
 echo "========================================================================"

@@ -303,8 +303,11 @@ def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
     number = request.POST.get("number") or request.GET.get("deal")
     form = None
     confirmed = seating.completed_at is not None  # a correction then needs a reason
-    if request.method == "POST" and confirmed and not request.user.has_perm(RUN_PERM):
-        raise PermissionDenied(RUN_PERM)  # Helfer: only rounds not yet confirmed
+    if request.method == "POST" and not request.user.has_perm(RUN_PERM):
+        # Helfer type in paper score sheets: never a correction of a confirmed round, never an
+        # "impossible" result accepted (that is the Turnierleitung's decision).
+        if confirmed or request.POST.get("accept_impossible"):
+            raise PermissionDenied(RUN_PERM)
     if request.method == "POST":
         form = OrganiserDealForm(request.POST, reason_required=confirmed)
         try:
