@@ -10,8 +10,10 @@
 Wrong codes are counted in the database (``scoring.throttle``, shared by every worker) per table
 number and per device; at ``TABLE_CODE_TABLE_LIMIT`` / ``TABLE_CODE_DEVICE_LIMIT`` within
 ``TABLE_CODE_WINDOW`` seconds the table (or device) is locked for the rest of the window or until
-the organiser unlocks it. A success does not reset a table's count, so the limit per table holds
-whatever happens in between (the help page has the arithmetic).
+the organiser unlocks it. Every try is counted before the code is looked at (tries sent at the same
+moment cannot slip past the limit); a right code takes back its own try but never resets a table's
+count, so the limit per table holds whatever happens in between (the help page has the
+arithmetic).
 """
 
 from __future__ import annotations
@@ -89,19 +91,27 @@ def tablet_join(request: HttpRequest) -> HttpResponse:
 
     table_limit, device_limit, window = _limits()
     typed_number = request.POST.get("number", "").strip()[:6]
+    number = ascii_int(typed_number, minimum=1, maximum=999)
     device_key = DEVICE_KEY + _device(request)
-    if throttle.is_blocked(device_key, device_limit, window):
+    table_key = f"{TABLE_KEY}{number}"
+    device_locked = throttle.is_blocked(device_key, device_limit, window)
+    if not device_locked and number is None:
+        return _join_page(request, number=typed_number, status=422, error=_(
+            "Please type the table number (digits, e.g. 7)."
+        ))
+    table_locked = not device_locked and throttle.is_blocked(table_key, table_limit, window)
+    if not (device_locked or table_locked):
+        # Count the try before looking at the code, so that tries sent at the same moment cannot
+        # slip past the limit; a right code is forgiven below.
+        device_locked = throttle.record_failure(device_key, window) > device_limit
+        tries = throttle.record_failure(table_key, window)
+        table_locked = tries > table_limit
+    if device_locked:
         return _join_page(request, number=typed_number, status=429, error=_(
             "Too many wrong codes from this tablet. Please ask the organiser to unlock it, "
             "or open the table with the QR code on the table card."
         ))
-    number = ascii_int(typed_number, minimum=1, maximum=999)
-    if number is None:
-        return _join_page(request, number=typed_number, status=422, error=_(
-            "Please type the table number (digits, e.g. 7)."
-        ))
-    table_key = f"{TABLE_KEY}{number}"
-    if throttle.is_blocked(table_key, table_limit, window):
+    if table_locked:
         return _join_page(request, number=typed_number, status=429, error=_(
             "Table %(number)s is locked after too many wrong codes. Please ask the organiser to "
             "unlock it, or open the table with the QR code on the table card."
@@ -114,8 +124,6 @@ def tablet_join(request: HttpRequest) -> HttpResponse:
             .order_by("-evening__date", "-evening_id").first()
         )
     if table is None:
-        throttle.record_failure(device_key, window)
-        left = max(table_limit - throttle.record_failure(table_key, window), 0)
         if code is None:
             error = _(
                 "A table code has %(length)s letters and no digits, e.g. KAT WEN. Please check the "
@@ -126,9 +134,11 @@ def tablet_join(request: HttpRequest) -> HttpResponse:
                 "This is not the code of table %(number)s. Please check the table number and the "
                 "code on the table card."
             ) % {"number": number}
+        left = max(table_limit - tries, 0)
         if left:
             error += " " + _("Tries left for this table: %(left)s.") % {"left": left}
         return _join_page(request, number=typed_number, error=error, status=422)
+    throttle.forgive(table_key)
     throttle.reset(device_key)
     messages.success(request, _("This tablet is now the tablet of table %(number)s.") % {"number": number})
     response = redirect("scorer:table", token=table.token)
