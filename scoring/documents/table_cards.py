@@ -18,7 +18,7 @@ from scoring.documents import pdf_base as base
 from scoring.documents.score_sheets import QrCode
 from scoring.table_codes import display
 
-CARD_QR_SIZE = 62 * mm
+CARD_QR_SIZE = 66 * mm
 
 
 def table_cards_name(evening) -> str:
@@ -40,7 +40,7 @@ def build_table_cards(evening, tables: Sequence, *, table_url: Callable[[object]
             story.append(FrameBreak())
         content = [
             base.para(evening.name, 12, color="#555555", align="center"),
-            base.para(gettext("Table %(n)s") % {"n": table.number}, 64, bold=True, align="center",
+            base.para(gettext("Table %(n)s") % {"n": table.number}, 84, bold=True, align="center",
                       space_after=4 * mm),
             _body(table, table_url(table), join_url, wifi_name, frame._width),
         ]
