@@ -168,6 +168,8 @@ def test_a_helper_enters_deals_from_paper_but_never_corrects_a_confirmed_round(c
     assert response.status_code == 403
     assert "Turnierleitung" in response.content.decode()
     assert seating.deals.get(number=1).winner == "A"
+    page = client.get(url + "?deal=1").content.decode()
+    assert 'data-testid="leader-corrects"' in page and 'id="edit"' not in page
 
 
 @pytest.mark.django_db
