@@ -9,22 +9,22 @@ base URL is only used to build links, so the QR link's path is opened on the liv
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings as django_settings
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Page, expect
 
 from scoring import services
 from scoring.models import Deal, Seating, Table
 from scoring.table_codes import display
+from tests.test_browser_table import new_context  # noqa: F401 (fixture: German touch contexts)
 
 pytestmark = pytest.mark.browser
 
 HALL = "http://192.168.178.20:8000"
 TABLET = {"width": 800, "height": 1280}
-TIMEOUT_MS = 15_000
+LAPTOP = {"width": 1280, "height": 900}
 
 
 @pytest.fixture
@@ -34,22 +34,6 @@ def hall(settings):
     settings.PUBLIC_BASE_URL = HALL
     settings.WIFI_NAME = "Dörpshus"
     return settings
-
-
-@pytest.fixture
-def contexts(browser: Browser) -> Iterator:
-    made: list[BrowserContext] = []
-
-    def make(size=TABLET) -> BrowserContext:
-        context = browser.new_context(viewport=size, has_touch=True, locale="de-DE")
-        context.set_default_timeout(TIMEOUT_MS)
-        context.set_default_navigation_timeout(TIMEOUT_MS)
-        made.append(context)
-        return context
-
-    yield make
-    for context in made:
-        context.close()
 
 
 @pytest.fixture
@@ -76,13 +60,13 @@ def enter_deal(page: Page, winner: str) -> None:
     expect(page.locator('tr[data-deal="1"] td.points')).to_have_text("1:0" if winner == "A" else "0:1")
 
 
-def test_three_tablets_join_by_code_and_one_by_qr_link(live_server, hall, contexts, evening, organiser):
+def test_three_tablets_join_by_code_and_one_by_qr_link(live_server, hall, new_context, evening, organiser):
     assert not django_settings.DEBUG
     tables = {t.number: t for t in Table.objects.filter(evening=evening)}
     assert len(tables) >= 4
 
     # The organiser's page: every table with its QR code (a link on the hall address) and code.
-    organiser_page = contexts({"width": 1280, "height": 900}).new_page()
+    organiser_page = new_context(LAPTOP).new_page()
     log_in(organiser_page, live_server)
     organiser_page.goto(f"{live_server.url}/organiser/abende/{evening.pk}/tablets/")
     expect(organiser_page.get_by_test_id("join-url")).to_have_text(f"{HALL}/tablet/")
@@ -105,7 +89,7 @@ def test_three_tablets_join_by_code_and_one_by_qr_link(live_server, hall, contex
     winners = {1: "A", 2: "B", 3: "A", 4: "B"}
     pages = {}
     for number, code in typed.items():
-        page = contexts().new_page()
+        page = new_context(TABLET).new_page()
         page.goto(f"{live_server.url}/tablet/")
         page.get_by_label("Tischnummer").fill(str(number))
         page.get_by_label("Tischcode (auf der Tischkarte)").fill(code)
@@ -116,7 +100,7 @@ def test_three_tablets_join_by_code_and_one_by_qr_link(live_server, hall, contex
 
     # The fourth tablet scans the QR code: the same path on the live server.
     qr_path = urlsplit(shown[4][1]).path
-    page = contexts().new_page()
+    page = new_context(TABLET).new_page()
     page.goto(f"{live_server.url}{qr_path}")
     expect(page.locator("header .brand")).to_contain_text("Tisch 4")
     pages[4] = page
@@ -146,9 +130,9 @@ def test_three_tablets_join_by_code_and_one_by_qr_link(live_server, hall, contex
 
 
 def test_a_wrong_code_says_so_and_a_helper_is_turned_away_from_the_organiser_only_pages(
-    live_server, hall, contexts, evening, helper
+    live_server, hall, new_context, evening, helper
 ):
-    page = contexts().new_page()
+    page = new_context(TABLET).new_page()
     page.goto(f"{live_server.url}/tablet/")
     page.get_by_label("Tischnummer").fill("2")
     page.get_by_label("Tischcode (auf der Tischkarte)").fill("ABC DEF" if evening.tables.get(number=2).code != "ABCDEF"
@@ -158,7 +142,7 @@ def test_a_wrong_code_says_so_and_a_helper_is_turned_away_from_the_organiser_onl
     expect(page.get_by_test_id("join-error")).to_contain_text("Noch 9 Versuche")
     expect(page.get_by_label("Tischnummer")).to_have_value("2")
 
-    helper_page = contexts({"width": 1280, "height": 900}).new_page()
+    helper_page = new_context(LAPTOP).new_page()
     helper_page.goto(f"{live_server.url}/anmelden/")
     helper_page.get_by_label("Benutzername").fill("helfer")
     helper_page.get_by_label("Passwort").fill("geheim-123")

@@ -48,6 +48,15 @@ def _limits() -> tuple[int, int, int]:
     return settings.TABLE_CODE_TABLE_LIMIT, settings.TABLE_CODE_DEVICE_LIMIT, settings.TABLE_CODE_WINDOW
 
 
+def _remember(request: HttpRequest, response: HttpResponse, token: str) -> HttpResponse:
+    """Let the tablet keep the table of ``token`` (cookie, ``TABLET_COOKIE_AGE`` seconds)."""
+    response.set_cookie(
+        COOKIE, token, max_age=settings.TABLET_COOKIE_AGE, httponly=True, samesite="Lax",
+        secure=request.is_secure(),
+    )
+    return response
+
+
 def remember_table(view):
     """Wrap the table page: a tablet that opened it (by code, QR code or link) keeps the table in
     a cookie, for ``/tablet/`` and the home-screen icon."""
@@ -55,10 +64,7 @@ def remember_table(view):
     def wrapped(request: HttpRequest, token: str, *args, **kwargs) -> HttpResponse:
         response = view(request, token, *args, **kwargs)
         if response.status_code == 200 and request.COOKIES.get(COOKIE) != token:
-            response.set_cookie(
-                COOKIE, token, max_age=settings.TABLET_COOKIE_AGE, httponly=True, samesite="Lax",
-                secure=request.is_secure(),
-            )
+            _remember(request, response, token)
         return response
 
     wrapped.__doc__ = view.__doc__
@@ -141,12 +147,7 @@ def tablet_join(request: HttpRequest) -> HttpResponse:
     throttle.forgive(table_key)
     throttle.reset(device_key)
     messages.success(request, _("This tablet is now the tablet of table %(number)s.") % {"number": number})
-    response = redirect("scorer:table", token=table.token)
-    response.set_cookie(
-        COOKIE, table.token, max_age=settings.TABLET_COOKIE_AGE, httponly=True, samesite="Lax",
-        secure=request.is_secure(),
-    )
-    return response
+    return _remember(request, redirect("scorer:table", token=table.token), table.token)
 
 
 @helper_required
