@@ -13,6 +13,7 @@ import ipaddress
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest
 from django.urls import reverse
 
@@ -50,7 +51,10 @@ def context(request: HttpRequest) -> dict:
     when their links would only work on this machine."""
     match = getattr(request, "resolver_match", None)
     on_organiser_page = bool(match and match.namespace == "organiser")
-    base = base_url(request)
+    try:
+        base = base_url(request)
+    except DisallowedHost:  # an error page for a request from a foreign host name
+        return {"public_base": "", "local_links_warning": False}
     return {
         "public_base": base,
         "local_links_warning": on_organiser_page and points_at_this_machine(base),
