@@ -6,11 +6,12 @@ PORT   ?= 8000
 HOST   ?= 127.0.0.1
 export DEBUG ?= true
 
-.PHONY: run serve test bench messages translations migrate demo clean help
+.PHONY: run serve organiser test bench messages translations migrate demo clean help
 
 help:
 	@echo "make run   - set everything up, load the demo evening, serve on http://$(HOST):$(PORT)"
 	@echo "make serve - serve for the hall's network with gunicorn (address printed for the tablets)"
+	@echo "make organiser - create an organiser login or set a new password (asks for name and password)"
 	@echo "make test  - install what the tests need (incl. Chromium) and run every test"
 	@echo "make bench - time the printed documents (PDF) against bare reportlab"
 
@@ -41,6 +42,10 @@ run: demo
 # Serve for the hall's network (gunicorn, DEBUG off); prints the address for the tablets.
 serve: migrate
 	PORT=$(PORT) scripts/serve.sh
+
+# Create an organiser login (Turnierleitung) or give it a new password; asks interactively.
+organiser: migrate
+	$(PY) manage.py organiser
 
 # Debian's Chromium for the browser tests (Playwright drives /usr/bin/chromium), and
 # poppler-utils (pdftoppm) for the test that renders the printed documents.

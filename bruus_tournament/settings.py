@@ -12,6 +12,10 @@ Every setting has a default that is safe on an organiser's laptop:
 - ``CSRF_TRUSTED_ORIGINS`` (comma-separated origins such as ``http://192.168.1.20:8000``).
 - ``USE_TLS`` (true/false, default ``false``): served over HTTPS (behind a TLS proxy); turns on
   secure cookies, HSTS and the HTTPS redirect.
+- ``PUBLIC_BASE_URL`` (e.g. ``http://192.168.1.20:8000``): the address the tablets and phones use;
+  every link and QR code on screen and on paper starts with it. ``make serve`` sets it to the hall
+  address it prints; empty (``make run``) means the address the organiser's browser used.
+- ``WIFI_NAME``: the hall's Wi-Fi name, printed on the table cards (may be empty).
 
 A wrong value stops the start with ``ImproperlyConfigured`` naming the setting.
 """
@@ -123,6 +127,34 @@ AXES_VERBOSE = False
 TABLE_LINK_FAILURE_LIMIT = 10
 TABLE_LINK_FAILURE_WINDOW = 10 * 60  # seconds
 
+# Short table codes typed at /tablet/ (6 letters): wrong codes are counted per table number and per
+# device; at the limit the table (or device) is locked for the window, or until the organiser
+# unlocks it on the page "Tablets einrichten". The arithmetic is in the help page.
+TABLE_CODE_TABLE_LIMIT = 10
+TABLE_CODE_DEVICE_LIMIT = 10
+TABLE_CODE_WINDOW = 60 * 60  # seconds
+# How long a tablet remembers its table (cookie), so /tablet/ and the home-screen icon lead back.
+TABLET_COOKIE_AGE = 18 * 60 * 60  # seconds
+
+
+def _public_base_url() -> str:
+    """PUBLIC_BASE_URL without a trailing slash; scheme and host required, no path."""
+    raw = env.str("PUBLIC_BASE_URL", default="").strip().rstrip("/")
+    if not raw:
+        return ""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(raw)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path or parts.query:
+        raise ImproperlyConfigured(
+            f"PUBLIC_BASE_URL must be an address such as http://192.168.1.20:8000 (got {raw!r})."
+        )
+    return raw
+
+
+PUBLIC_BASE_URL = _public_base_url()
+WIFI_NAME = env.str("WIFI_NAME", default="").strip()
+
 ROOT_URLCONF = "bruus_tournament.urls"
 
 TEMPLATES = [
@@ -136,6 +168,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                "scoring.links.context",
             ],
         },
     },
@@ -168,6 +201,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    # Organiser logins guard the hall's Wi-Fi (issue 9): no common or all-digit passwords either.
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
 LANGUAGE_CODE = "de"

@@ -14,5 +14,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
+handler403 = "scoring.views.errors.forbidden"
 handler404 = "scoring.views.errors.not_found"
 handler500 = "scoring.views.errors.server_error"

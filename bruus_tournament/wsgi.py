@@ -1,7 +1,22 @@
-"""WSGI entry point (gunicorn ``bruus_tournament.wsgi``)."""
+"""WSGI entry point (gunicorn ``bruus_tournament.wsgi``; also what ``runserver`` loads).
+
+With DEBUG off the app refuses to start while a login still has the demo password or no
+organiser login exists (``scoring.startup``).
+"""
 import os
 
+from django.conf import settings
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bruus_tournament.settings")
 application = get_wsgi_application()
+
+if not settings.DEBUG:
+    from django.db import connections
+
+    from scoring.startup import refuse_unsafe_start
+
+    try:
+        refuse_unsafe_start()
+    finally:
+        connections.close_all()

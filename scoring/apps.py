@@ -1,7 +1,18 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
+
+
+def _ensure_groups(sender, **kwargs):
+    """After every migrate (and a test database flush): the roles' groups exist."""
+    from scoring.roles import ensure_groups
+
+    ensure_groups()
 
 
 class ScoringConfig(AppConfig):
     name = "scoring"
     verbose_name = _("Bruus tournament")
+
+    def ready(self):
+        post_migrate.connect(_ensure_groups, sender=self, dispatch_uid="scoring-ensure-groups")

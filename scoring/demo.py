@@ -8,12 +8,14 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.db import transaction
 
 from scoring import services
 from scoring.domain.player_import import parse_player_file
 from scoring.domain.rules import POSSIBLE_BONUS_PAIRS, DealResult
 from scoring.models import Evening, Seating
+from scoring.roles import LEADER, ensure_groups
 
 DEMO_EVENING = "Schwesinger Bruus-Abend (Demo)"
 DEMO_USER = "turnierleitung"
@@ -42,13 +44,16 @@ def play_seating(seating: Seating, rng: random.Random, complete: bool = True) ->
 
 @transaction.atomic
 def load_demo(players_file: Path | None = None) -> tuple[Evening, bool]:
-    """Create the organiser login and the demo evening unless they exist.
+    """Create the organiser login (superuser, group Turnierleitung) and the demo evening unless
+    they exist.
 
     Returns ``(evening, created)``.
     """
     user_model = get_user_model()
     if not user_model.objects.filter(username=DEMO_USER).exists():
-        user_model.objects.create_superuser(DEMO_USER, "", DEMO_PASSWORD)
+        user = user_model.objects.create_superuser(DEMO_USER, "", DEMO_PASSWORD)
+        ensure_groups()
+        user.groups.add(Group.objects.get(name=LEADER))
     evening = Evening.objects.filter(name=DEMO_EVENING).first()
     if evening is not None:
         return evening, False

@@ -17,6 +17,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from scoring.domain.player_import import match_key
+from scoring.table_codes import new_table_code
 
 TEAM_CHOICES = [("A", _("Team A")), ("B", _("Team B"))]
 
@@ -77,6 +78,12 @@ class Evening(models.Model):
         ordering = ["-date", "-id"]
         verbose_name = _("evening")
         verbose_name_plural = _("evenings")
+        # The organiser roles (scoring.roles): Helfer have assist_evening, Turnierleitung all three.
+        permissions = [
+            ("assist_evening", _("Can check in players, enter and confirm deals on a team's behalf and print")),
+            ("run_evening", _("Can draw and change sessions, lock, correct confirmed rounds and renew table links")),
+            ("manage_logins", _("Can create, reset and deactivate organiser logins")),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -122,6 +129,8 @@ class Table(models.Model):
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField(_("table"))
     token = models.CharField(max_length=64, unique=True, default=new_table_token)
+    # Typed at /tablet/ with the table number (scoring.table_codes); renewed with the link.
+    code = models.CharField(_("table code"), max_length=6, default=new_table_code)
 
     class Meta:
         ordering = ["number"]

@@ -166,6 +166,8 @@ class ScorerState:
     total_b: int = 0
     finished: Seating | None = None            # the round completed last at this table
     next_seats: list[NextSeat] = field(default_factory=list)
+    # The session now drawn when nobody plays at this table in it (fewer tables than before).
+    unused_in_session: int | None = None
 
     @property
     def next_deal(self) -> int | None:
@@ -228,6 +230,10 @@ def scorer_state(table: Table) -> ScorerState:
     if finished_list and (current is None or not state.deals):
         state.finished = finished_list[-1]
         state.next_seats = next_seats(state.finished)
+    if current is None:
+        latest = Session.objects.filter(evening_id=table.evening_id).order_by("-number").first()
+        if latest is not None and not any(s.round.session_id == latest.pk for s in seatings):
+            state.unused_in_session = latest.number
     return state
 
 

@@ -36,6 +36,7 @@ from scoring.models import (
     Table,
     new_table_token,
 )
+from scoring.table_codes import new_table_code
 
 class ServiceError(DomainError):
     """A request the current state of the evening does not allow (message is a msgid)."""
@@ -714,13 +715,15 @@ def replace_player(*, session_id, leaving_id, replacement_id, user=None) -> Subs
 
 @transaction.atomic
 def regenerate_table_link(*, table_id: int) -> Table:
-    """Give a table a new private link (e.g. when a tablet is lost); the old link stops at once.
+    """Give a table a new private link and short code (e.g. when a tablet is lost); the old ones
+    stop at once.
 
-    Returns the table with its new token (192 random bits). Raises Table.DoesNotExist.
+    Returns the table with its new token (192 random bits) and code. Raises Table.DoesNotExist.
     """
     table = Table.objects.select_for_update().get(pk=table_id)
     table.token = new_table_token()
-    table.save(update_fields=["token"])
+    table.code = new_table_code()
+    table.save(update_fields=["token", "code"])
     return table
 
 

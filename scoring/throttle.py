@@ -92,3 +92,12 @@ def blocked(prefix: str, limit: int, window: int) -> list[CounterState]:
         key__startswith=prefix, count__gte=limit, window_start__gt=_expired_before(window)
     ).order_by("window_start")
     return [CounterState(row.key, row.count, row.window_start) for row in rows]
+
+
+def forgive(key: str) -> None:
+    """Take back one counted attempt of ``key``: for limits that count every attempt before
+    checking it (so that concurrent attempts cannot slip past the limit) and forgive the right
+    ones (``scoring.views.tablets``)."""
+    from scoring.models import AttemptCounter
+
+    AttemptCounter.objects.filter(key=key, count__gt=0).update(count=F("count") - 1)

@@ -16,9 +16,33 @@ SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 ROSTER = SHARED / "data" / "players-schwesing.csv"
 
 
+def make_login(django_user_model, username: str, role: str | None):
+    """A login with ``role`` (scoring.roles.LEADER / HELPER, or None for no organiser role)."""
+    from django.contrib.auth.models import Group
+
+    from scoring.roles import ensure_groups
+
+    user = django_user_model.objects.create_user(username, password="geheim-123")
+    if role:
+        ensure_groups()  # a flushed test database (live server tests) has lost the migration's groups
+        user.groups.add(Group.objects.get(name=role))
+    return user
+
+
 @pytest.fixture
 def organiser(django_user_model):
-    return django_user_model.objects.create_user("leitung", password="geheim-123")
+    """A Turnierleitung login (may do everything)."""
+    from scoring.roles import LEADER
+
+    return make_login(django_user_model, "leitung", LEADER)
+
+
+@pytest.fixture
+def helper(django_user_model):
+    """A Helfer login."""
+    from scoring.roles import HELPER
+
+    return make_login(django_user_model, "helfer", HELPER)
 
 
 @pytest.fixture

@@ -5,7 +5,9 @@ from django.urls import path
 from scoring.views import documents
 from scoring.views import draw
 from scoring.views import live
+from scoring.views import logins
 from scoring.views import organiser as views
+from scoring.views import tablets
 
 app_name = "organiser"
 
@@ -37,6 +39,15 @@ urlpatterns = [
     path("abende/<int:pk>/durchgang/<int:number>/tauschen/", draw.session_swap, name="session_swap"),
     path("abende/<int:pk>/durchgang/<int:number>/ersetzen/", draw.session_replace, name="session_replace"),
     path("abende/<int:pk>/fairness/", draw.fairness, name="fairness"),
+    # Tablets: QR codes and short codes of the tables, locked tables, table cards
+    path("abende/<int:pk>/tablets/", tablets.tablets_setup, name="tablets"),
+    path("abende/<int:pk>/tablets/entsperren/", tablets.tablet_unlock, name="tablet_unlock"),
+    path("abende/<int:pk>/tischkarten.pdf", tablets.table_cards_pdf, name="table_cards_pdf"),
+    # Organiser logins and their roles (Turnierleitung only)
+    path("anmeldungen/", logins.login_list, name="logins"),
+    path("anmeldungen/<int:user_pk>/passwort/", logins.login_password, name="login_password"),
+    path("anmeldungen/<int:user_pk>/rolle/", logins.login_role, name="login_role"),
+    path("anmeldungen/<int:user_pk>/aktiv/", logins.login_active, name="login_active"),
     path("spieler/", views.player_list, name="player_list"),
     path("spieler/<int:player_pk>/", views.player_edit, name="player_edit"),
     path("spieler/import/", views.player_import, name="player_import"),

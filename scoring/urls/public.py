@@ -5,12 +5,15 @@ from django.views.generic import TemplateView
 
 from scoring.views import public as views
 from scoring.views import screens
+from scoring.views import tablets
 
 app_name = "public"
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="public/home.html"), name="home"),
     path("hilfe/", views.help_page, name="help"),
+    # The short address for the tablets: table number + table code (printed on the table cards).
+    path("tablet/", tablets.tablet_join, name="tablet_join"),
     # An evening's screens for the room: ranking (projector) and "Where do I sit?" (phones).
     path("abend/<int:pk>/rangliste/", screens.ranking_screen, name="ranking_screen"),
     path("abend/<int:pk>/platz/", screens.seat_finder, name="seat_finder"),

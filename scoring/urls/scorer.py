@@ -3,11 +3,13 @@
 from django.urls import path
 
 from scoring.views import scorer as views
+from scoring.views.tablets import remember_table
 
 app_name = "scorer"
 
 urlpatterns = [
-    path("<str:token>/", views.table_page, name="table"),
+    # The tablet keeps its table (cookie) for /tablet/ and the home-screen icon.
+    path("<str:token>/", remember_table(views.table_page), name="table"),
     path("<str:token>/stand/", views.table_poll, name="poll"),
     path("<str:token>/spiel/<int:number>/", views.table_deal, name="deal"),
     path("<str:token>/fertig/", views.table_finish, name="finish"),

@@ -11,13 +11,11 @@ from __future__ import annotations
 import io
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from scoring import selectors
+from scoring import links, selectors
 from scoring.documents.data import SessionPlan, load_session_plan
 from scoring.documents.ranking import build_ranking, ranking_name
 from scoring.documents.route_cards import build_route_cards, route_cards_name
@@ -26,6 +24,7 @@ from scoring.documents.table_lists import build_table_list, table_list_name
 from scoring.filenames import content_disposition
 from scoring.models import Evening
 from scoring.views.common import evening_or_404 as _evening
+from scoring.views.access import helper_required
 
 def pdf_response(data: bytes, name: str) -> FileResponse:
     """The PDF, shown in the browser (to print) and saved as ``<name>.pdf``."""
@@ -40,7 +39,7 @@ def _plan_or_redirect(request: HttpRequest, evening: Evening, number: int, *, wi
                       ) -> SessionPlan | HttpResponse:
     plan = load_session_plan(
         evening, number, with_deals=with_deals,
-        scorer_url=lambda token: request.build_absolute_uri(reverse("scorer:table", args=[token])),
+        scorer_url=lambda token: links.absolute_reverse(request, "scorer:table", token),
     )
     if plan is None:
         messages.error(request, _("Session %(number)s has not been drawn yet.") % {"number": number})
@@ -51,7 +50,7 @@ def _plan_or_redirect(request: HttpRequest, evening: Evening, number: int, *, wi
     return plan
 
 
-@login_required
+@helper_required
 def ranking_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     """The ranking, provisional ("vorläufig") while any deal is missing."""
     evening = _evening(pk)
@@ -64,7 +63,7 @@ def ranking_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     return pdf_response(data, ranking_name(evening, complete=complete))
 
 
-@login_required
+@helper_required
 def score_sheets_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """All score sheets of a session: filled with what was entered, or blank with ``?leer=1``."""
     evening = _evening(pk)
@@ -76,7 +75,7 @@ def score_sheets_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponse
     return pdf_response(data, score_sheets_name(evening, number, filled=filled))
 
 
-@login_required
+@helper_required
 def table_list_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     evening = _evening(pk)
     plan = _plan_or_redirect(request, evening, number)
@@ -85,7 +84,7 @@ def table_list_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     return pdf_response(build_table_list(evening, plan), table_list_name(evening, number))
 
 
-@login_required
+@helper_required
 def route_cards_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     evening = _evening(pk)
     plan = _plan_or_redirect(request, evening, number)

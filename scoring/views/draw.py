@@ -5,7 +5,6 @@ leaves) and the fairness report. Views are thin: services write, selectors read.
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -20,6 +19,7 @@ from scoring.messages import translate
 from scoring.models import Evening, Player, Session
 from scoring.tables import FairnessTable, fairness_rows
 from scoring.views.common import evening_or_404 as _evening
+from scoring.views.access import helper_required, leader_required
 
 
 def _session(evening: Evening, number: int) -> Session:
@@ -37,7 +37,7 @@ def _to_session(evening: Evening, number: int) -> HttpResponse:
 # --- Wishes on the check-in page --------------------------------------------------------------
 
 
-@login_required
+@leader_required
 @require_POST
 def stand_in(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
     """Mark a player as stand-in (plays, not ranked) or as ranked player again."""
@@ -47,7 +47,7 @@ def stand_in(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
     return redirect(reverse("organiser:evening_players", kwargs={"pk": evening.pk}) + f"#p{player.pk}")
 
 
-@login_required
+@leader_required
 @require_POST
 def mix_clubs(request: HttpRequest, pk: int) -> HttpResponse:
     evening = _evening(pk)
@@ -60,7 +60,7 @@ def mix_clubs(request: HttpRequest, pk: int) -> HttpResponse:
     return _to_players(evening)
 
 
-@login_required
+@leader_required
 @require_POST
 def exclusion_add(request: HttpRequest, pk: int) -> HttpResponse:
     """Add a wish "not together": two players who must never be partners this evening."""
@@ -80,7 +80,7 @@ def exclusion_add(request: HttpRequest, pk: int) -> HttpResponse:
     return _to_players(evening)
 
 
-@login_required
+@leader_required
 @require_POST
 def exclusion_remove(request: HttpRequest, pk: int, exclusion_pk: int) -> HttpResponse:
     evening = _evening(pk)
@@ -92,7 +92,7 @@ def exclusion_remove(request: HttpRequest, pk: int, exclusion_pk: int) -> HttpRe
 # --- Changes to a drawn session -----------------------------------------------------------------
 
 
-@login_required
+@leader_required
 @require_POST
 def session_redraw(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Draw a session again (new seed), only before any deal of it is entered; needs the
@@ -115,7 +115,7 @@ def session_redraw(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     return redirect("organiser:session_detail", pk=evening.pk, number=number)
 
 
-@login_required
+@leader_required
 @require_POST
 def session_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Swap two players for the whole session, only before any deal of it is entered."""
@@ -141,7 +141,7 @@ def session_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     return _to_session(evening, number)
 
 
-@login_required
+@leader_required
 @require_POST
 def session_replace(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """A player leaves during the session: another takes over for the remaining rounds."""
@@ -171,7 +171,7 @@ def session_replace(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 # --- Fairness report ------------------------------------------------------------------------------
 
 
-@login_required
+@helper_required
 def fairness(request: HttpRequest, pk: int) -> HttpResponse:
     """Partners, opponents, repeated opponents and sit-outs per player; the evening's repeats
     against the lower bound, and why (page, CSV and XLSX)."""

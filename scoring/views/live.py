@@ -5,7 +5,6 @@ ranking, and confirming a round on a team's behalf."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -13,11 +12,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from scoring import selectors, services
+from scoring import links, selectors, services
 from scoring.domain.errors import DomainError
 from scoring.messages import translate
 from scoring.models import Evening, Round, Seating, Session
 from scoring.views.common import evening_or_404 as _evening
+from scoring.views.access import helper_required, leader_required
 
 POLL_SECONDS = 5
 
@@ -45,12 +45,12 @@ def _dashboard(request: HttpRequest, evening: Evening, session: Session | None) 
     }
     if request.htmx and not request.htmx.history_restore_request:
         return render(request, "organiser/_live_grid.html", context)
-    context["screen_url"] = request.build_absolute_uri(reverse("public:ranking_screen", args=[evening.pk]))
-    context["finder_url"] = request.build_absolute_uri(reverse("public:seat_finder", args=[evening.pk]))
+    context["screen_url"] = links.absolute_reverse(request, "public:ranking_screen", evening.pk)
+    context["finder_url"] = links.absolute_reverse(request, "public:seat_finder", evening.pk)
     return render(request, "organiser/live.html", context)
 
 
-@login_required
+@helper_required
 @require_safe
 def live_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     """Tables x rounds with each one's state; the grid reloads itself every few seconds."""
@@ -67,7 +67,7 @@ def _back(request: HttpRequest, evening: Evening, session: Session | None) -> Ht
     return redirect(url)
 
 
-@login_required
+@leader_required
 @require_POST
 def round_lock(request: HttpRequest, pk: int, round_pk: int) -> HttpResponse:
     """Lock a round for every table (no more deal entries from the tablets), or unlock it."""
@@ -83,7 +83,7 @@ def round_lock(request: HttpRequest, pk: int, round_pk: int) -> HttpResponse:
     return _back(request, evening, round_.session)
 
 
-@login_required
+@leader_required
 @require_POST
 def session_close(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Close a session for the tables (they can change nothing in it any more), or reopen it."""
@@ -98,7 +98,7 @@ def session_close(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     return _back(request, evening, session)
 
 
-@login_required
+@leader_required
 @require_POST
 def ranking_visibility(request: HttpRequest, pk: int) -> HttpResponse:
     """Hide the public ranking screen for the last rounds, or reveal it."""
@@ -113,7 +113,7 @@ def ranking_visibility(request: HttpRequest, pk: int) -> HttpResponse:
                     else reverse("organiser:live", args=[evening.pk]))
 
 
-@login_required
+@helper_required
 @require_POST
 def seating_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     """The organiser confirms a table's round on a team's behalf (e.g. the team has left)."""

@@ -4,7 +4,7 @@ ranking and corrections. Views are thin: forms validate, services write, selecto
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -23,11 +23,13 @@ from scoring.models import Deal, Evening, Participant, Player, Seating
 from scoring.exports import EXPORT_FORMATS, export_response
 from scoring.tables import DealResultTable, RankingTable, ranking_rows
 from scoring.views.common import evening_or_404 as _evening
+from scoring.roles import RUN_PERM
+from scoring.views.access import helper_required, leader_required
 
 IMPORT_SESSION_KEY = "player_import"
 
 
-@login_required
+@helper_required
 def evening_list(request: HttpRequest) -> HttpResponse:
     evenings = Evening.objects.annotate(
         player_count=Count("participants", filter=Q(participants__checked_in=True), distinct=True),
@@ -36,7 +38,7 @@ def evening_list(request: HttpRequest) -> HttpResponse:
     return render(request, "organiser/evening_list.html", {"evenings": evenings})
 
 
-@login_required
+@leader_required
 def evening_create(request: HttpRequest) -> HttpResponse:
     form = EveningForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -46,7 +48,7 @@ def evening_create(request: HttpRequest) -> HttpResponse:
     return render(request, "organiser/evening_form.html", {"form": form})
 
 
-@login_required
+@helper_required
 def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
     evening = _evening(pk)
     sessions = selectors.sessions_with_rounds(evening)
@@ -68,7 +70,7 @@ def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@login_required
+@helper_required
 def evening_players(request: HttpRequest, pk: int) -> HttpResponse:
     """Check-in: every player of the register, with a button to check in or out."""
     evening = _evening(pk)
@@ -107,7 +109,7 @@ def evening_players(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@login_required
+@helper_required
 @require_POST
 def check_in(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
     evening = _evening(pk)
@@ -119,22 +121,24 @@ def check_in(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
     return redirect(f"{url}#p{player.pk}")
 
 
-@login_required
+@leader_required
 @require_POST
 def table_link_regenerate(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    """Replace a table's private link (lost tablet): the old link stops working at once."""
+    """Replace a table's private link and code (lost tablet): the old ones stop working at once."""
     evening = _evening(pk)
     table = get_object_or_404(evening.tables, number=number)
     services.regenerate_table_link(table_id=table.pk)
     messages.success(
         request,
-        _("Table %(number)s has a new link. The old link no longer works; open the new one on the tablet.")
+        _("Table %(number)s has a new link and code. The old ones no longer work; open the new link on the tablet.")
         % {"number": number},
     )
+    if request.POST.get("next") == "tablets":
+        return redirect(reverse("organiser:tablets", kwargs={"pk": evening.pk}) + f"#tisch-{number}")
     return redirect(reverse("organiser:evening_detail", kwargs={"pk": evening.pk}) + "#links")
 
 
-@login_required
+@helper_required
 def player_import(request: HttpRequest) -> HttpResponse:
     """Upload a spreadsheet, see a preview with the bad rows, then import (or cancel)."""
     evening = None
@@ -184,7 +188,7 @@ def player_import(request: HttpRequest) -> HttpResponse:
     )
 
 
-@login_required
+@helper_required
 def player_list(request: HttpRequest) -> HttpResponse:
     form = PlayerForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -203,7 +207,7 @@ def player_list(request: HttpRequest) -> HttpResponse:
     return render(request, "organiser/player_list.html", {"players": players, "form": form, "query": query})
 
 
-@login_required
+@helper_required
 def player_edit(request: HttpRequest, player_pk: int) -> HttpResponse:
     """Correct a player's name or club in the register."""
     player = get_object_or_404(Player, pk=player_pk)
@@ -219,7 +223,7 @@ def player_edit(request: HttpRequest, player_pk: int) -> HttpResponse:
     return render(request, "organiser/player_edit.html", {"player": player, "form": form})
 
 
-@login_required
+@leader_required
 @require_POST
 def session_draw(request: HttpRequest, pk: int) -> HttpResponse:
     evening = _evening(pk)
@@ -238,7 +242,7 @@ def session_draw(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("organiser:session_detail", pk=evening.pk, number=session.number)
 
 
-@login_required
+@helper_required
 def session_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """The table list of one session: every round, every table, who sits out."""
     evening = _evening(pk)
@@ -254,7 +258,7 @@ def session_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     )
 
 
-@login_required
+@helper_required
 def ranking(request: HttpRequest, pk: int) -> HttpResponse:
     evening = _evening(pk)
     session_count = evening.sessions_count
@@ -271,7 +275,7 @@ def ranking(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@login_required
+@helper_required
 def deal_results(request: HttpRequest, pk: int) -> HttpResponse:
     """Every entered deal of the evening, one row each (page, CSV and XLSX)."""
     evening = _evening(pk)
@@ -285,7 +289,7 @@ def deal_results(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "organiser/deal_results.html", {"evening": evening, "table": table})
 
 
-@login_required
+@helper_required
 def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The organiser's view of one table in one round: deals, corrections, history."""
     seating = get_object_or_404(
@@ -299,6 +303,11 @@ def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
     number = request.POST.get("number") or request.GET.get("deal")
     form = None
     confirmed = seating.completed_at is not None  # a correction then needs a reason
+    if request.method == "POST" and not request.user.has_perm(RUN_PERM):
+        # Helfer type in paper score sheets: never a correction of a confirmed round, never an
+        # "impossible" result accepted (that is the Turnierleitung's decision).
+        if confirmed or request.POST.get("accept_impossible"):
+            raise PermissionDenied(RUN_PERM)
     if request.method == "POST":
         form = OrganiserDealForm(request.POST, reason_required=confirmed)
         try:

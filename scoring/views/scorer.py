@@ -63,7 +63,8 @@ def _signature(state: selectors.ScorerState) -> str:
     """A short fingerprint of what the page shows; the page polls and is redrawn only when it
     changes (another tablet entered a deal, the organiser confirmed or locked the round)."""
     seating = state.seating
-    parts = [str(seating.pk if seating else None), str(state.finished.pk if state.finished else None)]
+    parts = [str(seating.pk if seating else None), str(state.finished.pk if state.finished else None),
+             str(state.unused_in_session)]
     if seating is not None:
         parts += [str(seating.finished_at), str(seating.completed_at), seating.finished_by,
                   str(seating.round.locked), str(seating.round.session.closed)]

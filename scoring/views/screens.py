@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
-from scoring import selectors
+from scoring import links, selectors
 from scoring.models import Evening, Player
 
 RANKING_POLL_SECONDS = 10
@@ -40,7 +39,7 @@ def ranking_screen(request: HttpRequest, pk: int) -> HttpResponse:
         "now": timezone.now(),
         "poll_seconds": RANKING_POLL_SECONDS,
         "query": request.GET.urlencode(),
-        "finder_url": request.build_absolute_uri(reverse("public:seat_finder", args=[evening.pk])),
+        "finder_url": links.absolute_reverse(request, "public:seat_finder", evening.pk),
     }
     template = "public/_ranking_screen.html" if _partial(request) else "public/ranking_screen.html"
     return render(request, template, context)

@@ -1,0 +1,91 @@
+"""The page "Anmeldungen" (Turnierleitung only): create a login with a role, new password, change
+the role, deactivate; Django's password validators stay on; the club never locks itself out."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+from scoring.demo import DEMO_PASSWORD
+from scoring.roles import HELPER, LEADER, role_of
+from tests.conftest import make_login
+
+pytestmark = pytest.mark.django_db
+URL = reverse("organiser:logins")
+
+
+def log_in(client, username, password) -> bool:
+    """Through the login page (django-axes needs the request)."""
+    response = client.post(reverse("login"), {"username": username, "password": password})
+    return response.status_code == 302
+
+
+def new_login(client, username, password, role=HELPER, again=None):
+    return client.post(URL, {"username": username, "role": role, "password1": password,
+                             "password2": password if again is None else again})
+
+
+def test_the_turnierleitung_creates_a_helper_who_can_log_in(organiser_client):
+    response = new_login(organiser_client, "kasse", "Kassentisch-2026")
+    assert response.status_code == 302
+    user = get_user_model().objects.get(username="kasse")
+    assert role_of(user) == HELPER
+    helper = Client()
+    assert log_in(helper, "kasse", "Kassentisch-2026")
+    assert helper.get(reverse("organiser:evening_list")).status_code == 200
+    assert helper.get(URL).status_code == 403
+
+
+@pytest.mark.parametrize(("password", "again", "message"), [
+    ("kurz", None, "zu kurz"),
+    (DEMO_PASSWORD, None, "Demo-Passwort"),
+    ("kassentisch", None, "zu ähnlich"),  # similar to the user name
+    ("Kassentisch-2026", "Kassentisch-2027", "verschieden"),
+])
+def test_weak_demo_or_mismatched_passwords_are_refused_and_nothing_is_saved(organiser_client, password, again,
+                                                                             message):
+    response = new_login(organiser_client, "kassentisch", password, again=again)
+    assert response.status_code == 422
+    assert message in response.content.decode()
+    assert not get_user_model().objects.filter(username="kassentisch").exists()
+
+
+def test_new_password_role_and_deactivation(organiser_client, django_user_model):
+    helper = make_login(django_user_model, "helfer", HELPER)
+    response = organiser_client.post(reverse("organiser:login_password", args=[helper.pk]),
+                                     {f"u{helper.pk}-password1": "Neu-und-lang-1", f"u{helper.pk}-password2": "Neu-und-lang-1"})
+    assert response.status_code == 302
+    helper.refresh_from_db()
+    assert helper.check_password("Neu-und-lang-1")
+    response = organiser_client.post(reverse("organiser:login_password", args=[helper.pk]),
+                                     {f"u{helper.pk}-password1": "123", f"u{helper.pk}-password2": "123"})
+    assert response.status_code == 422 and "zu kurz" in response.content.decode()
+    organiser_client.post(reverse("organiser:login_role", args=[helper.pk]), {"role": LEADER})
+    assert role_of(django_user_model.objects.get(pk=helper.pk)) == LEADER
+    organiser_client.post(reverse("organiser:login_active", args=[helper.pk]), {"active": "0"})
+    assert not django_user_model.objects.get(pk=helper.pk).is_active
+    assert not log_in(Client(), "helfer", "Neu-und-lang-1")
+
+
+def test_the_club_never_locks_itself_out(organiser_client, organiser):
+    response = organiser_client.post(reverse("organiser:login_active", args=[organiser.pk]), {"active": "0"},
+                                     follow=True)
+    assert "eigene Anmeldung" in response.content.decode()
+    response = organiser_client.post(reverse("organiser:login_role", args=[organiser.pk]), {"role": HELPER},
+                                     follow=True)
+    assert "letzte Anmeldung der Turnierleitung" in response.content.decode()
+    organiser.refresh_from_db()
+    assert organiser.is_active and role_of(organiser) == LEADER
+    response = organiser_client.post(reverse("organiser:login_role", args=[organiser.pk]), {"role": "Chef"},
+                                     follow=True)
+    assert response.status_code == 200 and role_of(organiser) == LEADER
+
+
+def test_the_help_page_has_the_arithmetic_of_the_table_codes(client):
+    page = client.get(reverse("public:help")).content.decode()
+    assert "64.000.000 mögliche Codes" in page
+    assert "höchstens 10 falsche Codes in 60 Minuten" in page
+    assert "höchstens 60 Versuche je Tisch" in page
+    assert "1 zu 1.066.667" in page and "1 zu 21.333" in page
