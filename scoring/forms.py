@@ -17,7 +17,7 @@ BONUS_CHOICES = [(n, str(n)) for n in range(MAX_BONUS + 1)]
 class EveningForm(forms.ModelForm):
     class Meta:
         model = Evening
-        fields = ["name", "date", "venue", "sessions_count", "rounds_per_session", "deals_per_round"]
+        fields = ["name", "date", "venue", "sessions_count", "rounds_per_session", "deals_per_round", "language"]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
 

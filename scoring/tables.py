@@ -31,6 +31,7 @@ class MatchstickColumn(tables.Column):
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("attrs", {"td": {"class": "num"}, "th": {"class": "num"}})
+        kwargs.setdefault("default", "–")  # a session not drawn yet, as on the printed ranking
         super().__init__(*args, **kwargs)
 
     def render(self, value):
@@ -75,8 +76,11 @@ class RankingTable(tables.Table):
         return value
 
 
-def ranking_rows(rows, session_count: int) -> list[dict]:
+def ranking_rows(rows, session_count: int, sessions_drawn: int | None = None) -> list[dict]:
     """:class:`scoring.selectors.RankingRow` objects -> dicts for :class:`RankingTable`.
+
+    Sessions after ``sessions_drawn`` (None: all) have no value: the table shows "–" for them,
+    as the printed ranking does, not 0.
 
     Places are already computed exactly (Fractions); the table gets floats, which sort and
     display (one decimal) the same and render much faster.
@@ -91,7 +95,8 @@ def ranking_rows(rows, session_count: int) -> list[dict]:
             "total": float(row.total),
         }
         for n in range(1, session_count + 1):
-            record[f"s{n}"] = float(row.sessions[n - 1]) if n - 1 < len(row.sessions) else 0.0
+            drawn = sessions_drawn is None or n <= sessions_drawn
+            record[f"s{n}"] = float(row.sessions[n - 1]) if drawn and n - 1 < len(row.sessions) else None
         data.append(record)
     return data
 
