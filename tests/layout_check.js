@@ -89,8 +89,10 @@
     });
   }
 
-  // 3. Spacing (page coordinates, so the scroll position does not matter).
-  const boxes = checked.map((el) => {
+  // 3. Spacing (page coordinates, so the scroll position does not matter). Sticky and fixed
+  //    targets move with the scroll position: whether they cover others is checked in 4.
+  const floating = (el) => ["sticky", "fixed"].includes(getComputedStyle(el).position);
+  const boxes = checked.filter((el) => !floating(el)).map((el) => {
     const r = el.getBoundingClientRect();
     return { el, left: r.left + scrollX, right: r.right + scrollX, top: r.top + scrollY, bottom: r.bottom + scrollY };
   });
@@ -130,29 +132,22 @@
     return null;
   }
   const report = new Set();
-  function sweep(when) {
-    targets.forEach((el) => {
-      const cover = coveredBy(el);
-      const key = `${name(cover || el)}|${name(el)}`;
-      if (cover && !report.has(key)) {
-        report.add(key);
-        problems.push(`covered ${when}: ${name(el)} lies under the ${getComputedStyle(cover).position} ${name(cover)}`);
-      }
-    });
+  function note(el, when) {
+    const cover = coveredBy(el);
+    const key = cover ? `${name(cover)}|${name(el)}` : "";
+    if (cover && !report.has(key)) {
+      report.add(key);
+      problems.push(`covered ${when}: ${name(el)} lies under the ${getComputedStyle(cover).position} ${name(cover)}`);
+    }
   }
   if (stuck.length) {
     const behaviour = doc.style.scrollBehavior;
     doc.style.scrollBehavior = "auto";
     window.scrollTo(0, 0);
-    sweep("at the top of the page");
+    targets.forEach((el) => note(el, "at the top of the page"));
     targets.forEach((el) => {
       el.scrollIntoView({ block: "nearest", inline: "nearest" });
-      const cover = coveredBy(el);
-      const key = `${name(cover || el)}|${name(el)}`;
-      if (cover && !report.has(key)) {
-        report.add(key);
-        problems.push(`covered when scrolled into view: ${name(el)} lies under the ${getComputedStyle(cover).position} ${name(cover)}`);
-      }
+      note(el, "when scrolled into view");
     });
     window.scrollTo(0, 0);
     doc.style.scrollBehavior = behaviour;
