@@ -25,6 +25,8 @@ class EveningForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         # The model's limits (e.g. 1 to 6 sessions) also in the browser (min/max) and in the form,
         # so a wrong number is refused at its own field.
+        # A form without the language (an older page still open) gets the default.
+        self.fields["language"].required = False
         for name in ("sessions_count", "rounds_per_session", "deals_per_round"):
             field = self.fields[name]
             limits = [v for v in Evening._meta.get_field(name).validators
@@ -33,6 +35,9 @@ class EveningForm(forms.ModelForm):
             for validator in limits:
                 attr = "min" if isinstance(validator, MinValueValidator) else "max"
                 field.widget.attrs[attr] = validator.limit_value
+
+    def clean_language(self) -> str:
+        return self.cleaned_data.get("language") or Evening._meta.get_field("language").default
 
 
 class PlayerForm(forms.Form):
