@@ -124,3 +124,18 @@ def test_offline_entry_drops_the_old_saved_message_and_says_what_it_is(live_serv
     expect(page.locator('[data-testid="pending-badge"]')).to_have_count(0, timeout=20_000)
     assert seating.deals.filter(number=4).count() == 1
     context.close()
+
+
+@pytest.mark.browser
+def test_seat_finder_on_a_phone_header_is_short_and_search_fits(live_server, browser: Browser, transactional_db):
+    ev = build_layout_evening()
+    context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True, is_mobile=True,
+                                  locale="de-DE")
+    page = context.new_page()
+    page.goto(live_server.url + reverse("public:seat_finder", args=[ev.evening.pk]))
+    header = page.locator("header.top").bounding_box()
+    assert header["height"] <= 60, header  # was 135 px: evening name and language buttons in 3 lines
+    search = page.locator(".finder-search button").bounding_box()
+    assert search["x"] + search["width"] <= 360 and search["height"] >= 44, search
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    context.close()
