@@ -65,13 +65,17 @@ PAGES: dict[str, list[tuple[str, str, Url]]] = {
     "public:help": [("help", PUBLIC, lambda ev: reverse("public:help"))],
     "public:ranking_screen": [("ranking-screen", PUBLIC, lambda ev: reverse("public:ranking_screen", args=[ev.evening.pk]))],
     "public:seat_finder": [("seat-finder", PUBLIC, lambda ev: reverse("public:seat_finder", args=[ev.evening.pk]))],
-    "public:seat": [("seat", PUBLIC, lambda ev: reverse("public:seat", args=[ev.evening.pk, _player_pk(ev)]))],
+    "public:seat": [
+        ("seat", PUBLIC, lambda ev: reverse("public:seat", args=[ev.evening.pk, _player_pk(ev)])),
+        ("not-found", PUBLIC, lambda ev: reverse("public:seat", args=[ev.evening.pk + 1000, 1])),
+    ],
     "scorer:table": [
         ("tablet-entering", TABLET, lambda ev: reverse("scorer:table", args=[ev.entering.token])),
         ("tablet-correction", TABLET, lambda ev: reverse("scorer:table", args=[ev.entering.token]) + "?deal=1"),
         ("tablet-all-entered", TABLET, lambda ev: reverse("scorer:table", args=[ev.all_entered.token])),
         ("tablet-round-finished", TABLET, lambda ev: reverse("scorer:table", args=[ev.finished.token])),
         ("tablet-after-confirmed-round", TABLET, lambda ev: reverse("scorer:table", args=[ev.confirmed.token])),
+        ("tablet-unknown-link", TABLET, lambda ev: reverse("scorer:table", args=["kein-tisch-link"])),
     ],
     "organiser:evening_list": [("evenings", ORGANISER, lambda ev: reverse("organiser:evening_list"))],
     "organiser:evening_create": [("evening-new", ORGANISER, lambda ev: reverse("organiser:evening_create"))],
@@ -91,6 +95,9 @@ PAGES: dict[str, list[tuple[str, str, Url]]] = {
     "organiser:player_edit": [("player-edit", ORGANISER, lambda ev: reverse("organiser:player_edit", args=[_player_pk(ev)]))],
     "organiser:player_import": [("player-import", ORGANISER, lambda ev: reverse("organiser:player_import"))],
 }
+
+#: Pages that say "not found" (status 404), friendly and in the same layout.
+NOT_FOUND = {"tablet-unknown-link", "not-found"}
 
 POST_ONLY = "a form's target (POST only), answers with a redirect to a page checked here"
 PDF = "a printed document (PDF), checked by tests/test_documents.py"
@@ -191,7 +198,8 @@ def test_every_page_fits_at_every_size(live_server, browser: Browser, transactio
                 logged_in, min_target = ROLES[role]
                 page = contexts[logged_in]
                 response = page.goto(live_server.url + url(ev))
-                assert response is not None and response.status == 200, (label, response and response.status)
+                expected = 404 if label in NOT_FOUND else 200
+                assert response is not None and response.status == expected, (label, response and response.status)
                 page.wait_for_load_state("networkidle")
                 found = page.evaluate(CHECK, {"minTarget": min_target, "minGap": MIN_GAP_PX})
                 page.screenshot(path=str(SHOTS / f"{label}-{width}x{height}.png"), full_page=True)
