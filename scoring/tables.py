@@ -31,17 +31,18 @@ class MatchstickColumn(tables.Column):
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("attrs", {"td": {"class": "num"}, "th": {"class": "num"}})
-        kwargs.setdefault("default", "–")  # a session not drawn yet, as on the printed ranking
+        kwargs.setdefault("default", "–")  # a session not drawn yet (None), as on the printed ranking
+        kwargs.setdefault("empty_values", ())  # None reaches render() and value(): "–" on the page and in CSV
         super().__init__(*args, **kwargs)
 
     def render(self, value):
-        return format_matchsticks(value)
+        return self.default if value is None else format_matchsticks(value)
 
     def value(self, value, table=None):
         """CSV: the text of the page (``6,2`` in German); XLSX: a number (one decimal)."""
         if getattr(table, "export_format", None) in NUMERIC_EXPORTS:
-            return matchsticks_number(value)
-        return format_matchsticks(value)
+            return matchsticks_number(value)  # None (not drawn yet): an empty cell
+        return self.default if value is None else format_matchsticks(value)
 
 
 class RankingTable(tables.Table):

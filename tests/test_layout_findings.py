@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 
 import pytest
@@ -65,6 +67,16 @@ def test_web_ranking_shows_a_dash_for_sessions_not_drawn(organiser_client):
     for row in rows:
         assert re.search(r'<td class="s1">0</td>', row), row  # drawn, nothing played yet: 0
         assert re.search(r'<td class="s2">–</td>', row) and re.search(r'<td class="s3">–</td>', row), row
+
+
+@pytest.mark.django_db
+def test_ranking_download_shows_a_dash_for_sessions_not_drawn(organiser_client):
+    evening = make_evening(8)
+    services.draw_session(evening=evening, seed=1)
+    response = organiser_client.get(reverse("organiser:ranking", args=[evening.pk]) + "?_export=csv", **GERMAN)
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert rows[0][3:6] == ["Durchgang 1", "Durchgang 2", "Durchgang 3"]
+    assert all(row[3:6] == ["0", "–", "–"] for row in rows[1:]), rows
 
 
 @pytest.mark.django_db
