@@ -20,6 +20,8 @@ from django.utils import translation
 
 from scoring.models import Evening, Table
 
+#: The largest primary key the database can hold (64-bit); larger numbers in a URL match nothing.
+MAX_ID = 2**63 - 1
 #: Organiser URLs (names) whose answer is a printout in the evening's language.
 PRINTOUTS = frozenset({"ranking_pdf", "score_sheets_pdf", "table_list_pdf", "route_cards_pdf"})
 #: Organiser pages whose ``?_export=`` download is a printout too.
@@ -32,6 +34,8 @@ def evening_language(match: ResolverMatch | None, query) -> str | None:
     if match is None:
         return None
     kwargs = match.kwargs
+    if not 0 < kwargs.get("pk", 1) <= MAX_ID:
+        return None  # no such evening (the view answers 404); the database is not asked
     evenings = None
     if match.namespace == "scorer" and "token" in kwargs:
         evenings = Table.objects.filter(token=kwargs["token"]).values_list("evening__language", flat=True)

@@ -183,3 +183,8 @@ def test_downloads_are_in_the_evenings_language(organiser_client, german_evening
     assert german in header and english not in header
     # ... while the page itself is the organiser's
     assert english in text(organiser_client.get(url, **ENGLISH_BROWSER))
+
+
+def test_an_evening_number_too_large_for_the_database_is_not_found(client):
+    for name in ("public:ranking_screen", "public:seat_finder"):
+        assert client.get(reverse(name, args=[10**30])).status_code in (404,)
