@@ -6,7 +6,8 @@ for their own pages (the language buttons):
 
 - the table scorer's pages (``/t/<token>/...``, namespace ``scorer``);
 - the public screens of an evening (``/abend/<pk>/...``: ranking, "Wo sitze ich?");
-- the organiser's printouts: the PDFs and the CSV/Excel downloads (``?_export=``).
+- the organiser's printouts: every PDF (a URL ending in ``.pdf``) and the CSV/Excel downloads
+  (``?_export=``).
 
 The organiser's other pages keep the organiser's language (Django's LocaleMiddleware). Pages
 that belong to no evening (home, help, login) too.
@@ -22,9 +23,7 @@ from scoring.models import Evening, Table
 
 #: The largest primary key the database can hold (64-bit); larger numbers in a URL match nothing.
 MAX_ID = 2**63 - 1
-#: Organiser URLs (names) whose answer is a printout in the evening's language.
-PRINTOUTS = frozenset({"ranking_pdf", "score_sheets_pdf", "table_list_pdf", "route_cards_pdf"})
-#: Organiser pages whose ``?_export=`` download is a printout too.
+#: Organiser pages whose ``?_export=`` download is a printout (besides every ``….pdf`` URL).
 EXPORTS = frozenset({"ranking", "deal_results"})
 
 
@@ -42,7 +41,7 @@ def evening_language(match: ResolverMatch | None, query) -> str | None:
     elif match.namespace == "public" and "pk" in kwargs:
         evenings = Evening.objects.filter(pk=kwargs["pk"]).values_list("language", flat=True)
     elif match.namespace == "organiser" and "pk" in kwargs and (
-        match.url_name in PRINTOUTS or (match.url_name in EXPORTS and query.get("_export"))
+        match.route.endswith(".pdf") or (match.url_name in EXPORTS and query.get("_export"))
     ):
         evenings = Evening.objects.filter(pk=kwargs["pk"]).values_list("language", flat=True)
     if evenings is None:

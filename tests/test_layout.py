@@ -14,7 +14,8 @@ Every page's screenshot is kept for a person to look at: ``test-results/layout/<
 
 The list of pages is checked against the URLconf: a new URL fails
 :func:`test_every_url_is_checked_or_says_why_not` until it is added to ``PAGES`` (a page) or to
-``NOT_PAGES`` (with the reason it is no page: a form's target, a PDF, a partial).
+``NOT_PAGES`` (with the reason it is no page: a form's target, a partial; every ``….pdf`` URL counts as a
+printed document by itself).
 """
 
 from __future__ import annotations
@@ -109,7 +110,6 @@ NOT_PAGES: dict[str, str] = {
         "session_swap", "session_replace", "evening_language",
     )},
     **{f"scorer:{name}": POST_ONLY for name in ("deal", "finish", "confirm", "reopen")},
-    **{f"organiser:{name}": PDF for name in ("ranking_pdf", "score_sheets_pdf", "table_list_pdf", "route_cards_pdf")},
     "scorer:poll": "the tablet's polling: a part of the tablet page (or 204), checked with it",
     "logout": POST_ONLY,
     "set_language": "Django's language switch (the buttons at the top right): a GET only redirects",
@@ -134,11 +134,17 @@ def _routes() -> dict[str, URLPattern]:
     return routes
 
 
+def _not_pages() -> dict[str, str]:
+    """NOT_PAGES and every printed document (a URL ending in .pdf)."""
+    pdfs = {name: PDF for name, route in _routes().items() if str(route.pattern).endswith(".pdf")}
+    return {**pdfs, **NOT_PAGES}
+
+
 def test_every_url_is_checked_or_says_why_not():
     names = set(_routes())
-    missing = sorted(names - set(PAGES) - set(NOT_PAGES))
+    missing = sorted(names - set(PAGES) - set(_not_pages()))
     assert not missing, f"URLs without an entry in tests/test_layout.py (PAGES or NOT_PAGES): {missing}"
-    stale = sorted((set(PAGES) | set(NOT_PAGES)) - names)
+    stale = sorted((set(PAGES) | set(_not_pages())) - names)
     assert not stale, f"entries for URLs that no longer exist: {stale}"
 
 
@@ -160,7 +166,7 @@ def _route_kwargs(name: str, ev: LayoutEvening) -> dict:
 def test_what_is_not_a_page_is_really_no_page(organiser_client):
     """NOT_PAGES must not hide a page: forms' targets refuse GET, documents are PDFs."""
     ev = build_layout_evening()
-    for name, reason in NOT_PAGES.items():
+    for name, reason in _not_pages().items():
         if reason not in (POST_ONLY, PDF):
             continue
         response = organiser_client.get(reverse(name, kwargs=_route_kwargs(name, ev)))
