@@ -2,7 +2,20 @@
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
+
+
+
+class FaviconView(RedirectView):
+    """/favicon.ico: the static icon (its name may carry a hash once collected)."""
+
+    permanent = True
+
+    def get_redirect_url(self, *args, **kwargs) -> str:
+        return static("favicon.ico")
+
 
 urlpatterns = [
     path("", include("scoring.urls.public")),
@@ -12,6 +25,8 @@ urlpatterns = [
     path("abmelden/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    # Browsers ask for /favicon.ico where a page names no icon (PDFs, downloads).
+    path("favicon.ico", FaviconView.as_view()),
 ]
 
 handler403 = "scoring.views.errors.forbidden"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 
 from django import forms
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
 
 from scoring.domain.rules import MAX_BONUS, DealResult, ImpossibleResult, check_result
@@ -17,8 +18,26 @@ BONUS_CHOICES = [(n, str(n)) for n in range(MAX_BONUS + 1)]
 class EveningForm(forms.ModelForm):
     class Meta:
         model = Evening
-        fields = ["name", "date", "venue", "sessions_count", "rounds_per_session", "deals_per_round"]
+        fields = ["name", "date", "venue", "sessions_count", "rounds_per_session", "deals_per_round", "language"]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The model's limits (e.g. 1 to 6 sessions) also in the browser (min/max) and in the form,
+        # so a wrong number is refused at its own field.
+        # A form without the language (an older page still open) gets the default.
+        self.fields["language"].required = False
+        for name in ("sessions_count", "rounds_per_session", "deals_per_round"):
+            field = self.fields[name]
+            limits = [v for v in Evening._meta.get_field(name).validators
+                      if isinstance(v, (MinValueValidator, MaxValueValidator))]
+            field.validators = [v for v in field.validators if not isinstance(v, MinValueValidator)] + limits
+            for validator in limits:
+                attr = "min" if isinstance(validator, MinValueValidator) else "max"
+                field.widget.attrs[attr] = validator.limit_value
+
+    def clean_language(self) -> str:
+        return self.cleaned_data.get("language") or Evening._meta.get_field("language").default
 
 
 class PlayerForm(forms.Form):

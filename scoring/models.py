@@ -72,6 +72,11 @@ class Evening(models.Model):
         _("mix clubs"), default=False,
         help_text=_("The draw prefers partners and opponents from different clubs."),
     )
+    language = models.CharField(
+        _("language of the evening"), max_length=8, choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE,
+        help_text=_("Printouts, the public screens and the tablets use this language, whatever language a "
+                    "browser or the organiser's own pages are set to."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

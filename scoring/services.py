@@ -13,6 +13,7 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -144,9 +145,12 @@ def import_players(
 
 def create_evening(
     *, name: str, date, venue: str = "", sessions_count: int = 3, rounds_per_session: int = 4,
-    deals_per_round: int = 4,
+    deals_per_round: int = 4, language: str = "",
 ) -> Evening:
-    """Create an evening (default 3 sessions of 4 rounds of 4 deals, DOMAIN.md)."""
+    """Create an evening (default 3 sessions of 4 rounds of 4 deals, DOMAIN.md).
+
+    ``language``: the language of its printouts, public screens and tablets (a code of
+    ``settings.LANGUAGES``; empty: the default, German)."""
     evening = Evening(
         name=name.strip(),
         date=date,
@@ -155,6 +159,8 @@ def create_evening(
         rounds_per_session=rounds_per_session,
         deals_per_round=deals_per_round,
     )
+    if language:
+        evening.language = language
     evening.full_clean()
     evening.save()
     return evening
@@ -1130,9 +1136,24 @@ def set_ranking_hidden(*, evening_id: int, hidden: bool) -> Evening:
     return _set_flag(Evening, evening_id, "ranking_hidden", hidden)
 
 
+@transaction.atomic
+def set_evening_language(*, evening_id: int, language: str) -> Evening:
+    """Set the language of an evening's printouts, public screens and tablets.
+
+    Raises ServiceError for a language that is not one of ``settings.LANGUAGES``.
+    """
+    if language not in dict(settings.LANGUAGES):
+        raise ServiceError(gettext_noop("Please choose one of the languages offered."), code="language")
+    evening = Evening.objects.select_for_update().get(pk=evening_id)
+    evening.language = language
+    evening.save(update_fields=["language"])
+    return evening
+
+
 __all__ = [
     "ServiceError",
     "ConflictError",
+    "set_evening_language",
     "add_player",
     "update_player",
     "import_players",

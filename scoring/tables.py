@@ -31,16 +31,18 @@ class MatchstickColumn(tables.Column):
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("attrs", {"td": {"class": "num"}, "th": {"class": "num"}})
+        kwargs.setdefault("default", "–")  # a session not drawn yet (None), as on the printed ranking
+        kwargs.setdefault("empty_values", ())  # None reaches render() and value(): "–" on the page and in CSV
         super().__init__(*args, **kwargs)
 
     def render(self, value):
-        return format_matchsticks(value)
+        return self.default if value is None else format_matchsticks(value)
 
     def value(self, value, table=None):
         """CSV: the text of the page (``6,2`` in German); XLSX: a number (one decimal)."""
         if getattr(table, "export_format", None) in NUMERIC_EXPORTS:
-            return matchsticks_number(value)
-        return format_matchsticks(value)
+            return matchsticks_number(value)  # None (not drawn yet): an empty cell
+        return self.default if value is None else format_matchsticks(value)
 
 
 class RankingTable(tables.Table):
@@ -75,8 +77,11 @@ class RankingTable(tables.Table):
         return value
 
 
-def ranking_rows(rows, session_count: int) -> list[dict]:
+def ranking_rows(rows, session_count: int, sessions_drawn: int | None = None) -> list[dict]:
     """:class:`scoring.selectors.RankingRow` objects -> dicts for :class:`RankingTable`.
+
+    Sessions after ``sessions_drawn`` (None: all) have no value: the table shows "–" for them,
+    as the printed ranking does, not 0.
 
     Places are already computed exactly (Fractions); the table gets floats, which sort and
     display (one decimal) the same and render much faster.
@@ -91,7 +96,8 @@ def ranking_rows(rows, session_count: int) -> list[dict]:
             "total": float(row.total),
         }
         for n in range(1, session_count + 1):
-            record[f"s{n}"] = float(row.sessions[n - 1]) if n - 1 < len(row.sessions) else 0.0
+            drawn = sessions_drawn is None or n <= sessions_drawn
+            record[f"s{n}"] = float(row.sessions[n - 1]) if drawn and n - 1 < len(row.sessions) else None
         data.append(record)
     return data
 

@@ -613,9 +613,14 @@ def test_links_on_the_organiser_pages(organiser_client, drawn_roster):
 
 @pytest.mark.django_db
 def test_documents_follow_the_language(organiser_client, drawn_roster):
+    """In the evening's language (issue 10), not the organiser's: a German evening prints German
+    for an organiser reading English, an English evening English."""
+    organiser_client.cookies["django_language"] = "en"
     _, _, pages, _ = get_pdf(organiser_client, "ranking_pdf", drawn_roster.pk)
     assert "Rangliste (vorläufig)" in pages[0]
-    organiser_client.cookies["django_language"] = "en"
+    organiser_client.cookies["django_language"] = "de"
+    drawn_roster.language = "en"
+    drawn_roster.save(update_fields=["language"])
     response, reader, pages, _ = get_pdf(organiser_client, "ranking_pdf", drawn_roster.pk)
     assert "Ranking (provisional)" in pages[0] and "Page 1 of 2" in pages[0]
     assert filename_star(response) == "Ranking (provisional) – Schwesing – 2026-11-21.pdf"

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.domain.rules import DealResult
-from scoring.models import Deal, DealChange, Seating, Session
+from scoring.models import Deal, DealChange, Evening, Seating, Session
 
 A_WINS = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
 B_WINS = DealResult(winner="B", to_nil=False, bonus_a=0, bonus_b=0)
@@ -454,10 +454,12 @@ def test_polling_answers_204_until_something_changes(client, seating):
 
 @pytest.mark.django_db
 def test_the_tablet_page_works_in_english_too(seating):
-    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    """In the evening's language (issue 10): an English evening's tablet is English even in a
+    German browser, a German evening's tablet German even in an English one."""
     enter_all(seating)
     services.finish_seating(seating_id=seating.pk, table=seating.table, team="A")
-    page = page_of(client, seating)
-    assert "Team B: please check and confirm" in page and "Team B confirms" in page
-    german = page_of(Client(), seating)
+    german = page_of(Client(HTTP_ACCEPT_LANGUAGE="en"), seating)
     assert "Team B: bitte prüfen und bestätigen" in german and "Team B bestätigt" in german
+    Evening.objects.filter(pk=seating.round.session.evening_id).update(language="en")
+    page = page_of(Client(HTTP_ACCEPT_LANGUAGE="de"), seating)
+    assert "Team B: please check and confirm" in page and "Team B confirms" in page

@@ -7,6 +7,8 @@ from fractions import Fraction
 from django import template
 from django.utils.formats import number_format
 
+from scoring.via import show_via
+
 register = template.Library()
 
 
@@ -27,3 +29,9 @@ register.filter("matchsticks", format_matchsticks)
 def get_item(mapping, key):
     """``mapping[key]`` in a template, None when missing."""
     return mapping.get(key)
+
+
+@register.filter
+def via(text: str) -> str:
+    """Where a change or confirmation came from, in the reader's language (scoring/via.py)."""
+    return show_via(text)

@@ -123,6 +123,24 @@ def check_in(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
 
 @leader_required
 @require_POST
+def evening_language(request: HttpRequest, pk: int) -> HttpResponse:
+    """Change the language of the evening's printouts, public screens and tablets."""
+    evening = _evening(pk)
+    try:
+        evening = services.set_evening_language(evening_id=evening.pk, language=request.POST.get("language", ""))
+    except DomainError as error:
+        messages.error(request, translate(error))
+    else:
+        messages.success(
+            request,
+            _("Printouts, public screens and tablets of this evening are now in %(language)s.")
+            % {"language": evening.get_language_display()},
+        )
+    return redirect("organiser:evening_detail", pk=evening.pk)
+
+
+@login_required
+@require_POST
 def table_link_regenerate(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Replace a table's private link and code (lost tablet): the old ones stop working at once."""
     evening = _evening(pk)
@@ -262,7 +280,8 @@ def session_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def ranking(request: HttpRequest, pk: int) -> HttpResponse:
     evening = _evening(pk)
     session_count = evening.sessions_count
-    table = RankingTable(ranking_rows(selectors.evening_ranking(evening), session_count), session_count)
+    rows = ranking_rows(selectors.evening_ranking(evening), session_count, sessions_drawn=evening.sessions.count())
+    table = RankingTable(rows, session_count)
     RequestConfig(request, paginate=False).configure(table)
     export_format = request.GET.get("_export")
     if export_format in EXPORT_FORMATS:

@@ -44,9 +44,19 @@
     return out;
   }
 
+  // Messages from earlier answers ("Deal 1 saved.") are out of date once an entry waits here.
+  function dropOldSuccess() {
+    document.querySelectorAll("#scorer-state .messages .msg.success").forEach(function (li) {
+      var list = li.parentNode;
+      li.remove();
+      if (!list.children.length) { list.remove(); }
+    });
+  }
+
   function keep(form) {
     var data = fields(form);
     if (!data.key) { return; }
+    dropOldSuccess();
     var queue = load();
     if (!queue.some(function (e) { return e.fields.key === data.key; })) {
       queue.push({ url: form.getAttribute("action"), number: Number(form.dataset.number), fields: data });
@@ -102,8 +112,10 @@
       badge.className = "badge pending";
       badge.setAttribute("data-testid", "pending-badge");
       badge.textContent = entry.rejected ? msg.msgRejected : msg.msgPending;
+      // What was entered, said in full: the columns it would stand in are hidden meanwhile.
       var f = entry.fields;
-      var text = (f.winner === "A" ? msg.msgTeamA : msg.msgTeamB) + (f.to_nil ? " · " + msg.msgToNil : "") + " · ";
+      var text = msg.msgFiveTricks + ": " + (f.winner === "A" ? msg.msgTeamA : msg.msgTeamB) +
+        (f.to_nil ? " · " + msg.msgToNil : "") + " · " + msg.msgPoints + " ";
       var strong = document.createElement("strong");
       strong.textContent = points(f);
       cell.replaceChildren(badge, document.createTextNode(" " + text), strong);
