@@ -95,6 +95,9 @@ PAGES: dict[str, list[tuple[str, str, Url]]] = {
     "organiser:player_list": [("players", ORGANISER, lambda ev: reverse("organiser:player_list"))],
     "organiser:player_edit": [("player-edit", ORGANISER, lambda ev: reverse("organiser:player_edit", args=[_player_pk(ev)]))],
     "organiser:player_import": [("player-import", ORGANISER, lambda ev: reverse("organiser:player_import"))],
+    "organiser:tablets": [("tablets", ORGANISER, lambda ev: reverse("organiser:tablets", args=[ev.evening.pk]))],
+    "organiser:logins": [("logins", ORGANISER, lambda ev: reverse("organiser:logins"))],
+    "public:tablet_join": [("tablet-join", TABLET, lambda ev: reverse("public:tablet_join"))],
 }
 
 #: Pages that say "not found" (status 404), friendly and in the same layout.
@@ -107,7 +110,8 @@ NOT_PAGES: dict[str, str] = {
     **{f"organiser:{name}": POST_ONLY for name in (
         "check_in", "session_draw", "table_link_regenerate", "round_lock", "session_close", "ranking_visibility",
         "seating_confirm", "stand_in", "mix_clubs", "exclusion_add", "exclusion_remove", "session_redraw",
-        "session_swap", "session_replace", "evening_language",
+        "session_swap", "session_replace", "evening_language", "tablet_unlock", "login_password", "login_role",
+        "login_active",
     )},
     **{f"scorer:{name}": POST_ONLY for name in ("deal", "finish", "confirm", "reopen")},
     "scorer:poll": "the tablet's polling: a part of the tablet page (or 204), checked with it",
@@ -157,6 +161,7 @@ def _route_kwargs(name: str, ev: LayoutEvening) -> dict:
         "player_pk": _player_pk(ev),
         "round_pk": Round.objects.filter(session__evening=ev.evening).first().pk,
         "exclusion_pk": 1,
+        "user_pk": 1,
         "token": ev.entering.token,
     }
     return {key: values[key] for key in converters}

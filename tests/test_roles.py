@@ -33,6 +33,7 @@ NEEDS = {
     "seating_confirm": "helper",
     "stand_in": "leader",
     "mix_clubs": "leader",
+    "evening_language": "leader",
     "exclusion_add": "leader",
     "exclusion_remove": "leader",
     "session_redraw": "leader",

@@ -139,7 +139,7 @@ def evening_language(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("organiser:evening_detail", pk=evening.pk)
 
 
-@login_required
+@leader_required
 @require_POST
 def table_link_regenerate(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Replace a table's private link and code (lost tablet): the old ones stop working at once."""
