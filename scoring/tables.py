@@ -10,6 +10,7 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from scoring.domain.ranking import one_decimal
 from scoring.templatetags.bruus import format_matchsticks
 
 
@@ -19,11 +20,11 @@ NUMERIC_EXPORTS = frozenset({"xlsx", "ods"})
 
 def matchsticks_number(value) -> int | float | None:
     """Matchsticks as a spreadsheet number: whole numbers as int, sit-out averages rounded to
-    the one decimal the page shows."""
+    the one decimal the page shows (half up, :func:`one_decimal`)."""
     if value is None:
         return None
     value = Fraction(value)
-    return value.numerator if value.denominator == 1 else round(float(value), 1)
+    return value.numerator if value.denominator == 1 else float(one_decimal(value))
 
 
 class MatchstickColumn(tables.Column):
@@ -78,8 +79,8 @@ class RankingTable(tables.Table):
 def ranking_rows(rows, session_count: int) -> list[dict]:
     """:class:`scoring.selectors.RankingRow` objects -> dicts for :class:`RankingTable`.
 
-    Places are already computed exactly (Fractions); the table gets floats, which sort and
-    display (one decimal) the same and render much faster.
+    Amounts stay exact (Fractions): they sort by value and are rounded once, half up, when
+    shown or exported (:func:`scoring.templatetags.bruus.format_matchsticks`).
     """
     data = []
     for row in rows:
@@ -88,10 +89,10 @@ def ranking_rows(rows, session_count: int) -> list[dict]:
             "shared": row.shared,
             "name": row.player.name,
             "club": row.player.club,
-            "total": float(row.total),
+            "total": row.total,
         }
         for n in range(1, session_count + 1):
-            record[f"s{n}"] = float(row.sessions[n - 1]) if n - 1 < len(row.sessions) else 0.0
+            record[f"s{n}"] = row.sessions[n - 1] if n - 1 < len(row.sessions) else Fraction(0)
         data.append(record)
     return data
 

@@ -24,6 +24,7 @@ from pypdf import PdfReader
 
 from scoring import selectors, services
 from scoring.documents import pdf_base
+from scoring.domain.names import person_key
 from scoring.domain.rules import DealResult
 from scoring.models import Deal, Evening, Partnership, Round, Seating
 from tests.conftest import make_evening
@@ -375,7 +376,7 @@ def seat_map(evening, session_number=1):
 
 
 def alphabetical(names):
-    return sorted(names, key=pdf_base.sort_key)
+    return sorted(names, key=person_key)
 
 
 def check_players_listing(pages: list[str], where, partner) -> str:

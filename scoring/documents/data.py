@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext
 
 from scoring import selectors
+from scoring.domain.names import person_key
 from scoring.models import Deal, Evening, Participant, Partnership, Player, Session
 
 
@@ -88,6 +89,11 @@ class Seat:
     @property
     def sits_out(self) -> bool:
         return self.table is None
+
+
+def person_sort_key(player: PlayerRef) -> tuple:
+    """The German alphabetical order of people (:func:`scoring.domain.names.person_key`)."""
+    return person_key(player.name, player.club, player.id)
 
 
 def player_ref(player: Player, stand_ins: frozenset[int] = frozenset()) -> PlayerRef:

@@ -10,7 +10,6 @@ almost any name; reportlab embeds the glyphs used (subset) into each PDF.
 from __future__ import annotations
 
 import io
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -95,7 +94,10 @@ class Para(Paragraph):
     _wrapped_at: float | None = None
 
     def wrap(self, available_width, available_height):
-        if self._wrapped_at is not None and abs(self._wrapped_at - available_width) < 1e-6:
+        # reportlab's split() deletes ``blPara`` (the line breaking) when the paragraph does not
+        # fit at the foot of a page; then the remembered size is no longer backed by lines.
+        if (self._wrapped_at is not None and abs(self._wrapped_at - available_width) < 1e-6
+                and "blPara" in self.__dict__):
             return self.width, self.height
         result = super().wrap(available_width, available_height)
         # Remember only a real line breaking, not "no room at all" (which sets no lines).
@@ -143,13 +145,6 @@ def matchsticks(value) -> str:
 @lru_cache(maxsize=4096)
 def _matchsticks(value, language: str | None) -> str:
     return format_matchsticks(value)
-
-
-def sort_key(name: str) -> tuple[str, str]:
-    """Alphabetical order for people (DIN 5007-1: Ä as A, ß as ss; case ignored)."""
-    folded = name.casefold().replace("ß", "ss")
-    bare = "".join(c for c in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(c))
-    return (bare, folded)
 
 
 def long_date(value: date) -> str:

@@ -15,7 +15,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import PageBreak, Spacer, Table, TableStyle
 
 from scoring.documents import pdf_base as base
-from scoring.documents.data import PlayerRef, RoundPlan, SessionPlan, partner_of, seats_by_player
+from scoring.documents.data import PlayerRef, RoundPlan, SessionPlan, partner_of, person_sort_key, seats_by_player
 
 NAME = 18        # pt, team names on the wall
 NUMBER = 28      # pt, table numbers
@@ -116,7 +116,7 @@ def _display_names(players: list[PlayerRef]) -> dict[PlayerRef, str]:
 def _players_table(plan: SessionPlan) -> Table:
     seats = seats_by_player(plan)
     partners = partner_of(plan)
-    players = sorted(seats, key=lambda p: base.sort_key(p.name))
+    players = sorted(seats, key=person_sort_key)
     shown = _display_names(players + [p for p in partners.values() if p])
     rounds = [r.number for r in plan.rounds]
     width = base.PAGE_WIDTH - 2 * base.MARGIN

@@ -7,17 +7,20 @@ from fractions import Fraction
 from django import template
 from django.utils.formats import number_format
 
+from scoring.domain.ranking import one_decimal
+
 register = template.Library()
 
 
 def format_matchsticks(value: Fraction | float | int | None) -> str:
-    """Matchsticks for display: whole numbers as they are, sit-out averages with one decimal
-    in the active locale (``6,2`` in German)."""
+    """Matchsticks for display, the one way for pages, PDFs and exports: whole numbers as they
+    are, sit-out averages with one decimal rounded half up (:func:`one_decimal`) in the active
+    locale (57/4 -> ``14,3`` in German, ``14.3`` in English)."""
     if value is None:
         return ""
     if value == int(value):
         return str(int(value))
-    return number_format(round(float(value), 1), 1)
+    return number_format(one_decimal(value), 1)
 
 
 register.filter("matchsticks", format_matchsticks)

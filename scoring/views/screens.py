@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from scoring import selectors
+from scoring.domain.names import initial
 from scoring.models import Evening, Player
 
 RANKING_POLL_SECONDS = 10
@@ -56,13 +57,14 @@ def seat_finder(request: HttpRequest, pk: int) -> HttpResponse:
     if query:
         wanted = selectors.alphabetical(query)
         players = [p for p in players if wanted in selectors.alphabetical(p.name)]
+    # In list order (by surname, DIN 5007-1), under the initial of the surname.
     letters: dict[str, list[Player]] = {}
     for player in players:
-        letters.setdefault((selectors.alphabetical(player.name)[:1] or "?").upper(), []).append(player)
+        letters.setdefault(initial(player.name), []).append(player)
     return render(
         request,
         "public/seat_finder.html",
-        {"evening": evening, "session": session, "letters": sorted(letters.items()), "query": query},
+        {"evening": evening, "session": session, "letters": list(letters.items()), "query": query},
     )
 
 
