@@ -25,7 +25,7 @@ class RankingRow:
     """One line of the individual ranking; amounts in matchsticks (Fraction: sit-out credit is exact).
 
     ``provisional``: indexes of the sessions (0 = session 1) whose value includes a sit-out
-    credit of a round that is still running (shown with :data:`PROVISIONAL_MARK`).
+    credit of a round that is still running (shown with ``PROVISIONAL_MARK``, "°").
     """
 
     place: int
@@ -38,10 +38,6 @@ class RankingRow:
     @property
     def total_provisional(self) -> bool:
         return bool(self.provisional)
-
-
-#: Printed after a value that includes a provisional sit-out credit, explained by the legend.
-PROVISIONAL_MARK = "°"
 
 
 def evening_ranking(evening: Evening) -> list[RankingRow]:

@@ -10,7 +10,7 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from scoring.domain.ranking import one_decimal
+from scoring.domain.ranking import PROVISIONAL_MARK, one_decimal
 from scoring.templatetags.bruus import format_matchsticks
 
 
@@ -34,8 +34,13 @@ class MatchstickColumn(tables.Column):
         kwargs.setdefault("attrs", {"td": {"class": "num"}, "th": {"class": "num"}})
         super().__init__(*args, **kwargs)
 
-    def render(self, value):
-        return format_matchsticks(value)
+    def render(self, value, record, bound_column):
+        """The value, with :data:`~scoring.domain.ranking.PROVISIONAL_MARK` when the record lists the
+        column in ``provisional`` (a sit-out credit of a running round)."""
+        text = format_matchsticks(value)
+        if isinstance(record, dict) and bound_column.name in record.get("provisional", ()):
+            return f"{text}{PROVISIONAL_MARK}"
+        return text
 
     def value(self, value, table=None):
         """CSV: the text of the page (``6,2`` in German); XLSX: a number (one decimal)."""
@@ -90,6 +95,7 @@ def ranking_rows(rows, session_count: int) -> list[dict]:
             "name": row.player.name,
             "club": row.player.club,
             "total": row.total,
+            "provisional": {f"s{i + 1}" for i in row.provisional} | ({"total"} if row.provisional else set()),
         }
         for n in range(1, session_count + 1):
             record[f"s{n}"] = row.sessions[n - 1] if n - 1 < len(row.sessions) else Fraction(0)

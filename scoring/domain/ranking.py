@@ -49,6 +49,10 @@ def sitout_credit(team_totals: Sequence[int | Fraction]) -> Fraction:
     return Fraction(sum(team_totals)) / len(team_totals)
 
 
+#: Printed after a value that includes a provisional sit-out credit (explained by a legend).
+PROVISIONAL_MARK = "°"
+
+
 @dataclass(frozen=True)
 class TableResult:
     """One table in one round: the matchsticks of its two teams so far.

@@ -258,7 +258,8 @@ def session_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def ranking(request: HttpRequest, pk: int) -> HttpResponse:
     evening = _evening(pk)
     session_count = evening.sessions_count
-    table = RankingTable(ranking_rows(selectors.evening_ranking(evening), session_count), session_count)
+    rows = selectors.evening_ranking(evening)
+    table = RankingTable(ranking_rows(rows, session_count), session_count)
     RequestConfig(request, paginate=False).configure(table)
     export_format = request.GET.get("_export")
     if export_format in EXPORT_FORMATS:
@@ -267,7 +268,8 @@ def ranking(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "organiser/ranking.html",
-        {"evening": evening, "table": table, "complete": selectors.evening_is_complete(evening)},
+        {"evening": evening, "table": table, "complete": selectors.evening_is_complete(evening),
+         "provisional_credit": any(r.provisional for r in rows)},
     )
 
 

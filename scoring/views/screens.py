@@ -35,6 +35,7 @@ def ranking_screen(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "evening": evening,
         "rows": rows,
+        "provisional_credit": any(r.provisional for r in rows),
         "hidden": evening.ranking_hidden,
         "complete": selectors.evening_is_complete(evening),
         "playing": selectors.playing_now(evening),
