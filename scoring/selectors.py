@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from django.db.models import Count, Prefetch, Q, Sum
 
-from scoring.domain.names import collation_key, person_key
+from scoring.domain.names import collation_key, display_names, person_key
 from scoring.domain.player_import import match_key
 from scoring.domain.ranking import PlayerScore, RankedScore, TableResult, rank, round_sitout_credit
 from scoring.models import Deal, Evening, Participant, Partnership, Player, Round, Seating, Session, Table
@@ -340,14 +340,20 @@ class LiveGrid:
     rows: list[tuple[int, list[LiveCell | None]]]    # (table number, one cell per round)
     counts: dict[str, int]
     deals_per_round: int
+    credits: list = field(default_factory=list)     # per round: SitoutCredit, None without sit-outs
 
     @property
     def complete(self) -> bool:
         return bool(self.rows) and self.counts.get(CONFIRMED, 0) == sum(self.counts.values())
 
+    @property
+    def has_sitouts(self) -> bool:
+        return any(credit is not None for credit in self.credits)
+
 
 def live_grid(session: Session) -> LiveGrid:
-    """The live dashboard of one session (2 queries, whatever the number of tables)."""
+    """The live dashboard of one session (2 queries, whatever the number of tables), with each
+    round's sit-out credit so far (provisional until every table has confirmed)."""
     rounds = list(Round.objects.filter(session=session).order_by("number"))
     column = {r.pk: i for i, r in enumerate(rounds)}
     rows: dict[int, list[LiveCell | None]] = {}
@@ -355,20 +361,28 @@ def live_grid(session: Session) -> LiveGrid:
     seatings = (
         Seating.objects.filter(round__session=session)
         .select_related("table")
-        .annotate(deal_count=Count("deals"))
+        .annotate(deal_count=Count("deals"), sum_a=Sum("deals__points_a"), sum_b=Sum("deals__points_b"))
         .order_by("table__number", "round__number")
     )
+    deals_per_round = session.evening.deals_per_round
+    tables: list[list[TableResult]] = [[] for _ in rounds]
     for s in seatings:
         state = seating_state(s, s.deal_count)
         counts[state] += 1
         cells = rows.setdefault(s.table.number, [None] * len(rounds))
         cells[column[s.round_id]] = LiveCell(s.pk, state, s.deal_count, s.finished_by)
+        tables[column[s.round_id]].append(TableResult(
+            s.sum_a or 0, s.sum_b or 0, finished=s.finished_at is not None or s.deal_count >= deals_per_round,
+            confirmed=s.completed_at is not None))
+    sits_out = session.sitout_player_id is not None
     return LiveGrid(
         session=session,
         rounds=rounds,
         rows=sorted(rows.items()),
         counts=counts,
-        deals_per_round=session.evening.deals_per_round,
+        deals_per_round=deals_per_round,
+        credits=[round_sitout_credit(t) if sits_out or r.sitout_partnership_id else None
+                 for r, t in zip(rounds, tables)],
     )
 
 
@@ -433,6 +447,15 @@ def session_players(session: Session) -> list[Player]:
     if session.sitout_player is not None:
         players[session.sitout_player.pk] = session.sitout_player
     return by_name(players.values())
+
+
+def evening_display_names(evening_id: int) -> dict[int, str]:
+    """Player id -> the name shown for that player wherever a name appears alone in this evening:
+    "Jens Carstensen (Schwesing)" when another player of the evening is also called Jens
+    Carstensen, else the bare name (1 query; :func:`scoring.domain.names.display_names`)."""
+    return display_names(
+        Participant.objects.filter(evening_id=evening_id).values_list("player_id", "player__name", "player__club")
+    )
 
 
 def alphabetical(text: str) -> str:
@@ -649,6 +672,7 @@ class SessionChanges:
     candidates: list[Player]                   # checked in, not drawn (late arrivals, stand-ins)
     stand_ins: set[int]
     substitutions: list
+    names: dict[int, str] = field(default_factory=dict)   # player id -> name shown (club if names collide)
 
 
 def session_changes(session: Session) -> SessionChanges:
@@ -679,4 +703,5 @@ def session_changes(session: Session) -> SessionChanges:
         substitutions=list(
             Substitution.objects.filter(session=session).select_related("leaving", "replacement")
         ),
+        names=display_names((p.player_id, p.player.name, p.player.club) for p in participants),
     )

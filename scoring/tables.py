@@ -106,8 +106,10 @@ def ranking_rows(rows, session_count: int) -> list[dict]:
 # --- Every deal result ------------------------------------------------------------------------
 
 
-def team_names(partnership) -> str:
-    return f"{partnership.player_1.name} & {partnership.player_2.name}"
+def team_names(partnership, names: dict[int, str] | None = None) -> str:
+    """"Name & Name", each as shown in the evening (``names``: club added where names collide)."""
+    names = names or {}
+    return " & ".join(names.get(p.pk, p.name) for p in (partnership.player_1, partnership.player_2))
 
 
 class NumberColumn(tables.Column):
@@ -149,11 +151,17 @@ class DealResultTable(tables.Table):
         attrs = {"class": "list deal-results"}
         empty_text = _("No deal has been entered yet.")
 
+    def __init__(self, data, names: dict[int, str] | None = None, **kwargs):
+        """``names``: :func:`scoring.selectors.evening_display_names` (players with the same name
+        are shown with their club)."""
+        self.names = names or {}
+        super().__init__(data, **kwargs)
+
     def render_team_a(self, value):
-        return team_names(value)
+        return team_names(value, self.names)
 
     def render_team_b(self, value):
-        return team_names(value)
+        return team_names(value, self.names)
 
     def render_winner(self, record):
         return record.get_winner_display()

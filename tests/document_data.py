@@ -83,3 +83,24 @@ def session_plan(players: list[Player], rnd: random.Random, *, rounds: int = 4, 
             seats.append(TableSeat(t + 1, order[2 * t], order[2 * t + 1], url, lines))
         plan_rounds.append(RoundPlan(number, tuple(seats), sitout))
     return SessionPlan(1, deals, tuple(plan_rounds), tuple(teams), sitout_player)
+
+
+ALPHABET = "abcdefghijklmnopqrstuvwxyzäöüßABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ -'.&<>\"øæåéčłç"
+
+
+def varied_people(count: int, rnd: random.Random, *, name_max: int = 30, club_max: int = 30) -> list[Player]:
+    """``count`` players whose names (1..name_max characters, often two words) and clubs
+    (0..club_max) vary in length and characters, markup and quotes included."""
+    def text(low: int, high: int) -> str:
+        length = rnd.randint(low, max(low, high))
+        chars = "".join(rnd.choice(ALPHABET) for _ in range(length))
+        return " ".join(chars.split()) or "X"
+
+    result = []
+    for i in range(1, count + 1):
+        name = text(1, name_max)
+        if rnd.random() < 0.7 and len(name) < name_max - 3:
+            name = f"{name[: name_max // 2]} {text(1, name_max - name_max // 2 - 1)}"[:name_max]
+        club = text(0, club_max)[:club_max] if club_max and rnd.random() < 0.9 else ""
+        result.append(Player(pk=i, name=name, club=club))
+    return result

@@ -14,7 +14,7 @@ from datetime import datetime
 from django.utils.translation import gettext
 from reportlab.lib import colors
 from reportlab.lib.units import mm
-from reportlab.platypus import Spacer, Table, TableStyle
+from reportlab.platypus import LongTable, Spacer, TableStyle
 
 from scoring.documents import pdf_base as base
 from scoring.domain.ranking import PROVISIONAL_MARK
@@ -87,7 +87,7 @@ def build_ranking(
     return base.render(story, title=title, decor=decor, subject=gettext("Ranking"))
 
 
-def _table(rows: Sequence[RankingRow], session_count: int, drawn: int) -> Table:
+def _table(rows: Sequence[RankingRow], session_count: int, drawn: int) -> LongTable:
     """Two header rows ("Durchgang" over the session numbers), repeated on every page."""
     width = base.PAGE_WIDTH - 2 * base.MARGIN
     cells = []
@@ -106,9 +106,12 @@ def _table(rows: Sequence[RankingRow], session_count: int, drawn: int) -> Table:
     def widest(texts, size, bold=False):
         return max((base.text_width(t, size, bold=bold) for t in texts), default=0) + pad
 
-    place_w = widest([gettext("Place"), *(c[0] for c in cells)], BODY)
-    number_w = max(widest(["000", *(s for c in cells for s in c[3])], BODY), 15 * mm)
-    total_w = widest([gettext("Total"), "000", *(c[4] for c in cells)], BODY, bold=True)
+    session_head = gettext("Session")
+    # Headings are set in HEAD (bold), values in BODY.
+    place_w = max(widest([gettext("Place")], HEAD, bold=True), widest([c[0] for c in cells], BODY))
+    number_w = max(widest(["000", *(s for c in cells for s in c[3])], BODY), 12 * mm,
+                   widest([session_head], HEAD, bold=True) / session_count)
+    total_w = max(widest([gettext("Total")], HEAD, bold=True), widest(["000", *(c[4] for c in cells)], BODY, bold=True))
     rest = width - place_w - session_count * number_w - total_w
     # Sized from the content: both on one line if they fit; else a club of normal length
     # ("Oster-Ohrstedt") keeps its line and long names wrap; only clubs longer than 45 % of the
@@ -122,7 +125,6 @@ def _table(rows: Sequence[RankingRow], session_count: int, drawn: int) -> Table:
         club_w = min(club_need, max(rest - name_need, club_word if club_word <= rest * 0.5 else 0, rest * 0.45))
     name_w = rest - club_w
 
-    session_head = gettext("Session")
     # "Durchgang" centred over the session columns. Drawn from the first of them, overflowing
     # into the others: a SPAN would make reportlab recompute spans on every page break.
     head_pad = (session_count * number_w - base.text_width(session_head, HEAD, bold=True)) / 2
@@ -152,7 +154,9 @@ def _table(rows: Sequence[RankingRow], session_count: int, drawn: int) -> Table:
         ("ROWBACKGROUNDS", (0, 2), (-1, -1), [colors.white, base.LIGHT]),
         ("BACKGROUND", (0, 0), (-1, 1), colors.HexColor("#dddddd")),
     ]
-    return Table(
+    # LongTable: row heights are computed only as far as a page reaches, so a table of 300 rows
+    # is split page by page in linear time (Table recomputes the rest at every page break).
+    return LongTable(
         data,
         colWidths=[place_w, name_w, club_w, *[number_w] * session_count, total_w],
         repeatRows=2,

@@ -38,12 +38,12 @@ def build_route_cards(evening, plan: SessionPlan, *, printed_at: datetime | None
         content = [
             base.para(kicker, 10, color="#555555"),
             base.para(evening.name, 10, color="#555555", space_after=4),
-            base.para(player.name, 17, bold=True),
+            base.para(player.label, 17, bold=True),
         ]
         if player.club:
             content.append(base.para(player.club, 10, color="#555555"))
         content.append(base.para(
-            gettext("Partner: %(name)s") % {"name": partner.name} if partner
+            gettext("Partner: %(name)s") % {"name": partner.label} if partner
             else gettext("You sit out this whole session."),
             12, space_after=4,
         ))

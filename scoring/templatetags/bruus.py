@@ -27,6 +27,15 @@ register.filter("matchsticks", format_matchsticks)
 
 
 @register.filter
+def shown(player, names) -> str:
+    """The player's name as shown in the evening: ``names`` is
+    :func:`scoring.selectors.evening_display_names` (the club is added where names collide)."""
+    if player is None:
+        return ""
+    return (names or {}).get(player.pk, player.name)
+
+
+@register.filter
 def get_item(mapping, key):
     """``mapping[key]`` in a template, None when missing."""
     return mapping.get(key)

@@ -277,7 +277,7 @@ def ranking(request: HttpRequest, pk: int) -> HttpResponse:
 def deal_results(request: HttpRequest, pk: int) -> HttpResponse:
     """Every entered deal of the evening, one row each (page, CSV and XLSX)."""
     evening = _evening(pk)
-    table = DealResultTable(selectors.evening_deals(evening))
+    table = DealResultTable(selectors.evening_deals(evening), names=selectors.evening_display_names(evening.pk))
     export_format = request.GET.get("_export")
     if export_format in EXPORT_FORMATS:
         RequestConfig(request, paginate=False).configure(table)
@@ -345,5 +345,6 @@ def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "total_b": sum(d.points_b for d in deals.values()),
             "state": selectors.seating_state(seating, len(deals)),
             "all_entered": len(deals) >= evening.deals_per_round,
+            "names": selectors.evening_display_names(evening.pk),
         },
     )

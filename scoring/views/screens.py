@@ -35,6 +35,7 @@ def ranking_screen(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "evening": evening,
         "rows": rows,
+        "names": selectors.evening_display_names(evening.pk) if rows else {},
         "provisional_credit": any(r.provisional for r in rows),
         "hidden": evening.ranking_hidden,
         "complete": selectors.evening_is_complete(evening),
@@ -81,6 +82,7 @@ def seat(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
         "session": session,
         "player": player,
         "seats": selectors.player_seats(session, player) if player is not None else None,
+        "names": selectors.evening_display_names(evening.pk) if player is not None else {},
         "poll_seconds": SEAT_POLL_SECONDS,
     }
     if player is None:
