@@ -10,6 +10,7 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from scoring.domain.names import collation_key, person_key
 from scoring.domain.ranking import PROVISIONAL_MARK, one_decimal
 from scoring.templatetags.bruus import format_matchsticks
 
@@ -57,8 +58,9 @@ class RankingTable(tables.Table):
     """
 
     place = tables.Column(verbose_name=_("Place"), attrs={"td": {"class": "num"}})
-    name = tables.Column(verbose_name=_("Name"))
-    club = tables.Column(verbose_name=_("Club"))
+    # Sorting by name or club follows the one German order (scoring.domain.names.person_key).
+    name = tables.Column(verbose_name=_("Name"), order_by=("name_key",))
+    club = tables.Column(verbose_name=_("Club"), order_by=("club_key",))
     total = MatchstickColumn(verbose_name=_("Total"), attrs={"td": {"class": "num total"}})
 
     class Meta:
@@ -93,6 +95,8 @@ def ranking_rows(rows, session_count: int) -> list[dict]:
             "place": row.place,
             "shared": row.shared,
             "name": row.player.name,
+            "name_key": person_key(row.player.name, row.player.club, row.player.pk),
+            "club_key": (collation_key(row.player.club), person_key(row.player.name, "", row.player.pk)),
             "club": row.player.club,
             "total": row.total,
             "provisional": {f"s{i + 1}" for i in row.provisional} | ({"total"} if row.provisional else set()),
@@ -185,7 +189,7 @@ class FairnessTable(tables.Table):
     """The fairness report of the draw, one row per player who played (see
     :func:`scoring.selectors.evening_fairness` and :func:`fairness_rows`)."""
 
-    name = tables.Column(verbose_name=_("Name"))
+    name = tables.Column(verbose_name=_("Name"), order_by=("name_key",))
     partners = tables.Column(verbose_name=_("Partners (session: name)"), orderable=False)
     opponents = tables.Column(verbose_name=_("Different opponents"), attrs={"td": {"class": "num"}})
     repeats = tables.Column(verbose_name=_("Repeated opponents"), attrs={"td": {"class": "num"}})
@@ -203,6 +207,7 @@ def fairness_rows(rows) -> list[dict]:
     return [
         {
             "name": f"{row.player.name} {stand_in}" if row.stand_in else row.player.name,
+            "name_key": person_key(row.player.name, row.player.club, row.player.pk),
             "partners": " · ".join(f"{session}: {name}" for session, name in row.partners),
             "opponents": row.opponents,
             "repeats": row.repeats,

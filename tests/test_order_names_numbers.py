@@ -203,3 +203,16 @@ def test_players_with_the_same_name_show_their_club(organiser_client, client, ev
     player = next(p for p in selectors.session_players(evening.sessions.get()) if p.name == "Jens Carstensen")
     seat = client.get(reverse("public:seat", args=[evening.pk, player.pk])).content.decode()
     assert f"Jens Carstensen ({player.club})" in seat
+
+
+def test_sorting_the_ranking_page_by_name_or_club_uses_the_german_order(organiser_client, evening):
+    services.draw_session(evening=evening, seed=3)
+    names = [n for n, _ in ROSTER]
+    url = reverse("organiser:ranking", args=[evening.pk])
+    page = organiser_client.get(url + "?sort=name").content.decode()
+    assert names_in(page.split("<tbody", 1)[1], names) == EXPECTED
+    page = organiser_client.get(url + "?sort=-name").content.decode()
+    assert names_in(page.split("<tbody", 1)[1], names) == EXPECTED[::-1]
+    page = organiser_client.get(url + "?sort=club").content.decode()
+    clubs = re.findall(r'<td class="club">([^<]*)</td>', page)
+    assert clubs == sorted(clubs, key=lambda c: c.replace("ö", "o"))

@@ -75,7 +75,8 @@ class SitoutCredit:
     """What a player who sits out a round is credited, and whether it may still change.
 
     ``value`` is the average of the teams at the tables that have finished the round (0 while
-    none has); ``provisional`` stays True until every table of the round is confirmed.
+    none has: no credit yet, like the players at the tables); ``provisional`` is True from the
+    first finished table until every table of the round is confirmed.
     """
 
     value: Fraction
@@ -86,8 +87,9 @@ class SitoutCredit:
 def round_sitout_credit(tables: Sequence[TableResult]) -> SitoutCredit:
     """The sit-out credit of a round while it runs and after (DOMAIN.md, "Sit-out credit while a
     round runs"): the exact average of the teams at the tables that have finished the round; a
-    table that has not finished never counts (not even as 0). Provisional until every table
-    is confirmed.
+    table that has not finished never counts (not even as 0). Provisional while some tables have
+    finished and not every table is confirmed; a round no table has finished gives no credit yet
+    (value 0, not provisional).
 
     Args:
         tables: every table of the round.
@@ -97,7 +99,7 @@ def round_sitout_credit(tables: Sequence[TableResult]) -> SitoutCredit:
     """
     done = [t for t in tables if t.finished or t.confirmed]
     value = sitout_credit([points for t in done for points in (t.team_a, t.team_b)])
-    provisional = not tables or not all(t.confirmed for t in tables)
+    provisional = bool(done) and not all(t.confirmed for t in tables)
     return SitoutCredit(value=value, provisional=provisional, tables_counted=len(done))
 
 

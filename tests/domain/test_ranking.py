@@ -72,8 +72,8 @@ def test_sitout_credit_counts_only_finished_tables_and_is_provisional_until_all_
     assert credit.value == Fraction(7, 2)          # not (5 + 2 + 4) / 12 = 0.9 ("1,1" on the projector)
     assert credit.provisional and credit.tables_counted == 1
 
-    nobody = round_sitout_credit([TableResult(0, 0, finished=False)] * 6)
-    assert nobody.value == 0 and nobody.provisional and nobody.tables_counted == 0
+    nobody = round_sitout_credit([TableResult(0, 0, finished=False)] * 6)   # no credit yet, nothing to mark
+    assert nobody.value == 0 and not nobody.provisional and nobody.tables_counted == 0
 
     all_finished = round_sitout_credit([TableResult(5, 2, True, confirmed=True), TableResult(3, 4, True)])
     assert all_finished.value == Fraction(14, 4) and all_finished.provisional   # one not confirmed yet
@@ -81,7 +81,7 @@ def test_sitout_credit_counts_only_finished_tables_and_is_provisional_until_all_
     final = round_sitout_credit([TableResult(5, 2, True, True), TableResult(3, 4, False, True)])
     assert final.value == Fraction(14, 4) and not final.provisional and final.tables_counted == 2
 
-    assert round_sitout_credit([]).provisional
+    assert round_sitout_credit([]) == round_sitout_credit([TableResult(3, 1, False)])
 
 
 def test_provisional_sessions_travel_with_the_score():
