@@ -7,7 +7,6 @@ ranking says "vorläufig" in its title and on every page; when complete, "Endsta
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -113,16 +112,13 @@ def _table(rows: Sequence[RankingRow], session_count: int, drawn: int) -> LongTa
                    widest([session_head], HEAD, bold=True) / session_count)
     total_w = max(widest([gettext("Total")], HEAD, bold=True), widest(["000", *(c[4] for c in cells)], BODY, bold=True))
     rest = width - place_w - session_count * number_w - total_w
-    # Sized from the content: both on one line if they fit; else a club of normal length
-    # ("Oster-Ohrstedt") keeps its line and long names wrap; only clubs longer than 45 % of the
-    # room wrap (at spaces and hyphens, never inside a word when the longest word fits).
+    # Sized from the content: both on one line if they fit; else the clubs' longest word keeps
+    # its line ("Oster-Ohrstedt" never becomes "Oster-/Ohrstedt"; up to half the room) and the
+    # names wrap at spaces.
     name_need = widest([gettext("Name"), *(c[1] for c in cells)], BODY)
     club_need = widest([gettext("Club"), *(c[2] for c in cells)], BODY)
-    if name_need + club_need <= rest:
-        club_w = club_need
-    else:
-        club_word = widest([w for c in cells for w in re.split(r"\s+", c[2])], BODY)
-        club_w = min(club_need, max(rest - name_need, club_word if club_word <= rest * 0.5 else 0, rest * 0.45))
+    club_word = widest([w for c in cells for w in c[2].split()], BODY)
+    club_w = min(club_need, max(rest - name_need, min(club_word, rest * 0.5)))
     name_w = rest - club_w
 
     # "Durchgang" centred over the session columns. Drawn from the first of them, overflowing
