@@ -197,7 +197,7 @@ def test_ranking_builds_for_every_number_of_players_from_4_to_300():
     assert failures == []
 
 
-@hypothesis.settings(max_examples=8, deadline=None, derandomize=True,
+@hypothesis.settings(max_examples=6, deadline=None, derandomize=True,
                      suppress_health_check=[hypothesis.HealthCheck.too_slow])
 @hypothesis.given(
     count=st.integers(4, 300),
