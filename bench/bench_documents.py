@@ -49,6 +49,7 @@ from scoring.documents import pdf_base  # noqa: E402
 from scoring.documents.data import DealLine, PlayerRef, RoundPlan, SessionPlan, TableSeat, Team  # noqa: E402
 from scoring.documents.ranking import build_ranking  # noqa: E402
 from scoring.documents.score_sheets import build_score_sheets, qr_modules  # noqa: E402
+from scoring.domain.names import person_key  # noqa: E402
 from scoring.domain.ranking import PlayerScore, rank  # noqa: E402
 from scoring.models import Evening, Player  # noqa: E402
 from scoring.selectors import RankingRow  # noqa: E402
@@ -74,7 +75,7 @@ def ranking_rows(players: int, rnd: random.Random) -> list[RankingRow]:
     return [
         RankingRow(place=line.place, shared=line.shared, player=people[line.score.player],
                    sessions=line.score.sessions, total=line.score.total)
-        for line in rank(scores, name_key=lambda s: people[s.player].name.casefold())
+        for line in rank(scores, name_key=lambda s: person_key(people[s.player].name, people[s.player].club, s.player))
     ]
 
 

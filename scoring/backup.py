@@ -210,7 +210,7 @@ def _export(scope: str, evening_filter: dict | None) -> dict:
             if record[f.name] is not None
         }
         players = players.filter(pk__in=ids)
-    data["players"] = _rows(Player, players)
+    data["players"] = _rows(Player, players.order_by("pk"))
     data = {key: data[key] for key, _, _ in MODELS}
     return {
         "format": FORMAT,

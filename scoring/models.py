@@ -36,7 +36,7 @@ class Player(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["name", "club"]
+        # No database ordering: lists sort in Python (scoring.selectors.by_name, DIN 5007-1).
         verbose_name = _("player")
         verbose_name_plural = _("players")
 

@@ -3,15 +3,15 @@ players (annotate and prefetch, no query per row)."""
 
 from __future__ import annotations
 
-import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from django.db.models import Count, Prefetch, Q, Sum
 
+from scoring.domain.names import collation_key, display_names, person_key
 from scoring.domain.player_import import match_key
-from scoring.domain.ranking import PlayerScore, RankedScore, rank, sitout_credit
+from scoring.domain.ranking import PlayerScore, RankedScore, TableResult, rank, round_sitout_credit
 from scoring.models import Deal, Evening, Participant, Partnership, Player, Round, Seating, Session, Table
 
 PARTNERSHIP_PLAYERS = ("team_a__player_1", "team_a__player_2", "team_b__player_1", "team_b__player_2")
@@ -22,20 +22,31 @@ PARTNERSHIP_PLAYERS = ("team_a__player_1", "team_a__player_2", "team_b__player_1
 
 @dataclass(frozen=True)
 class RankingRow:
-    """One line of the individual ranking; amounts in matchsticks (Fraction: sit-out credit is exact)."""
+    """One line of the individual ranking; amounts in matchsticks (Fraction: sit-out credit is exact).
+
+    ``provisional``: indexes of the sessions (0 = session 1) whose value includes a sit-out
+    credit of a round that is still running (shown with ``PROVISIONAL_MARK``, "°").
+    """
 
     place: int
     shared: bool
     player: Player
     sessions: tuple[Fraction, ...]
     total: Fraction
+    provisional: frozenset[int] = frozenset()
+
+    @property
+    def total_provisional(self) -> bool:
+        return bool(self.provisional)
 
 
 def evening_ranking(evening: Evening) -> list[RankingRow]:
     """The live individual ranking of an evening (5 queries).
 
     Every matchstick a team wins counts for both partners; a player who sits out a round is
-    credited the exact average of the teams that played in it (DOMAIN.md). Everybody checked in
+    credited the exact average of the teams that played in it (DOMAIN.md); while the round runs,
+    only tables that have finished it count, and the credit is provisional
+    (:func:`scoring.domain.ranking.round_sitout_credit`, ``RankingRow.provisional``). Everybody checked in
     or drawn appears, with 0 where they have no score yet, except stand-ins (Ersatzspieler:
     they play but are not ranked). A player seated in a round gets no sit-out credit for it
     (the session's sit-out player may have taken over from a player who left).
@@ -49,32 +60,37 @@ def evening_ranking(evening: Evening) -> list[RankingRow]:
         p["id"]: (p["player_1"], p["player_2"])
         for p in Partnership.objects.filter(session__evening=evening).values("id", "player_1", "player_2")
     }
-    round_teams: dict[int, list[int]] = defaultdict(list)
-    round_session: dict[int, int] = {}
+    round_tables: dict[int, list[TableResult]] = defaultdict(list)
     seated: dict[int, set[int]] = defaultdict(set)
     seatings = (
         Seating.objects.filter(round__session__evening=evening)
-        .values("round_id", "round__session_id", "team_a_id", "team_b_id")
-        .annotate(sum_a=Sum("deals__points_a"), sum_b=Sum("deals__points_b"))
+        .values("round_id", "round__session_id", "team_a_id", "team_b_id", "finished_at", "completed_at")
+        .annotate(sum_a=Sum("deals__points_a"), sum_b=Sum("deals__points_b"), deal_count=Count("deals"))
     )
     for s in seatings:
         i = index_of[s["round__session_id"]]
-        round_session[s["round_id"]] = i
+        round_tables[s["round_id"]].append(TableResult(
+            s["sum_a"] or 0, s["sum_b"] or 0,
+            finished=s["finished_at"] is not None or s["deal_count"] >= evening.deals_per_round,
+            confirmed=s["completed_at"] is not None,
+        ))
         for team, total in ((s["team_a_id"], s["sum_a"] or 0), (s["team_b_id"], s["sum_b"] or 0)):
-            round_teams[s["round_id"]].append(total)
             seated[s["round_id"]].update(partners[team])
             for pid in partners[team]:
                 scores[pid][i] += total
 
+    provisional: dict[int, set[int]] = defaultdict(set)
     session_sitouts = {sid: pid for sid, _, pid in sessions if pid}
     for r in Round.objects.filter(session__evening=evening).values("id", "session_id", "sitout_partnership_id"):
-        credit = sitout_credit(round_teams.get(r["id"], []))
+        credit = round_sitout_credit(round_tables.get(r["id"], []))
         i = index_of[r["session_id"]]
         sitters = set(partners[r["sitout_partnership_id"]]) if r["sitout_partnership_id"] else set()
         if r["session_id"] in session_sitouts:
             sitters.add(session_sitouts[r["session_id"]])
         for pid in sitters - seated[r["id"]]:
-            scores[pid][i] += credit
+            scores[pid][i] += credit.value
+            if credit.provisional:
+                provisional[pid].add(i)
 
     players = {}
     stand_ins = set()
@@ -90,8 +106,8 @@ def evening_ranking(evening: Evening) -> list[RankingRow]:
     if missing:
         players.update({p.pk: p for p in Player.objects.filter(pk__in=missing)})
     lines: list[RankedScore] = rank(
-        [PlayerScore(pid, tuple(scores[pid])) for pid in players],
-        name_key=lambda s: players[s.player].name.casefold(),
+        [PlayerScore(pid, tuple(scores[pid]), frozenset(provisional[pid])) for pid in players],
+        name_key=lambda s: person_key(players[s.player].name, players[s.player].club, s.player),
     )
     return [
         RankingRow(
@@ -100,6 +116,7 @@ def evening_ranking(evening: Evening) -> list[RankingRow]:
             player=players[line.score.player],
             sessions=line.score.sessions,
             total=line.score.total,
+            provisional=line.score.provisional,
         )
         for line in lines
     ]
@@ -271,13 +288,21 @@ def next_seats(seating: Seating) -> list[NextSeat]:
     return result
 
 
-def search_players(query: str = ""):
-    """Players of the register whose name or club contains ``query`` (any case); all when empty."""
+def search_players(query: str = "") -> list[Player]:
+    """Players of the register whose name or club contains ``query`` (any case); all when empty;
+    in German alphabetical order (:func:`by_name`)."""
     players = Player.objects.all()
     query = query.strip()
     if query:
         players = players.filter(Q(name__icontains=query) | Q(club__icontains=query))
-    return players
+    return by_name(players)
+
+
+def by_name(players) -> list[Player]:
+    """Players in the one German alphabetical order of every list, page and printout: DIN 5007-1,
+    by surname, then first name, then club (:func:`scoring.domain.names.person_key`). Sorted in
+    Python, so SQLite and PostgreSQL give the same order."""
+    return sorted(players, key=lambda p: person_key(p.name, p.club, p.pk))
 
 
 def known_match_keys(players) -> set[str]:
@@ -321,14 +346,20 @@ class LiveGrid:
     rows: list[tuple[int, list[LiveCell | None]]]    # (table number, one cell per round)
     counts: dict[str, int]
     deals_per_round: int
+    credits: list = field(default_factory=list)     # per round: SitoutCredit, None without sit-outs
 
     @property
     def complete(self) -> bool:
         return bool(self.rows) and self.counts.get(CONFIRMED, 0) == sum(self.counts.values())
 
+    @property
+    def has_sitouts(self) -> bool:
+        return any(credit is not None for credit in self.credits)
+
 
 def live_grid(session: Session) -> LiveGrid:
-    """The live dashboard of one session (2 queries, whatever the number of tables)."""
+    """The live dashboard of one session (2 queries, whatever the number of tables), with each
+    round's sit-out credit so far (provisional until every table has confirmed)."""
     rounds = list(Round.objects.filter(session=session).order_by("number"))
     column = {r.pk: i for i, r in enumerate(rounds)}
     rows: dict[int, list[LiveCell | None]] = {}
@@ -336,20 +367,28 @@ def live_grid(session: Session) -> LiveGrid:
     seatings = (
         Seating.objects.filter(round__session=session)
         .select_related("table")
-        .annotate(deal_count=Count("deals"))
+        .annotate(deal_count=Count("deals"), sum_a=Sum("deals__points_a"), sum_b=Sum("deals__points_b"))
         .order_by("table__number", "round__number")
     )
+    deals_per_round = session.evening.deals_per_round
+    tables: list[list[TableResult]] = [[] for _ in rounds]
     for s in seatings:
         state = seating_state(s, s.deal_count)
         counts[state] += 1
         cells = rows.setdefault(s.table.number, [None] * len(rounds))
         cells[column[s.round_id]] = LiveCell(s.pk, state, s.deal_count, s.finished_by)
+        tables[column[s.round_id]].append(TableResult(
+            s.sum_a or 0, s.sum_b or 0, finished=s.finished_at is not None or s.deal_count >= deals_per_round,
+            confirmed=s.completed_at is not None))
+    sits_out = session.sitout_player_id is not None
     return LiveGrid(
         session=session,
         rounds=rounds,
         rows=sorted(rows.items()),
         counts=counts,
-        deals_per_round=session.evening.deals_per_round,
+        deals_per_round=deals_per_round,
+        credits=[round_sitout_credit(t) if sits_out or r.sitout_partnership_id else None
+                 for r, t in zip(rounds, tables)],
     )
 
 
@@ -413,13 +452,21 @@ def session_players(session: Session) -> list[Player]:
         players[p.player_2.pk] = p.player_2
     if session.sitout_player is not None:
         players[session.sitout_player.pk] = session.sitout_player
-    return sorted(players.values(), key=lambda p: (alphabetical(p.name), alphabetical(p.club), p.pk))
+    return by_name(players.values())
+
+
+def evening_display_names(evening_id: int) -> dict[int, str]:
+    """Player id -> the name shown for that player wherever a name appears alone in this evening:
+    "Jens Carstensen (Schwesing)" when another player of the evening is also called Jens
+    Carstensen, else the bare name (1 query; :func:`scoring.domain.names.display_names`)."""
+    return display_names(
+        Participant.objects.filter(evening_id=evening_id).values_list("player_id", "player__name", "player__club")
+    )
 
 
 def alphabetical(text: str) -> str:
-    """Sort key A to Z as in a German list: case and accents ignored (Ö with O, ß as ss)."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    """``text`` folded for searching and comparing as in a German list (Ö with O, ß as ss)."""
+    return collation_key(text)
 
 
 def player_seats(session: Session, player: Player) -> PlayerSeats:
@@ -573,9 +620,9 @@ def evening_fairness(evening: Evening) -> FairnessReport:
         )
         for pid, line in report.players.items()
     ]
-    rows.sort(key=lambda row: (-row.repeats, row.player.name.casefold(), row.player.pk))
+    rows.sort(key=lambda row: (-row.repeats, person_key(row.player.name, row.player.club, row.player.pk)))
     repeated_partners = tuple(
-        (*sorted(name(pid) for pid in pair), count) for pair, count in report.repeated_partners
+        (*sorted((name(pid) for pid in pair), key=person_key), count) for pair, count in report.repeated_partners
     )
     return FairnessReport(
         rows=rows,
@@ -612,7 +659,7 @@ def draw_wishes(evening: Evening) -> DrawWishes:
         PartnerExclusion.objects.filter(evening=evening).select_related("player_a", "player_b")
     )
     participants = list(Participant.objects.filter(evening=evening).select_related("player"))
-    participants.sort(key=lambda p: (p.player.name.casefold(), p.player.pk))
+    participants.sort(key=lambda p: person_key(p.player.name, p.player.club, p.player.pk))
     return DrawWishes(
         exclusions=exclusions,
         stand_ins={p.player_id for p in participants if p.is_stand_in},
@@ -631,6 +678,7 @@ class SessionChanges:
     candidates: list[Player]                   # checked in, not drawn (late arrivals, stand-ins)
     stand_ins: set[int]
     substitutions: list
+    names: dict[int, str] = field(default_factory=dict)   # player id -> name shown (club if names collide)
 
 
 def session_changes(session: Session) -> SessionChanges:
@@ -653,9 +701,6 @@ def session_changes(session: Session) -> SessionChanges:
     if missing:
         known.update({p.pk: p for p in Player.objects.filter(pk__in=missing)})
 
-    def by_name(players):
-        return sorted(players, key=lambda p: (p.name.casefold(), p.pk))
-
     return SessionChanges(
         started=started,
         in_session=by_name(known[pid] for pid in ids),
@@ -664,4 +709,5 @@ def session_changes(session: Session) -> SessionChanges:
         substitutions=list(
             Substitution.objects.filter(session=session).select_related("leaving", "replacement")
         ),
+        names=display_names((p.player_id, p.player.name, p.player.club) for p in participants),
     )

@@ -10,6 +10,8 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from scoring.domain.names import collation_key, person_key
+from scoring.domain.ranking import PROVISIONAL_MARK, one_decimal
 from scoring.templatetags.bruus import format_matchsticks
 
 
@@ -19,11 +21,11 @@ NUMERIC_EXPORTS = frozenset({"xlsx", "ods"})
 
 def matchsticks_number(value) -> int | float | None:
     """Matchsticks as a spreadsheet number: whole numbers as int, sit-out averages rounded to
-    the one decimal the page shows."""
+    the one decimal the page shows (half up, :func:`one_decimal`)."""
     if value is None:
         return None
     value = Fraction(value)
-    return value.numerator if value.denominator == 1 else round(float(value), 1)
+    return value.numerator if value.denominator == 1 else float(one_decimal(value))
 
 
 class MatchstickColumn(tables.Column):
@@ -35,8 +37,16 @@ class MatchstickColumn(tables.Column):
         kwargs.setdefault("empty_values", ())  # None reaches render() and value(): "–" on the page and in CSV
         super().__init__(*args, **kwargs)
 
-    def render(self, value):
-        return self.default if value is None else format_matchsticks(value)
+    def render(self, value, record, bound_column):
+        """The value ("–" for a session not drawn yet), with
+        :data:`~scoring.domain.ranking.PROVISIONAL_MARK` when the record lists the column in
+        ``provisional`` (a sit-out credit of a running round)."""
+        if value is None:
+            return self.default
+        text = format_matchsticks(value)
+        if isinstance(record, dict) and bound_column.name in record.get("provisional", ()):
+            return f"{text}{PROVISIONAL_MARK}"
+        return text
 
     def value(self, value, table=None):
         """CSV: the text of the page (``6,2`` in German); XLSX: a number (one decimal)."""
@@ -53,8 +63,9 @@ class RankingTable(tables.Table):
     """
 
     place = tables.Column(verbose_name=_("Place"), attrs={"td": {"class": "num"}})
-    name = tables.Column(verbose_name=_("Name"))
-    club = tables.Column(verbose_name=_("Club"))
+    # Sorting by name or club follows the one German order (scoring.domain.names.person_key).
+    name = tables.Column(verbose_name=_("Name"), order_by=("name_key",))
+    club = tables.Column(verbose_name=_("Club"), order_by=("club_key",))
     total = MatchstickColumn(verbose_name=_("Total"), attrs={"td": {"class": "num total"}})
 
     class Meta:
@@ -83,8 +94,8 @@ def ranking_rows(rows, session_count: int, sessions_drawn: int | None = None) ->
     Sessions after ``sessions_drawn`` (None: all) have no value: the table shows "–" for them,
     as the printed ranking does, not 0.
 
-    Places are already computed exactly (Fractions); the table gets floats, which sort and
-    display (one decimal) the same and render much faster.
+    Amounts stay exact (Fractions): they sort by value and are rounded once, half up, when
+    shown or exported (:func:`scoring.templatetags.bruus.format_matchsticks`).
     """
     data = []
     for row in rows:
@@ -92,12 +103,18 @@ def ranking_rows(rows, session_count: int, sessions_drawn: int | None = None) ->
             "place": row.place,
             "shared": row.shared,
             "name": row.player.name,
+            "name_key": person_key(row.player.name, row.player.club, row.player.pk),
+            "club_key": (collation_key(row.player.club), person_key(row.player.name, "", row.player.pk)),
             "club": row.player.club,
-            "total": float(row.total),
+            "total": row.total,
+            "provisional": {f"s{i + 1}" for i in row.provisional} | ({"total"} if row.provisional else set()),
         }
         for n in range(1, session_count + 1):
             drawn = sessions_drawn is None or n <= sessions_drawn
-            record[f"s{n}"] = float(row.sessions[n - 1]) if drawn and n - 1 < len(row.sessions) else None
+            if not drawn:
+                record[f"s{n}"] = None
+            else:
+                record[f"s{n}"] = row.sessions[n - 1] if n - 1 < len(row.sessions) else Fraction(0)
         data.append(record)
     return data
 
@@ -105,8 +122,10 @@ def ranking_rows(rows, session_count: int, sessions_drawn: int | None = None) ->
 # --- Every deal result ------------------------------------------------------------------------
 
 
-def team_names(partnership) -> str:
-    return f"{partnership.player_1.name} & {partnership.player_2.name}"
+def team_names(partnership, names: dict[int, str] | None = None) -> str:
+    """"Name & Name", each as shown in the evening (``names``: club added where names collide)."""
+    names = names or {}
+    return " & ".join(names.get(p.pk, p.name) for p in (partnership.player_1, partnership.player_2))
 
 
 class NumberColumn(tables.Column):
@@ -148,11 +167,17 @@ class DealResultTable(tables.Table):
         attrs = {"class": "list deal-results"}
         empty_text = _("No deal has been entered yet.")
 
+    def __init__(self, data, names: dict[int, str] | None = None, **kwargs):
+        """``names``: :func:`scoring.selectors.evening_display_names` (players with the same name
+        are shown with their club)."""
+        self.names = names or {}
+        super().__init__(data, **kwargs)
+
     def render_team_a(self, value):
-        return team_names(value)
+        return team_names(value, self.names)
 
     def render_team_b(self, value):
-        return team_names(value)
+        return team_names(value, self.names)
 
     def render_winner(self, record):
         return record.get_winner_display()
@@ -176,7 +201,7 @@ class FairnessTable(tables.Table):
     """The fairness report of the draw, one row per player who played (see
     :func:`scoring.selectors.evening_fairness` and :func:`fairness_rows`)."""
 
-    name = tables.Column(verbose_name=_("Name"))
+    name = tables.Column(verbose_name=_("Name"), order_by=("name_key",))
     partners = tables.Column(verbose_name=_("Partners (session: name)"), orderable=False)
     opponents = tables.Column(verbose_name=_("Different opponents"), attrs={"td": {"class": "num"}})
     repeats = tables.Column(verbose_name=_("Repeated opponents"), attrs={"td": {"class": "num"}})
@@ -194,6 +219,7 @@ def fairness_rows(rows) -> list[dict]:
     return [
         {
             "name": f"{row.player.name} {stand_in}" if row.stand_in else row.player.name,
+            "name_key": person_key(row.player.name, row.player.club, row.player.pk),
             "partners": " · ".join(f"{session}: {name}" for session, name in row.partners),
             "opponents": row.opponents,
             "repeats": row.repeats,

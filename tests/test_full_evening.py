@@ -7,7 +7,7 @@ import csv
 import io
 import random
 from collections import defaultdict
-from decimal import ROUND_HALF_EVEN, Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 from django.urls import reverse
@@ -27,7 +27,8 @@ def one_decimal(value: Fraction) -> str:
     if value.denominator == 1:
         return str(value.numerator)
     exact = Decimal(value.numerator) / Decimal(value.denominator)
-    return str(exact.quantize(Decimal("0.1"), rounding=ROUND_HALF_EVEN)).replace(".", ",")
+    # Half up, as German lists do (issue 10): 14.25 -> 14,3.
+    return str(exact.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)).replace(".", ",")
 
 
 def test_whole_evening_through_the_pages(roster_evening, organiser_client, client):

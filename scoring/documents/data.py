@@ -15,14 +15,24 @@ from dataclasses import dataclass
 from django.utils.translation import gettext
 
 from scoring import selectors
+from scoring.domain.names import display_names, person_key
 from scoring.models import Deal, Evening, Participant, Partnership, Player, Session
 
 
 @dataclass(frozen=True)
 class PlayerRef:
+    """A player as printed. ``name`` and ``club`` as registered (they decide the order);
+    ``shown`` is the name as printed (:attr:`label`): with the club when another player of the
+    evening has the same name, with "(Ersatz)" for a stand-in."""
+
     id: int
     name: str
     club: str = ""
+    shown: str = ""
+
+    @property
+    def label(self) -> str:
+        return self.shown or self.name
 
 
 @dataclass(frozen=True)
@@ -34,7 +44,7 @@ class Team:
 
     @property
     def label(self) -> str:
-        return f"{self.players[0].name} & {self.players[1].name}"
+        return f"{self.players[0].label} & {self.players[1].label}"
 
 
 @dataclass(frozen=True)
@@ -90,16 +100,27 @@ class Seat:
         return self.table is None
 
 
-def player_ref(player: Player, stand_ins: frozenset[int] = frozenset()) -> PlayerRef:
-    """The player as printed: a stand-in (plays, is not ranked) is marked "(Ersatz)" after the name."""
-    name = f"{player.name} {gettext('(stand-in)')}" if player.pk in stand_ins else player.name
-    return PlayerRef(id=player.pk, name=name, club=player.club)
+def person_sort_key(player: PlayerRef) -> tuple:
+    """The German alphabetical order of people (:func:`scoring.domain.names.person_key`)."""
+    return person_key(player.name, player.club, player.id)
 
 
-def team(partnership: Partnership, stand_ins: frozenset[int] = frozenset()) -> Team:
+def player_ref(player: Player, stand_ins: frozenset[int] = frozenset(), names: dict[int, str] | None = None
+               ) -> PlayerRef:
+    """The player as printed: the evening's display name (``names``, see
+    :func:`scoring.selectors.evening_display_names`), a stand-in (plays, is not ranked) marked
+    "(Ersatz)" after the name."""
+    shown = (names or {}).get(player.pk, player.name)
+    if player.pk in stand_ins:
+        shown = f"{shown} {gettext('(stand-in)')}"
+    return PlayerRef(id=player.pk, name=player.name, club=player.club, shown=shown)
+
+
+def team(partnership: Partnership, stand_ins: frozenset[int] = frozenset(), names: dict[int, str] | None = None
+         ) -> Team:
     return Team(
         partnership.number,
-        (player_ref(partnership.player_1, stand_ins), player_ref(partnership.player_2, stand_ins)),
+        (player_ref(partnership.player_1, stand_ins, names), player_ref(partnership.player_2, stand_ins, names)),
     )
 
 
@@ -110,6 +131,7 @@ def session_plan(
     scorer_url: Callable[[str], str],
     deals: dict[int, Iterable[Deal]] | None = None,
     stand_ins: frozenset[int] = frozenset(),
+    names: dict[int, str] | None = None,
 ) -> SessionPlan:
     """A session as loaded by :func:`scoring.selectors.sessions_with_rounds` (everything
     prefetched, no query here) as a :class:`SessionPlan`.
@@ -118,6 +140,7 @@ def session_plan(
         scorer_url: table token -> the absolute URL of the table's scorer page.
         deals: seating id -> its entered deals, for filled score sheets; None for none.
         stand_ins: ids of the evening's stand-ins, printed as "Name (Ersatz)".
+        names: player id -> name as printed (club added where names collide in the evening).
     """
     deals = deals or {}
     rounds = []
@@ -125,8 +148,8 @@ def session_plan(
         tables = tuple(
             TableSeat(
                 table=s.table.number,
-                team_a=team(s.team_a, stand_ins),
-                team_b=team(s.team_b, stand_ins),
+                team_a=team(s.team_a, stand_ins, names),
+                team_b=team(s.team_b, stand_ins, names),
                 scorer_url=scorer_url(s.table.token),
                 deals=tuple(
                     DealLine(d.number, d.winner, d.to_nil, d.bonus_a, d.bonus_b, d.points_a, d.points_b)
@@ -135,15 +158,15 @@ def session_plan(
             )
             for s in sorted(round_.seatings.all(), key=lambda s: s.table.number)
         )
-        sitout = team(round_.sitout_partnership, stand_ins) if round_.sitout_partnership else None
+        sitout = team(round_.sitout_partnership, stand_ins, names) if round_.sitout_partnership else None
         rounds.append(RoundPlan(number=round_.number, tables=tables, sitout=sitout))
     rounds.sort(key=lambda r: r.number)
     return SessionPlan(
         number=session.number,
         deals_per_round=deals_per_round,
         rounds=tuple(rounds),
-        partnerships=tuple(team(p, stand_ins) for p in session.partnerships.all()),
-        sitout_player=player_ref(session.sitout_player, stand_ins) if session.sitout_player else None,
+        partnerships=tuple(team(p, stand_ins, names) for p in session.partnerships.all()),
+        sitout_player=player_ref(session.sitout_player, stand_ins, names) if session.sitout_player else None,
     )
 
 
@@ -183,8 +206,8 @@ def load_session_plan(
 ) -> SessionPlan | None:
     """The plan of session ``number`` of the evening, None if it has not been drawn.
 
-    Queries: those of :func:`scoring.selectors.sessions_with_rounds`, one for the stand-ins, plus one
-    for the deals.
+    Queries: those of :func:`scoring.selectors.sessions_with_rounds`, one for the evening's players
+    (stand-ins, names that collide), plus one for the deals.
     """
     session = next((s for s in selectors.sessions_with_rounds(evening) if s.number == number), None)
     if session is None:
@@ -193,10 +216,11 @@ def load_session_plan(
     if with_deals:
         for deal in Deal.objects.filter(seating__round__session=session).order_by("seating_id", "number"):
             deals[deal.seating_id].append(deal)
-    stand_ins = frozenset(
-        Participant.objects.filter(evening=evening, is_stand_in=True).values_list("player_id", flat=True)
-    )
+    people = list(Participant.objects.filter(evening=evening).values_list(
+        "player_id", "is_stand_in", "player__name", "player__club"))
+    stand_ins = frozenset(pid for pid, stand_in, _, _ in people if stand_in)
+    names = display_names((pid, name, club) for pid, _, name, club in people)
     return session_plan(
         session, deals_per_round=evening.deals_per_round, scorer_url=scorer_url, deals=deals,
-        stand_ins=stand_ins,
+        stand_ins=stand_ins, names=names,
     )

@@ -10,7 +10,6 @@ almost any name; reportlab embeds the glyphs used (subset) into each PDF.
 from __future__ import annotations
 
 import io
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -95,7 +94,10 @@ class Para(Paragraph):
     _wrapped_at: float | None = None
 
     def wrap(self, available_width, available_height):
-        if self._wrapped_at is not None and abs(self._wrapped_at - available_width) < 1e-6:
+        # reportlab's split() deletes ``blPara`` (the line breaking) when the paragraph does not
+        # fit at the foot of a page; then the remembered size is no longer backed by lines.
+        if (self._wrapped_at is not None and abs(self._wrapped_at - available_width) < 1e-6
+                and "blPara" in self.__dict__):
             return self.width, self.height
         result = super().wrap(available_width, available_height)
         # Remember only a real line breaking, not "no room at all" (which sets no lines).
@@ -143,13 +145,6 @@ def matchsticks(value) -> str:
 @lru_cache(maxsize=4096)
 def _matchsticks(value, language: str | None) -> str:
     return format_matchsticks(value)
-
-
-def sort_key(name: str) -> tuple[str, str]:
-    """Alphabetical order for people (DIN 5007-1: Ä as A, ß as ss; case ignored)."""
-    folded = name.casefold().replace("ß", "ss")
-    bare = "".join(c for c in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(c))
-    return (bare, folded)
 
 
 def long_date(value: date) -> str:
@@ -240,13 +235,52 @@ class PageDecor:
         title: the document's title (bottom left), e.g. "Rangliste – Schwesing – 2026-11-21".
         printed: "Gedruckt am 21.11.2026 22:15".
         marker: printed large at the top right of every page, e.g. "VORLÄUFIG"; None for none.
-        footnote: one line above the footer on every page, e.g. "* geteilter Platz".
+        footnotes: lines above the footer on every page, e.g. "* geteilter Platz" (each one line;
+            a line too long for the page wraps, see :func:`footnote_lines`).
     """
 
     title: str
     printed: str
     marker: str | None = None
-    footnote: str | None = None
+    footnotes: tuple[str, ...] = ()
+
+
+FOOTER_Y = 7 * mm      # baseline of the footer line (title, printed at, page X of Y)
+FOOTER_SIZE = 9
+FOOTNOTE_SIZE = 10
+FOOTNOTE_LEADING = 5 * mm
+
+
+def footnote_lines(decor: PageDecor, width: float = PAGE_WIDTH - 2 * MARGIN) -> list[str]:
+    """The footnotes broken into lines that fit ``width`` (at word boundaries)."""
+    out = []
+    for note in decor.footnotes:
+        out += _wrap_words(note, FOOTNOTE_SIZE, width)
+    return out
+
+
+def footer_space(decor: PageDecor) -> float:
+    """Room below the frame: the footer line, the footnote lines and a gap."""
+    return max(FOOTER_SPACE, FOOTER_Y + (len(footnote_lines(decor)) + 1) * FOOTNOTE_LEADING + 2 * mm)
+
+
+def footer_text(decor: PageDecor, width: float) -> str:
+    """"<title> · Gedruckt am <date> <time>" within ``width``: the title is shortened (…) when
+    needed, the printed date and time never."""
+    tail = f" · {decor.printed}"
+    return _clip(decor.title, FOOTER_SIZE, width - text_width(tail, FOOTER_SIZE)) + tail
+
+
+def _wrap_words(text: str, size: float, width: float) -> list[str]:
+    lines, current = [], ""
+    for word in text.split():
+        candidate = f"{current} {word}".strip()
+        if current and text_width(candidate, size) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = candidate
+    return [*lines, current] if current else lines
 
 
 def _canvas_class(decor: PageDecor) -> type[pdfcanvas.Canvas]:
@@ -273,16 +307,16 @@ def _canvas_class(decor: PageDecor) -> type[pdfcanvas.Canvas]:
             width, height = self._pagesize
             self.saveState()
             self.setFillColor(GREY)
-            self.setFont(FONT, 9)
-            y = 7 * mm
-            self.drawString(MARGIN, y, _clip(f"{decor.title} · {decor.printed}", 9, width - 2 * MARGIN - 95))
+            page = gettext("Page %(page)s of %(pages)s") % {"page": number, "pages": total}
+            page_w = text_width(page, 10, bold=True)
+            self.setFont(FONT, FOOTER_SIZE)
+            self.drawString(MARGIN, FOOTER_Y, footer_text(decor, width - 2 * MARGIN - page_w - 4 * mm))
             self.setFont(FONT_BOLD, 10)
-            self.drawRightString(
-                width - MARGIN, y, gettext("Page %(page)s of %(pages)s") % {"page": number, "pages": total}
-            )
-            if decor.footnote:
-                self.setFont(FONT, 10)
-                self.drawString(MARGIN, y + 5 * mm, _clip(decor.footnote, 10, width - 2 * MARGIN))
+            self.drawRightString(width - MARGIN, FOOTER_Y, page)
+            self.setFont(FONT, FOOTNOTE_SIZE)
+            notes = footnote_lines(decor, width - 2 * MARGIN)
+            for index, line in enumerate(notes):
+                self.drawString(MARGIN, FOOTER_Y + (len(notes) - index) * FOOTNOTE_LEADING, line)
             if decor.marker:
                 self.setFillColor(ALERT)
                 self.setFont(FONT_BOLD, 16)
@@ -301,11 +335,13 @@ def _clip(text: str, size: float, width: float) -> str:
     return text + "…"
 
 
-def body_template(pagesize=A4, *, top: float = MARGIN, template_id: str = "body") -> PageTemplate:
-    """One frame filling the page inside the margins, above the footer."""
+def body_template(pagesize=A4, *, top: float = MARGIN, bottom: float = FOOTER_SPACE,
+                  template_id: str = "body") -> PageTemplate:
+    """One frame filling the page inside the margins, above the footer (``bottom``: its height,
+    :func:`footer_space`)."""
     width, height = pagesize
     frame = Frame(
-        MARGIN, FOOTER_SPACE, width - 2 * MARGIN, height - top - FOOTER_SPACE,
+        MARGIN, bottom, width - 2 * MARGIN, height - top - bottom,
         leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id=f"{template_id}-frame",
     )
     return PageTemplate(id=template_id, frames=[frame], pagesize=pagesize)
@@ -355,11 +391,11 @@ def render(story: list[Flowable], *, title: str, decor: PageDecor, templates: Se
     doc = BaseDocTemplate(
         buffer, pagesize=A4, title=title, author=CREATOR, creator=CREATOR, subject=subject,
         lang=get_language() or "de", leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
-        bottomMargin=FOOTER_SPACE, displayDocTitle=True,
+        bottomMargin=footer_space(decor), displayDocTitle=True,
         # Every page starts in DejaVu Sans: no reference to a non-embedded standard font.
         initialFontName=FONT, initialFontSize=10, initialLeading=12,
     )
-    doc.addPageTemplates(list(templates) if templates else [body_template()])
+    doc.addPageTemplates(list(templates) if templates else [body_template(bottom=footer_space(decor))])
     doc.build(story, canvasmaker=_canvas_class(decor))
     return buffer.getvalue()
 

@@ -7,22 +7,27 @@ ranking says "vorläufig" in its title and on every page; when complete, "Endsta
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from datetime import datetime
 
 from django.utils.translation import gettext
 from reportlab.lib import colors
 from reportlab.lib.units import mm
-from reportlab.platypus import Spacer, Table, TableStyle
+from reportlab.platypus import LongTable, Spacer, TableStyle
 
 from scoring.documents import pdf_base as base
+from scoring.domain.ranking import PROVISIONAL_MARK
 from scoring.selectors import RankingRow
 
 BODY = 14            # pt: readable from two metres
 HEAD = 12
 ROW_PADDING = 3
 CELL_PADDING = 4
+
+
+def PROVISIONAL_LEGEND() -> str:  # noqa: N802 (a translated constant)
+    return gettext("° provisional: sit-out credit from the tables that have finished the round; "
+                   "it changes until every table has confirmed.")
 
 
 def ranking_name(evening, *, complete: bool) -> str:
@@ -51,12 +56,16 @@ def build_ranking(
     session_count = max([evening.sessions_count, *(len(r.sessions) for r in rows)] or [1])
     drawn = session_count if sessions_drawn is None else sessions_drawn
     title = ranking_name(evening, complete=complete)
-    any_shared = any(r.shared for r in rows)
+    notes = []
+    if any(r.shared for r in rows):
+        notes.append(gettext("* shared place: equal totals share a place."))
+    if any(r.provisional for r in rows):
+        notes.append(PROVISIONAL_LEGEND())
     decor = base.PageDecor(
         title=title,
         printed=base.printed_text(printed_at),
         marker=None if complete else gettext("provisional").upper(),
-        footnote=gettext("* shared place: equal totals share a place.") if any_shared else None,
+        footnotes=tuple(notes),
     )
 
     story = [
@@ -77,39 +86,41 @@ def build_ranking(
     return base.render(story, title=title, decor=decor, subject=gettext("Ranking"))
 
 
-def _table(rows: Sequence[RankingRow], session_count: int, drawn: int) -> Table:
+def _table(rows: Sequence[RankingRow], session_count: int, drawn: int) -> LongTable:
     """Two header rows ("Durchgang" over the session numbers), repeated on every page."""
     width = base.PAGE_WIDTH - 2 * base.MARGIN
     cells = []
     for row in rows:
         sessions = [
-            base.matchsticks(row.sessions[i]) if i < drawn and i < len(row.sessions) else "–"
+            base.matchsticks(row.sessions[i]) + (PROVISIONAL_MARK if i in row.provisional else "")
+            if i < drawn and i < len(row.sessions) else "–"
             for i in range(session_count)
         ]
+        total = base.matchsticks(row.total) + (PROVISIONAL_MARK if row.provisional else "")
         cells.append((f"{row.place}.{'*' if row.shared else ''}", row.player.name, row.player.club,
-                      sessions, base.matchsticks(row.total)))
+                      sessions, total))
 
     pad = 2 * CELL_PADDING + 2
 
     def widest(texts, size, bold=False):
         return max((base.text_width(t, size, bold=bold) for t in texts), default=0) + pad
 
-    place_w = widest([gettext("Place"), *(c[0] for c in cells)], BODY)
-    number_w = max(widest(["000", *(s for c in cells for s in c[3])], BODY), 15 * mm)
-    total_w = widest([gettext("Total"), "000", *(c[4] for c in cells)], BODY, bold=True)
+    session_head = gettext("Session")
+    # Headings are set in HEAD (bold), values in BODY.
+    place_w = max(widest([gettext("Place")], HEAD, bold=True), widest([c[0] for c in cells], BODY))
+    number_w = max(widest(["000", *(s for c in cells for s in c[3])], BODY), 12 * mm,
+                   widest([session_head], HEAD, bold=True) / session_count)
+    total_w = max(widest([gettext("Total")], HEAD, bold=True), widest(["000", *(c[4] for c in cells)], BODY, bold=True))
     rest = width - place_w - session_count * number_w - total_w
-    # Both on one line if they fit; else names first, but clubs never broken inside a word.
+    # Sized from the content: both on one line if they fit; else the clubs' longest word keeps
+    # its line ("Oster-Ohrstedt" never becomes "Oster-/Ohrstedt"; up to half the room) and the
+    # names wrap at spaces.
     name_need = widest([gettext("Name"), *(c[1] for c in cells)], BODY)
     club_need = widest([gettext("Club"), *(c[2] for c in cells)], BODY)
-    if name_need + club_need <= rest:
-        name_w = rest - club_need
-    else:
-        club_word = widest([w for c in cells for w in re.split(r"[\s-]+", c[2])], BODY)
-        club_w = min(max(club_word, rest - name_need, rest * 0.3), rest * 0.5)
-        name_w = rest - club_w
-    club_w = rest - name_w
+    club_word = widest([w for c in cells for w in c[2].split()], BODY)
+    club_w = min(club_need, max(rest - name_need, min(club_word, rest * 0.5)))
+    name_w = rest - club_w
 
-    session_head = gettext("Session")
     # "Durchgang" centred over the session columns. Drawn from the first of them, overflowing
     # into the others: a SPAN would make reportlab recompute spans on every page break.
     head_pad = (session_count * number_w - base.text_width(session_head, HEAD, bold=True)) / 2
@@ -139,7 +150,9 @@ def _table(rows: Sequence[RankingRow], session_count: int, drawn: int) -> Table:
         ("ROWBACKGROUNDS", (0, 2), (-1, -1), [colors.white, base.LIGHT]),
         ("BACKGROUND", (0, 0), (-1, 1), colors.HexColor("#dddddd")),
     ]
-    return Table(
+    # LongTable: row heights are computed only as far as a page reaches, so a table of 300 rows
+    # is split page by page in linear time (Table recomputes the rest at every page break).
+    return LongTable(
         data,
         colWidths=[place_w, name_w, club_w, *[number_w] * session_count, total_w],
         repeatRows=2,

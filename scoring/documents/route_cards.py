@@ -11,7 +11,7 @@ from reportlab.lib import colors
 from reportlab.platypus import FrameBreak, KeepInFrame, Table, TableStyle
 
 from scoring.documents import pdf_base as base
-from scoring.documents.data import SessionPlan, partner_of, seats_by_player
+from scoring.documents.data import SessionPlan, partner_of, person_sort_key, seats_by_player
 
 
 def route_cards_name(evening, session_number: int) -> str:
@@ -31,19 +31,19 @@ def build_route_cards(evening, plan: SessionPlan, *, printed_at: datetime | None
     session = gettext("Session %(number)s") % {"number": plan.number}
     kicker = " · ".join((gettext("Route card"), session))
     story = []
-    for player in sorted(seats, key=lambda p: base.sort_key(p.name)):
+    for player in sorted(seats, key=person_sort_key):
         if story:
             story.append(FrameBreak())
         partner = partners.get(player)
         content = [
             base.para(kicker, 10, color="#555555"),
             base.para(evening.name, 10, color="#555555", space_after=4),
-            base.para(player.name, 17, bold=True),
+            base.para(player.label, 17, bold=True),
         ]
         if player.club:
             content.append(base.para(player.club, 10, color="#555555"))
         content.append(base.para(
-            gettext("Partner: %(name)s") % {"name": partner.name} if partner
+            gettext("Partner: %(name)s") % {"name": partner.label} if partner
             else gettext("You sit out this whole session."),
             12, space_after=4,
         ))

@@ -38,6 +38,8 @@ DEAL_W = 15 * mm
 TEAM_COLUMNS = (0.19, 0.17, 0.30, 0.34)   # five tricks, to nil, daring and striking, matchsticks
 COLUMNS = [DEAL_W] + [(SHEET_WIDTH - DEAL_W) / 2 * f for f in TEAM_COLUMNS] * 2
 VALUE_SIZE = 13
+LEGEND_SIZE = 10      # pt: the rules legend, readable for scorers over 60
+URL_SIZE = 9          # pt: the table's link under the teams
 
 
 def score_sheets_name(evening, session_number: int, *, filled: bool) -> str:
@@ -173,7 +175,7 @@ class _Parts:
             kicker=" · ".join((gettext("Score sheet"), evening.name)),
             grid=base.Stamp(f"grid-{deals_per_round}", [grid_table], SHEET_WIDTH),
             row_heights=tuple(grid_table._rowHeights),
-            footer=base.Stamp("legend-signatures", [Spacer(1, 1.5 * mm), _legend(), Spacer(1, 1 * mm), _signatures()],
+            footer=base.Stamp("legend-signatures", [Spacer(1, 1 * mm), _legend(), Spacer(1, 0.5 * mm), _signatures()],
                               SHEET_WIDTH),
             label_width=label_width,
         )
@@ -207,12 +209,12 @@ class SheetHeader(Flowable):
         self.lines = [
             _line(0, base.FONT, 10, 12, base.GREY, parts.kicker, self.text_width),
             _line(0, base.FONT_BOLD, 26, 30, colors.black, table, self.text_width),
-            _line(0, base.FONT_BOLD, 15, 23, colors.black, session, self.text_width),
+            _line(0, base.FONT_BOLD, 15, 21, colors.black, session, self.text_width),
         ]
         for label, names in teams:
             self.lines.append((0, base.FONT_BOLD, 13, 0, colors.black, label))
             self.lines.append(_line(parts.label_width, base.FONT, 13, 16, colors.black, names, names_width))
-        self.lines.append(_line(0, base.FONT, 7, 9, base.GREY, url, self.text_width))
+        self.lines.append(_line(0, base.FONT, URL_SIZE, URL_SIZE * 1.25, base.GREY, url, self.text_width))
 
     def wrap(self, available_width, available_height):
         self.width = SHEET_WIDTH
@@ -256,7 +258,7 @@ def _legend() -> Paragraph:
     ))
     for suit in RED_SUITS:
         text = text.replace(suit, f'<font color="#b00020">{suit}</font>')
-    return base.Para(text, base.style(8.5, color="#333333"))
+    return base.Para(text, base.style(LEGEND_SIZE, color="#333333"))
 
 
 def _grid(deals_per_round: int) -> Table:
@@ -351,7 +353,7 @@ def _signatures() -> Table:
         [["", "", ""],
          [label % {"team": gettext("Team A")}, "", label % {"team": gettext("Team B")}]],
         colWidths=[SHEET_WIDTH * 0.45, SHEET_WIDTH * 0.1, SHEET_WIDTH * 0.45],
-        rowHeights=[10 * mm, None],
+        rowHeights=[8.5 * mm, None],
         style=TableStyle([
             ("FONT", (0, 0), (-1, -1), base.FONT, 9),
             ("LINEBELOW", (0, 0), (0, 0), 0.8, colors.black),

@@ -15,7 +15,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import PageBreak, Spacer, Table, TableStyle
 
 from scoring.documents import pdf_base as base
-from scoring.documents.data import PlayerRef, RoundPlan, SessionPlan, partner_of, seats_by_player
+from scoring.documents.data import RoundPlan, SessionPlan, partner_of, person_sort_key, seats_by_player
 
 NAME = 18        # pt, team names on the wall
 NUMBER = 28      # pt, table numbers
@@ -89,7 +89,7 @@ def _round_table(round_: RoundPlan, heading: str) -> Table:
 
 def _team_cell(team, width: float):
     """The two names on two lines; a name too long for the column wraps."""
-    a, b = (p.name for p in team.players)
+    a, b = (p.label for p in team.players)
     if base.fits(a, NAME, width - 14) and base.fits(b, NAME, width - 14):
         return f"{a}\n{b}"
     return base.lines([a, b], NAME, leading=NAME * 1.2)
@@ -101,23 +101,14 @@ def _sitouts(plan: SessionPlan, round_: RoundPlan) -> list:
         out += [Spacer(1, 4 * mm), base.para(gettext("Sits out") + ": " + round_.sitout.label, NAME, bold=True)]
     if plan.sitout_player:
         out += [Spacer(1, 4 * mm), base.para(
-            gettext("%(name)s sits out this whole session.") % {"name": plan.sitout_player.name}, NAME, bold=True)]
+            gettext("%(name)s sits out this whole session.") % {"name": plan.sitout_player.label}, NAME, bold=True)]
     return out
-
-
-def _display_names(players: list[PlayerRef]) -> dict[PlayerRef, str]:
-    """Names as printed; two players of the same name are told apart by their club."""
-    counts: dict[str, int] = {}
-    for p in set(players):
-        counts[p.name] = counts.get(p.name, 0) + 1
-    return {p: f"{p.name} ({p.club})" if counts[p.name] > 1 and p.club else p.name for p in players}
 
 
 def _players_table(plan: SessionPlan) -> Table:
     seats = seats_by_player(plan)
     partners = partner_of(plan)
-    players = sorted(seats, key=lambda p: base.sort_key(p.name))
-    shown = _display_names(players + [p for p in partners.values() if p])
+    players = sorted(seats, key=person_sort_key)
     rounds = [r.number for r in plan.rounds]
     width = base.PAGE_WIDTH - 2 * base.MARGIN
     sits_out = gettext("sits out")
@@ -143,8 +134,8 @@ def _players_table(plan: SessionPlan) -> Table:
             else:
                 cells.append(str(seat.table))
         data.append([
-            base.cell(shown[player], LIST, name_w),
-            base.cell(shown[partner] if partner else "–", LIST, partner_w),
+            base.cell(player.label, LIST, name_w),
+            base.cell(partner.label if partner else "–", LIST, partner_w),
             *cells,
         ])
     commands = [

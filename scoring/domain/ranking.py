@@ -13,7 +13,26 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
+
+
+def one_decimal(value: int | Fraction | Decimal | float) -> Decimal:
+    """A matchstick value rounded half up to one decimal, as German lists do (57/4 = 14.25 -> 14.3).
+
+    Rounds the exact value in integer arithmetic (no intermediate rounding; halves go away from
+    zero, like Decimal's ROUND_HALF_UP); a float is taken as its shortest decimal text
+    ("14.25"), not as its binary value. Source: DOMAIN.md ("shown with one decimal, rounded
+    half up").
+    """
+    if isinstance(value, float):
+        value = Decimal(repr(value))
+    value = Fraction(value)
+    tenths = value * 10
+    whole, rest = divmod(abs(tenths.numerator), tenths.denominator)
+    if 2 * rest >= tenths.denominator:
+        whole += 1
+    return Decimal(-whole if tenths < 0 else whole).scaleb(-1)
 
 
 def sitout_credit(team_totals: Sequence[int | Fraction]) -> Fraction:
@@ -30,12 +49,69 @@ def sitout_credit(team_totals: Sequence[int | Fraction]) -> Fraction:
     return Fraction(sum(team_totals)) / len(team_totals)
 
 
+#: Printed after a value that includes a provisional sit-out credit (explained by a legend).
+PROVISIONAL_MARK = "°"
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """One table in one round: the matchsticks of its two teams so far.
+
+    Attributes:
+        team_a, team_b: matchsticks entered so far.
+        finished: the table has played the round (every deal entered, or finished by its scorer,
+            or confirmed): only such a table counts towards a sit-out's credit.
+        confirmed: the other team (or the organiser) has confirmed the round: final.
+    """
+
+    team_a: int
+    team_b: int
+    finished: bool
+    confirmed: bool = False
+
+
+@dataclass(frozen=True)
+class SitoutCredit:
+    """What a player who sits out a round is credited, and whether it may still change.
+
+    ``value`` is the average of the teams at the tables that have finished the round (0 while
+    none has: no credit yet, like the players at the tables); ``provisional`` is True from the
+    first finished table until every table of the round is confirmed.
+    """
+
+    value: Fraction
+    provisional: bool
+    tables_counted: int
+
+
+def round_sitout_credit(tables: Sequence[TableResult]) -> SitoutCredit:
+    """The sit-out credit of a round while it runs and after (DOMAIN.md, "Sit-out credit while a
+    round runs"): the exact average of the teams at the tables that have finished the round; a
+    table that has not finished never counts (not even as 0). Provisional while some tables have
+    finished and not every table is confirmed; a round no table has finished gives no credit yet
+    (value 0, not provisional).
+
+    Args:
+        tables: every table of the round.
+
+    Returns:
+        :class:`SitoutCredit` in matchsticks (Fraction).
+    """
+    done = [t for t in tables if t.finished or t.confirmed]
+    value = sitout_credit([points for t in done for points in (t.team_a, t.team_b)])
+    provisional = bool(done) and not all(t.confirmed for t in tables)
+    return SitoutCredit(value=value, provisional=provisional, tables_counted=len(done))
+
+
 @dataclass(frozen=True)
 class PlayerScore:
-    """A player's matchsticks per session (index 0 = session 1), partner credit and sit-outs included."""
+    """A player's matchsticks per session (index 0 = session 1), partner credit and sit-outs
+    included; ``provisional`` holds the indexes of sessions whose value includes a provisional
+    sit-out credit (:func:`round_sitout_credit`)."""
 
     player: Hashable
     sessions: tuple[Fraction, ...]
+    provisional: frozenset[int] = frozenset()
 
     @property
     def total(self) -> Fraction:

@@ -7,22 +7,33 @@ from fractions import Fraction
 from django import template
 from django.utils.formats import number_format
 
+from scoring.domain.ranking import one_decimal
 from scoring.via import show_via
 
 register = template.Library()
 
 
 def format_matchsticks(value: Fraction | float | int | None) -> str:
-    """Matchsticks for display: whole numbers as they are, sit-out averages with one decimal
-    in the active locale (``6,2`` in German)."""
+    """Matchsticks for display, the one way for pages, PDFs and exports: whole numbers as they
+    are, sit-out averages with one decimal rounded half up (:func:`one_decimal`) in the active
+    locale (57/4 -> ``14,3`` in German, ``14.3`` in English)."""
     if value is None:
         return ""
     if value == int(value):
         return str(int(value))
-    return number_format(round(float(value), 1), 1)
+    return number_format(one_decimal(value), 1)
 
 
 register.filter("matchsticks", format_matchsticks)
+
+
+@register.filter
+def shown(player, names) -> str:
+    """The player's name as shown in the evening: ``names`` is
+    :func:`scoring.selectors.evening_display_names` (the club is added where names collide)."""
+    if player is None:
+        return ""
+    return (names or {}).get(player.pk, player.name)
 
 
 @register.filter

@@ -10,10 +10,13 @@ register = template.Library()
 
 
 @register.filter
-def player_label(player, stand_ins) -> str:
-    """The player's name, marked "(stand-in)" when their id is in ``stand_ins`` (escaped)."""
+def player_label(player, changes) -> str:
+    """The player's name as shown in the evening (with the club when names collide,
+    ``changes.names``), marked "(stand-in)" when their id is in ``changes.stand_ins`` (escaped).
+    ``changes``: :class:`scoring.selectors.SessionChanges`, or just the set of stand-in ids."""
     if player is None:
         return ""
-    if stand_ins and player.pk in stand_ins:
-        return format_html('{} <small class="stand-in">{}</small>', player.name, gettext("(stand-in)"))
-    return format_html("{}", player.name)
+    name = getattr(changes, "names", {}).get(player.pk, player.name)
+    if player.pk in (getattr(changes, "stand_ins", changes) or ()):
+        return format_html('{} <small class="stand-in">{}</small>', name, gettext("(stand-in)"))
+    return format_html("{}", name)

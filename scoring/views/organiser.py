@@ -280,8 +280,8 @@ def session_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def ranking(request: HttpRequest, pk: int) -> HttpResponse:
     evening = _evening(pk)
     session_count = evening.sessions_count
-    rows = ranking_rows(selectors.evening_ranking(evening), session_count, sessions_drawn=evening.sessions.count())
-    table = RankingTable(rows, session_count)
+    rows = selectors.evening_ranking(evening)
+    table = RankingTable(ranking_rows(rows, session_count, sessions_drawn=evening.sessions.count()), session_count)
     RequestConfig(request, paginate=False).configure(table)
     export_format = request.GET.get("_export")
     if export_format in EXPORT_FORMATS:
@@ -290,7 +290,8 @@ def ranking(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "organiser/ranking.html",
-        {"evening": evening, "table": table, "complete": selectors.evening_is_complete(evening)},
+        {"evening": evening, "table": table, "complete": selectors.evening_is_complete(evening),
+         "provisional_credit": any(r.provisional for r in rows)},
     )
 
 
@@ -298,7 +299,7 @@ def ranking(request: HttpRequest, pk: int) -> HttpResponse:
 def deal_results(request: HttpRequest, pk: int) -> HttpResponse:
     """Every entered deal of the evening, one row each (page, CSV and XLSX)."""
     evening = _evening(pk)
-    table = DealResultTable(selectors.evening_deals(evening))
+    table = DealResultTable(selectors.evening_deals(evening), names=selectors.evening_display_names(evening.pk))
     export_format = request.GET.get("_export")
     if export_format in EXPORT_FORMATS:
         RequestConfig(request, paginate=False).configure(table)
@@ -371,5 +372,6 @@ def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "total_b": sum(d.points_b for d in deals.values()),
             "state": selectors.seating_state(seating, len(deals)),
             "all_entered": len(deals) >= evening.deals_per_round,
+            "names": selectors.evening_display_names(evening.pk),
         },
     )

@@ -88,7 +88,8 @@ def _page(request: HttpRequest, table: Table, form: DealForm | None = None, edit
         request,
         template,
         {"table": table, "evening": table.evening, "state": state, "form": form if number else None,
-         "number": number, "signature": _signature(state)},
+         "number": number, "signature": _signature(state),
+         "names": selectors.evening_display_names(table.evening_id)},
         status=status,
     )
 

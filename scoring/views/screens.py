@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from scoring import links, selectors
+from scoring.domain.names import initial
 from scoring.models import Evening, Player
 
 RANKING_POLL_SECONDS = 10
@@ -33,6 +34,8 @@ def ranking_screen(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "evening": evening,
         "rows": rows,
+        "names": selectors.evening_display_names(evening.pk) if rows else {},
+        "provisional_credit": any(r.provisional for r in rows),
         "hidden": evening.ranking_hidden,
         "complete": selectors.evening_is_complete(evening),
         "playing": selectors.playing_now(evening),
@@ -55,13 +58,14 @@ def seat_finder(request: HttpRequest, pk: int) -> HttpResponse:
     if query:
         wanted = selectors.alphabetical(query)
         players = [p for p in players if wanted in selectors.alphabetical(p.name)]
+    # In list order (by surname, DIN 5007-1), under the initial of the surname.
     letters: dict[str, list[Player]] = {}
     for player in players:
-        letters.setdefault((selectors.alphabetical(player.name)[:1] or "?").upper(), []).append(player)
+        letters.setdefault(initial(player.name), []).append(player)
     return render(
         request,
         "public/seat_finder.html",
-        {"evening": evening, "session": session, "letters": sorted(letters.items()), "query": query},
+        {"evening": evening, "session": session, "letters": list(letters.items()), "query": query},
     )
 
 
@@ -77,6 +81,7 @@ def seat(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
         "session": session,
         "player": player,
         "seats": selectors.player_seats(session, player) if player is not None else None,
+        "names": selectors.evening_display_names(evening.pk) if player is not None else {},
         "poll_seconds": SEAT_POLL_SECONDS,
     }
     if player is None:

@@ -1,0 +1,106 @@
+"""In-memory data for the document builders (no database): an evening, its ranking and a drawn
+session with every deal entered, for any number of players, with names and clubs of varying
+length (up to 30 characters each) and evening names up to 60 characters.
+
+The builders take loaded data and return bytes (``scoring/documents/``), so tests can build
+every document for every field size quickly.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import date
+from fractions import Fraction
+
+from scoring.documents.data import DealLine, PlayerRef, RoundPlan, SessionPlan, TableSeat, Team
+from scoring.domain.ranking import PlayerScore, rank
+from scoring.models import Evening, Player
+from scoring.selectors import RankingRow
+
+FIRST = ["Hauke", "Gönke", "Broder", "Ingwer", "Frauke", "Momme", "Swantje", "Jürgen", "Dörte", "Sönke",
+         "Hans-Peter", "Anna-Katharina Marlene", "Jo", "Spielerin"]
+LAST = ["Petersen", "Hansen", "Ketelsen", "Sönnichsen", "Carstensen", "Feddersen", "Thomsen", "Lützen",
+        "O'Neill-Süderstapel", "Groß", "Ärger", "Brodersen-Christiansen"]
+CLUBS = ["Schwesing", "Oster-Ohrstedt", "Treia", "Ahrenviöl", "Immenstedt", "Husum", "",
+         "Bruusfreunde Oster-Ohrstedt e.V", "SV Hattstedtermarsch 1921 e.V."]
+LONG_EVENING = "Schwesinger Bruus-Abend zum Jahresabschluss im Dörpshus 2026"  # 60 characters
+LONG_NAME = "Anna-Katharina Süderstapel-Ho"  # 30 characters with the number below
+LONG_CLUB = "SV Oster-Ohrstedt-Hattstedt e."  # 30 characters
+
+
+def evening(name: str = "Schwesinger Bruus-Abend", sessions: int = 3) -> Evening:
+    return Evening(name=name, date=date(2026, 11, 21), venue="Dörpshus Schwesing", sessions_count=sessions)
+
+
+def people(count: int, rnd: random.Random, *, long: bool = False) -> list[Player]:
+    """``count`` players; ``long``: every name and club exactly 30 characters."""
+    result = []
+    for i in range(1, count + 1):
+        if long:
+            name, club = f"{LONG_NAME}{i % 10}", LONG_CLUB
+        else:
+            name = f"{rnd.choice(FIRST)} {i:04d} {rnd.choice(LAST)}"[:30]
+            club = rnd.choice(CLUBS)
+        result.append(Player(pk=i, name=name, club=club))
+    return result
+
+
+def ranking_rows(players: list[Player], rnd: random.Random, sessions: int = 3) -> list[RankingRow]:
+    by_id = {p.pk: p for p in players}
+    scores = [
+        PlayerScore(p.pk, tuple(Fraction(rnd.randint(0, 400), rnd.choice((1, 1, 2, 4, 6))) for _ in range(sessions)))
+        for p in players
+    ]
+    return [
+        RankingRow(place=line.place, shared=line.shared, player=by_id[line.score.player],
+                   sessions=line.score.sessions, total=line.score.total)
+        for line in rank(scores, name_key=lambda s: by_id[s.player].name)
+    ]
+
+
+def session_plan(players: list[Player], rnd: random.Random, *, rounds: int = 4, deals: int = 4,
+                 filled: bool = True) -> SessionPlan:
+    """A drawn session: partnerships, tables, a sit-out team per round when the number of teams is
+    odd, a whole-session sit-out player when the number of players is odd."""
+    refs = [PlayerRef(p.pk, p.name, p.club) for p in players]
+    rnd.shuffle(refs)
+    sitout_player = refs.pop() if len(refs) % 2 else None
+    teams = [Team(k + 1, (refs[2 * k], refs[2 * k + 1])) for k in range(len(refs) // 2)]
+    plan_rounds = []
+    for number in range(1, rounds + 1):
+        order = teams[:]
+        rnd.shuffle(order)
+        sitout = order.pop() if len(order) % 2 else None
+        seats = []
+        for t in range(len(order) // 2):
+            lines = ()
+            if filled:
+                lines = tuple(
+                    DealLine(d, w, nil, 0, 0, (2 if nil else 1) if w == "A" else 0, (2 if nil else 1) if w == "B" else 0)
+                    for d, w, nil in ((d, rnd.choice("AB"), rnd.random() < 0.2) for d in range(1, deals + 1))
+                )
+            url = f"http://127.0.0.1:8000/t/{t + 1:02d}{'Ab3_' * 7}x2/"
+            seats.append(TableSeat(t + 1, order[2 * t], order[2 * t + 1], url, lines))
+        plan_rounds.append(RoundPlan(number, tuple(seats), sitout))
+    return SessionPlan(1, deals, tuple(plan_rounds), tuple(teams), sitout_player)
+
+
+ALPHABET = "abcdefghijklmnopqrstuvwxyzäöüßABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ -'.&<>\"øæåéčłç"
+
+
+def varied_people(count: int, rnd: random.Random, *, name_max: int = 30, club_max: int = 30) -> list[Player]:
+    """``count`` players whose names (1..name_max characters, often two words) and clubs
+    (0..club_max) vary in length and characters, markup and quotes included."""
+    def text(low: int, high: int) -> str:
+        length = rnd.randint(low, max(low, high))
+        chars = "".join(rnd.choice(ALPHABET) for _ in range(length))
+        return " ".join(chars.split()) or "X"
+
+    result = []
+    for i in range(1, count + 1):
+        name = text(1, name_max)
+        if rnd.random() < 0.7 and len(name) < name_max - 3:
+            name = f"{name[: name_max // 2]} {text(1, name_max - name_max // 2 - 1)}"[:name_max]
+        club = text(0, club_max)[:club_max] if club_max and rnd.random() < 0.9 else ""
+        result.append(Player(pk=i, name=name, club=club))
+    return result
