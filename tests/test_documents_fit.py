@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import random
+from types import SimpleNamespace
 from datetime import datetime
 from fractions import Fraction
 from zoneinfo import ZoneInfo
@@ -26,6 +27,7 @@ from scoring.documents import pdf_base as base
 from scoring.documents.ranking import build_ranking
 from scoring.documents.route_cards import build_route_cards
 from scoring.documents.score_sheets import build_score_sheets
+from scoring.documents.table_cards import build_table_cards
 from scoring.documents.table_lists import build_table_list
 from scoring.selectors import RankingRow
 from tests import document_data as dd
@@ -71,6 +73,11 @@ def documents(players: list, rnd: random.Random, evening, *, provisional: bool =
         ("score sheets filled", build_score_sheets(evening, plan, filled=True, printed_at=PRINTED_AT),
          sheet_boxes(plan)),
         ("route cards", build_route_cards(evening, plan, printed_at=PRINTED_AT), cut_boxes(2, rows_per_card_page)),
+        ("table cards", build_table_cards(
+            evening, [SimpleNamespace(number=seat.table, code="KATWEN") for seat in plan.rounds[0].tables],
+            table_url=lambda table: f"http://192.168.178.20:8000/t/{table.number:02d}{'Ab3_' * 7}x2/",
+            join_url="http://192.168.178.20:8000/tablet/", wifi_name="Dörpshus Schwesing Gäste 5 GHz",
+            printed_at=PRINTED_AT), cut_boxes(1, 2)),
     ]
 
 
