@@ -36,6 +36,7 @@ from scoring.models import (
     Table,
     new_table_token,
 )
+from scoring.parsing import ascii_int
 
 class ServiceError(DomainError):
     """A request the current state of the evening does not allow (message is a msgid)."""
@@ -398,12 +399,7 @@ def add_partner_exclusion(*, evening: Evening, player_a_id, player_b_id) -> tupl
     Raises:
         ServiceError: the same player twice, or a player who is not on this evening's list.
     """
-    try:
-        a, b = sorted((int(player_a_id), int(player_b_id)))
-    except (TypeError, ValueError):
-        raise ServiceError(gettext_noop("Please choose two players."), code="players_missing") from None
-    if a == b:
-        raise ServiceError(gettext_noop("Please choose two different players."), code="same_player")
+    a, b = sorted(_two_players(player_a_id, player_b_id))
     with transaction.atomic():
         known = set(
             Participant.objects.filter(evening=evening, player_id__in=(a, b)).values_list("player_id", flat=True)
@@ -506,11 +502,10 @@ def _check_wishes(evening: Evening, pairs: Iterable[tuple[int, int]]) -> None:
 
 
 def _two_players(first, second) -> tuple[int, int]:
-    """Two different player ids from a form, or ServiceError."""
-    try:
-        first, second = int(first), int(second)
-    except (TypeError, ValueError):
-        raise ServiceError(gettext_noop("Please choose two players."), code="players_missing") from None
+    """Two different player ids from a form (ASCII digits only), or ServiceError."""
+    first, second = ascii_int(first), ascii_int(second)
+    if first is None or second is None:
+        raise ServiceError(gettext_noop("Please choose two players."), code="players_missing")
     if first == second:
         raise ServiceError(gettext_noop("Please choose two different players."), code="same_player")
     return first, second
@@ -765,9 +760,8 @@ TEAMS = ("A", "B")
 def _locked_seating(seating_id) -> Seating | None:
     """The seating, locked for this transaction (PostgreSQL row lock; SQLite takes its write lock
     at the start of every transaction), with its round, session and evening."""
-    try:
-        seating_id = int(seating_id)
-    except (TypeError, ValueError):
+    seating_id = ascii_int(seating_id)
+    if seating_id is None:
         return None
     return (
         Seating.objects.select_related("round__session__evening")
@@ -896,6 +890,54 @@ def enter_deal(
         ) from None
 
 
+def _entered(values: dict) -> tuple:
+    """What a scorer enters for a deal (winner, to nil, both bonuses), from a snapshot."""
+    return (values.get("winner"), values.get("to_nil"), values.get("bonus_a"), values.get("bonus_b"))
+
+
+def _stored_value_params(deal: Deal) -> dict:
+    """The deal as stored, for a message: winning team and matchsticks."""
+    return {"number": deal.number, "winner": deal.winner, "points_a": deal.points_a, "points_b": deal.points_b}
+
+
+def _replayed(sent: DealChange, number: int, result: DealResult) -> Deal:
+    """A form whose idempotency key was used before (double tap, resent form, replay, Back
+    button): the deal as it is, outcome ``"replayed"``, only if the key was used for the same
+    deal with the same entry and the deal still holds it. Otherwise :class:`ConflictError`
+    naming what is stored; nothing is changed."""
+    deal = sent.deal
+    if deal.number != number:
+        raise ConflictError(
+            gettext_noop("This form was already sent for deal %(number)s. Please reload the page."),
+            code="key_reused",
+            deal=deal,
+            number=deal.number,
+        )
+    if _entered(sent.new) != (result.winner, result.to_nil, result.bonus_a, result.bonus_b):
+        raise ConflictError(
+            gettext_noop(
+                "This form was already sent for deal %(number)s with another entry. Deal %(number)s "
+                "reads: team %(winner)s won, %(points_a)s:%(points_b)s. Your new entry was not "
+                "taken. To correct the deal, tap it in the list and enter it again."
+            ),
+            code="key_other_content",
+            deal=deal,
+            **_stored_value_params(deal),
+        )
+    if _snapshot(deal) != sent.new:
+        raise ConflictError(
+            gettext_noop(
+                "Deal %(number)s was saved from this form before and has been changed since; it "
+                "now reads: team %(winner)s won, %(points_a)s:%(points_b)s. Nothing was changed."
+            ),
+            code="changed_since",
+            deal=deal,
+            **_stored_value_params(deal),
+        )
+    deal.outcome = "replayed"
+    return deal
+
+
 def _enter_deal(seating_id, number, result, via, user, table, reason, accept_impossible, key,
                 based_on_version, client) -> Deal:
     seating = _check_own_table(_locked_seating(seating_id), table)
@@ -910,14 +952,7 @@ def _enter_deal(seating_id, number, result, via, user, table, reason, accept_imp
     if key is not None:
         sent = DealChange.objects.filter(deal__seating=seating, submission=key).select_related("deal").first()
         if sent is not None:
-            if sent.deal.number != number:
-                raise ServiceError(
-                    gettext_noop("This form was already sent for deal %(number)s. Please reload the page."),
-                    code="key_reused",
-                    number=sent.deal.number,
-                )
-            sent.deal.outcome = "replayed"
-            return sent.deal
+            return _replayed(sent, number, result)
     if table is not None:
         _check_table_may_change(seating, table, entry=True)
     try:

@@ -23,6 +23,7 @@ from scoring.domain.errors import DomainError
 from scoring.forms import DealForm
 from scoring.messages import translate
 from scoring.models import Table
+from scoring.parsing import ascii_int
 
 # Answers the page's own script swaps in (htmx): saved (200), conflict (409), form errors (422).
 CONFLICT, UNPROCESSABLE = 409, 422
@@ -107,7 +108,7 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
     if isinstance(table, HttpResponse):
         return table
     edit = request.GET.get("deal")
-    edit_number = int(edit) if edit and edit.isdigit() else None
+    edit_number = ascii_int(edit)
     state_numbers = range(1, table.evening.deals_per_round + 1)
     if edit is not None and edit_number not in state_numbers:
         messages.error(
@@ -163,8 +164,9 @@ def table_deal(request: HttpRequest, token: str, number: int) -> HttpResponse:
 
 
 def _seating_id(request: HttpRequest) -> int:
-    value = request.POST.get("seating", "")
-    return int(value) if value.isdigit() else 0
+    """The round (seating) a finish/confirm/reopen form names; 0 (no such round) when it is not
+    a number."""
+    return ascii_int(request.POST.get("seating"), 0)
 
 
 @require_POST
