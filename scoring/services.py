@@ -20,7 +20,7 @@ from django.utils import timezone
 from scoring.domain import draw as draw_domain
 from scoring.domain.errors import DomainError, gettext_noop
 from scoring.domain.player_import import ParsedPlayer, match_key, normalise_name
-from scoring.domain.rules import DealResult, DealScore, ImpossibleResult, score_deal
+from scoring.domain.rules import DealResult, ImpossibleResult, score_accepted, score_deal
 from scoring.models import (
     Deal,
     DealChange,
@@ -965,8 +965,7 @@ def _enter_deal(seating_id, number, result, via, user, table, reason, accept_imp
                 gettext_noop("Please give a reason for accepting a result the rules call impossible."),
                 code="reason_missing",
             ) from None
-        base = score_deal(DealResult(result.winner, result.to_nil, 0, 0))
-        score = DealScore(a=base.a + result.bonus_a, b=base.b + result.bonus_b)
+        score = score_accepted(result)
     deal = Deal.objects.filter(seating=seating, number=number).first()
     previous = _snapshot(deal) if deal else None
     if deal is None:
