@@ -49,6 +49,9 @@ __all__ = [
     "MAX_FILE_BYTES",
     "MAX_NAME_LENGTH",
     "MAX_PLAYER_ROWS",
+    "MAX_SHEET_COLUMNS",
+    "MAX_SHEET_ROWS",
+    "MAX_XLSX_UNPACKED_BYTES",
     "Note",
     "ParsedFile",
     "ParsedPlayer",
@@ -70,9 +73,16 @@ MAX_CLUB_LENGTH = 100
 ACCEPTED_EXTENSIONS = (".xlsx", ".csv", ".txt")
 #: How many non-empty rows from the top are searched for the header row.
 HEADER_SEARCH_ROWS = 10
-#: Largest total unpacked size of an .xlsx (it is a zip archive), in bytes; guards against
-#: archives that unpack to gigabytes.
-MAX_XLSX_UNPACKED_BYTES = 50 * 1024 * 1024
+#: Largest total unpacked size of an .xlsx (it is a zip archive), in bytes, checked from the
+#: archive's directory before anything is parsed (Python's zipfile never unpacks a member beyond
+#: its declared size). A list of 5000 players with name and club unpacks to about 1 MiB; parsing
+#: 8 MiB of worksheet XML takes about two seconds.
+MAX_XLSX_UNPACKED_BYTES = 8 * 1024 * 1024
+#: Most rows of a worksheet read, empty ones included (Excel may store thousands of formatted
+#: empty rows); reading stops at the row after it and the file is refused.
+MAX_SHEET_ROWS = 10_000
+#: Most columns of a worksheet read; a value further right refuses the file.
+MAX_SHEET_COLUMNS = 50
 
 #: Recognised headers, compared after :func:`_header_key` (casefolded, whitespace collapsed,
 #: "_" read as a space, a trailing ":" or "*" dropped).
@@ -193,7 +203,9 @@ class PlayerFileError(DomainError):
         ``"no_name_column"``: no header row with a name column (params ``found``).
         ``"too_large"``: more than :data:`MAX_FILE_BYTES` bytes, more than
             :data:`MAX_PLAYER_ROWS` non-empty rows below the header, or an ``.xlsx`` declaring
-            more than :data:`MAX_XLSX_UNPACKED_BYTES` unpacked.
+            more than :data:`MAX_XLSX_UNPACKED_BYTES` unpacked, or whose first worksheet has
+            more than :data:`MAX_SHEET_ROWS` rows (empty ones included) or a value beyond
+            column :data:`MAX_SHEET_COLUMNS`; the message names the limit.
         ``"corrupt_xlsx"``: an ``.xlsx`` that cannot be opened as an Excel workbook.
     ``params`` always contains ``filename`` (the base name of the upload).
     """
@@ -522,11 +534,13 @@ def _xlsx_rows(
     if unpacked > MAX_XLSX_UNPACKED_BYTES:
         raise PlayerFileError(
             gettext_noop(
-                "%(filename)s is too large once unpacked. Please upload a smaller workbook "
-                "containing only the list of players."
+                "%(filename)s is too large once unpacked (%(size_mb)s MB; at most %(max_mb)s MB). "
+                "Please upload a smaller workbook containing only the list of players."
             ),
             code="too_large",
             filename=display,
+            size_mb=(unpacked + 2**20 - 1) // 2**20,
+            max_mb=MAX_XLSX_UNPACKED_BYTES // 2**20,
         )
     try:
         with warnings.catch_warnings():
@@ -551,7 +565,6 @@ def _xlsx_rows(
                     {"sheet": str(sheet.title), "count": len(sheets)},
                 )
             )
-        sheet.reset_dimensions()  # the stored size is sometimes wrong; read what is there
     except PlayerFileError:
         workbook.close()
         raise
@@ -562,9 +575,48 @@ def _xlsx_rows(
 
 
 def _iter_sheet(workbook, sheet, display: str) -> Iterator[tuple[int, tuple[str, ...]]]:
+    """The worksheet's rows as stored, read one at a time and bounded while reading: a row
+    beyond :data:`MAX_SHEET_ROWS` or a value beyond column :data:`MAX_SHEET_COLUMNS` refuses
+    the file at once. Rows and cells that are not stored are not made up (openpyxl's own
+    row iterator pads every row up to its last stored cell, and every missing row)."""
+    from openpyxl.worksheet._reader import WorkSheetParser  # openpyxl 3.1 (pinned): stored cells only
+
     try:
-        for line, row in enumerate(sheet.iter_rows(), start=1):
-            yield line, tuple(_cell_text(cell) for cell in row)
+        with sheet._get_source() as source:
+            parser = WorkSheetParser(
+                source, sheet._shared_strings, data_only=True, epoch=workbook.epoch,
+                date_formats=workbook._date_formats, timedelta_formats=workbook._timedelta_formats,
+            )
+            for line, stored in parser.parse():
+                if line > MAX_SHEET_ROWS:
+                    raise PlayerFileError(
+                        gettext_noop(
+                            "%(filename)s has more than %(max)s rows in its first worksheet (empty "
+                            "rows count too). Please delete the rows below the list, or save it as "
+                            "CSV, and upload it again."
+                        ),
+                        code="too_large",
+                        filename=display,
+                        max=MAX_SHEET_ROWS,
+                    )
+                cells: dict[int, str] = {}
+                for cell in stored:
+                    text = _cell_text(cell["value"], cell.get("data_type"))
+                    if cell["column"] > MAX_SHEET_COLUMNS and text.strip():
+                        raise PlayerFileError(
+                            gettext_noop(
+                                "%(filename)s has values in more than %(max)s columns (line "
+                                "%(line)s). Please upload a list with only the columns of names "
+                                "and clubs."
+                            ),
+                            code="too_large",
+                            filename=display,
+                            max=MAX_SHEET_COLUMNS,
+                            line=line,
+                        )
+                    if text:
+                        cells[cell["column"]] = text
+                yield line, tuple(cells.get(column, "") for column in range(1, max(cells, default=0) + 1))
     except (PlayerFileError, GeneratorExit):
         raise
     except Exception:
@@ -573,11 +625,10 @@ def _iter_sheet(workbook, sheet, display: str) -> Iterator[tuple[int, tuple[str,
         workbook.close()
 
 
-def _cell_text(cell: object) -> str:
-    value = getattr(cell, "value", None)
+def _cell_text(value: object, data_type: str | None) -> str:
     if value is None:
         return ""
-    if getattr(cell, "data_type", None) == "e":
+    if data_type == "e":
         return _ExcelError(str(value))
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
