@@ -431,9 +431,12 @@ def _convert(key: str, model: type[models.Model], record: dict, ids: dict[str, s
                 python = f.to_python(value)
             if isinstance(f, models.DateTimeField) and isinstance(python, datetime) and timezone.is_naive(python):
                 python = timezone.make_aware(python, dt_timezone.utc)
-            f.run_validators(python)
         except (ValidationError, ValueError, TypeError, binascii.Error):
             raise _broken(f"{where}: {f.name} = {value!r}"[:200]) from None
+        try:
+            f.run_validators(python)
+        except ValidationError as error:
+            raise _invalid(key, record.get("id"), f"{f.name}: {' '.join(error.messages)}"[:300]) from None
         values[f.attname] = python
     return values
 

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.domain.rules import MAX_BONUS, DealResult, ImpossibleResult, check_result
 from scoring.messages import translate
 from scoring.models import Evening
+from scoring.validators import validate_no_bidi_controls
 
 BONUS_CHOICES = [(n, str(n)) for n in range(MAX_BONUS + 1)]
 
@@ -22,8 +23,10 @@ class EveningForm(forms.ModelForm):
 
 
 class PlayerForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=100)
-    club = forms.CharField(label=_("Club or village"), max_length=100, required=False)
+    name = forms.CharField(label=_("Name"), max_length=100, validators=[validate_no_bidi_controls])
+    club = forms.CharField(
+        label=_("Club or village"), max_length=100, required=False, validators=[validate_no_bidi_controls]
+    )
 
 
 class ImportForm(forms.Form):

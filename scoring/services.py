@@ -19,7 +19,13 @@ from django.utils import timezone
 
 from scoring.domain import draw as draw_domain
 from scoring.domain.errors import DomainError, gettext_noop
-from scoring.domain.player_import import ParsedPlayer, match_key, normalise_name
+from scoring.domain.player_import import (
+    BIDI_CONTROL_MESSAGE,
+    ParsedPlayer,
+    find_bidi_control,
+    match_key,
+    normalise_name,
+)
 from scoring.domain.rules import DealResult, ImpossibleResult, score_accepted, score_deal
 from scoring.models import (
     Deal,
@@ -45,6 +51,22 @@ class ServiceError(DomainError):
 # --- Player register -------------------------------------------------------------------------
 
 
+def _checked_name(name: str, club: str) -> tuple[str, str]:
+    """Name and club normalised (``normalise_name``), or ServiceError: empty name, longer than
+    100 characters, or a character that changes the writing direction."""
+    name, club = normalise_name(name), normalise_name(club)
+    if not name:
+        raise ServiceError(gettext_noop("Please enter the player's name."), code="name_missing")
+    if len(name) > 100 or len(club) > 100:
+        raise ServiceError(
+            gettext_noop("Name and club may have at most 100 characters each."), code="too_long"
+        )
+    bidi = find_bidi_control(name + club)
+    if bidi is not None:
+        raise ServiceError(BIDI_CONTROL_MESSAGE, code="bidi_control", character=f"{ord(bidi):04X}")
+    return name, club
+
+
 def add_player(*, name: str, club: str = "") -> tuple[Player, bool]:
     """Add a player to the register, or find the one already there.
 
@@ -57,15 +79,10 @@ def add_player(*, name: str, club: str = "") -> tuple[Player, bool]:
         (ignoring case and extra spaces) was already registered.
 
     Raises:
-        ServiceError: empty name, or name/club longer than 100 characters.
+        ServiceError: empty name, name/club longer than 100 characters, or a character that
+            changes the writing direction (it can make a name look like another).
     """
-    name, club = normalise_name(name), normalise_name(club)
-    if not name:
-        raise ServiceError(gettext_noop("Please enter the player's name."), code="name_missing")
-    if len(name) > 100 or len(club) > 100:
-        raise ServiceError(
-            gettext_noop("Name and club may have at most 100 characters each."), code="too_long"
-        )
+    name, club = _checked_name(name, club)
     existing = Player.objects.filter(match_key=match_key(name, club)).first()
     if existing:
         return existing, False
@@ -83,13 +100,7 @@ def update_player(*, player_id: int, name: str, club: str = "") -> Player:
             already has this name and club.
     """
     player = Player.objects.select_for_update().get(pk=player_id)
-    name, club = normalise_name(name), normalise_name(club)
-    if not name:
-        raise ServiceError(gettext_noop("Please enter the player's name."), code="name_missing")
-    if len(name) > 100 or len(club) > 100:
-        raise ServiceError(
-            gettext_noop("Name and club may have at most 100 characters each."), code="too_long"
-        )
+    name, club = _checked_name(name, club)
     if Player.objects.filter(match_key=match_key(name, club)).exclude(pk=player.pk).exists():
         raise ServiceError(
             gettext_noop("%(name)s (%(club)s) is already in the register."),

@@ -4,6 +4,7 @@ with two answers for one field is refused."""
 
 from __future__ import annotations
 
+import re
 import uuid
 
 import pytest
@@ -152,3 +153,48 @@ def test_two_values_for_one_field_are_refused(client, seating, field, values):
     assert response.status_code == 422
     assert "mit zwei Antworten" in response.content.decode()
     assert not Deal.objects.exists()
+
+
+# --- 10. Headers and names ----------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_every_page_has_a_content_security_policy_without_inline_script(client, organiser_client, seating):
+    for who, url in ((client, reverse("public:home")), (client, reverse("scorer:table", args=[seating.table.token])),
+                     (organiser_client, reverse("organiser:evening_detail", args=[seating.table.evening_id]))):
+        response = who.get(url)
+        policy = response["Content-Security-Policy"]
+        assert "script-src 'self';" in policy and "'unsafe-inline'" not in policy and "unsafe-eval" not in policy
+        page = response.content.decode()
+        assert " onsubmit=" not in page and " onclick=" not in page and "<script>" not in page
+        assert not re.search(r"<script(?![^>]*\bsrc=)", page), url  # every script is a file
+
+
+BIDI = ["\u202e", "\u202d", "\u2066", "\u2067", "\u2068", "\u2069", "\u200f", "\u061c"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("char", BIDI)
+def test_bidi_controls_are_refused_in_names_and_clubs(organiser_client, char):
+    response = organiser_client.post(reverse("organiser:player_list"), {"name": f"Hans{char}nesnaH", "club": ""})
+    assert response.status_code == 200 and "Schreibrichtung" in response.content.decode()
+    response = organiser_client.post(reverse("organiser:player_list"), {"name": "Hans", "club": f"Husum{char}"})
+    assert "Schreibrichtung" in response.content.decode()
+    response = organiser_client.post(reverse("organiser:evening_create"), {
+        "name": f"Abend{char}", "date": "2026-11-21", "venue": "", "sessions_count": 3, "rounds_per_session": 4,
+        "deals_per_round": 4})
+    assert response.status_code == 200 and "Schreibrichtung" in response.content.decode()
+    from scoring.models import Evening, Player
+    assert not Player.objects.exists() and not Evening.objects.exists()
+    with pytest.raises(services.ServiceError) as error:
+        services.add_player(name=f"Gönke{char}", club="")
+    assert error.value.code == "bidi_control"
+
+
+def test_bidi_controls_are_refused_in_an_imported_list():
+    from scoring.domain.player_import import parse_player_file
+
+    parsed = parse_player_file("Name;Verein\nGönke Hansen;Husum\nBoy\u202eJensen;Husum\n".encode(), "x.csv")
+    assert [p.name for p in parsed.players] == ["Gönke Hansen"]
+    assert [(p.line, p.code) for p in parsed.problems] == [(3, "bidi_control")]
+    assert "U+202E" in str(parsed.problems[0])

@@ -57,6 +57,8 @@ __all__ = [
     "ParsedPlayer",
     "PlayerFileError",
     "RowProblem",
+    "BIDI_CONTROL_MESSAGE",
+    "find_bidi_control",
     "match_key",
     "normalise_name",
     "parse_player_file",
@@ -146,8 +148,8 @@ class RowProblem:
         message: English msgid (``gettext_noop``) with ``%(name)s`` placeholders.
         params: values for the placeholders; always contains ``line``.
         code: machine-readable reason, one of ``"missing_name"``, ``"name_too_long"``,
-            ``"club_too_long"``, ``"duplicate"``, ``"control_characters"``, ``"excel_error"``,
-            ``"repeated_header"``. A row may have several problems (e.g. both too long).
+            ``"club_too_long"``, ``"duplicate"``, ``"control_characters"``, ``"bidi_control"``,
+            ``"excel_error"``, ``"repeated_header"``. A row may have several problems (e.g. both too long).
     """
 
     line: int
@@ -213,6 +215,23 @@ class PlayerFileError(DomainError):
 
 # --------------------------------------------------------------------------------------------
 # Public helpers
+
+#: Characters that change the direction of the text around them (Unicode bidirectional
+#: formatting: marks, embeddings, overrides, isolates). In a name they can make it display as
+#: another name ("RLO" turns "Hansen" around), so names, clubs and evening names refuse them.
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: The refusal, with ``%(character)s`` the character's code point such as ``202E``.
+BIDI_CONTROL_MESSAGE = gettext_noop(
+    "The text contains an invisible character that changes the writing direction (U+%(character)s); "
+    "it can make a name look like another. Please retype it."
+)
+
+
+def find_bidi_control(text: str) -> str | None:
+    """The first bidirectional formatting character (:data:`BIDI_CONTROLS`) in ``text``, else
+    None."""
+    return next((char for char in text if char in BIDI_CONTROLS), None)
+
 
 
 def normalise_name(text: str) -> str:
@@ -900,6 +919,20 @@ def _check_row(
                     "Please retype it."
                 ),
                 "control_characters",
+            )
+        )
+    bidi = find_bidi_control(name + club)
+    if bidi is not None:
+        problems.append(
+            _problem(
+                line,
+                gettext_noop(
+                    "Line %(line)s: the name or club contains an invisible character that changes "
+                    "the writing direction (U+%(character)s); it can make a name look like another. "
+                    "Please retype it."
+                ),
+                "bidi_control",
+                character=f"{ord(bidi):04X}",
             )
         )
     if problems:

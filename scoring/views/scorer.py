@@ -45,9 +45,11 @@ def _via(table: Table) -> str:
 def _table(request: HttpRequest, token: str) -> Table | HttpResponse:
     """The table of a private link, or the page to show instead.
 
-    Wrong links are counted per address; past ``TABLE_LINK_FAILURE_LIMIT`` within
-    ``TABLE_LINK_FAILURE_WINDOW`` seconds every table link from that address answers 429 until the
-    window has passed, so links cannot be guessed by trying.
+    Wrong links are counted per address in the database (shared by every worker process); the
+    first ``TABLE_LINK_FAILURE_LIMIT`` within ``TABLE_LINK_FAILURE_WINDOW`` seconds answer 404,
+    every later table link from that address answers 429 until the window has passed, so links
+    cannot be guessed by trying. The count decides atomically: of wrong links sent at the same
+    moment from several workers, exactly the limit get the 404.
     """
     key = _failure_key(request)
     limit, window = settings.TABLE_LINK_FAILURE_LIMIT, settings.TABLE_LINK_FAILURE_WINDOW
@@ -55,7 +57,8 @@ def _table(request: HttpRequest, token: str) -> Table | HttpResponse:
         return render(request, "scorer/too_many_attempts.html", status=429)
     table = Table.objects.select_related("evening").filter(token=token).first()
     if table is None:
-        throttle.record_failure(key, window)
+        if throttle.record_failure(key, window) > limit:
+            return render(request, "scorer/too_many_attempts.html", status=429)
         return render(request, "scorer/unknown_table.html", status=404)
     return table
 
