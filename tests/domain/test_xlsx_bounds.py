@@ -12,8 +12,8 @@ import openpyxl
 import pytest
 
 from scoring.domain.player_import import (
-    MAX_PLAYER_ROWS as MAX_SHEET_COLUMNS,
-    MAX_PLAYER_ROWS as MAX_SHEET_ROWS,
+    MAX_SHEET_COLUMNS,
+    MAX_SHEET_ROWS,
     MAX_XLSX_UNPACKED_BYTES,
     PlayerFileError,
     parse_player_file,
