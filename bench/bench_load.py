@@ -263,7 +263,8 @@ def main() -> int:
     log_path = data_dir / "gunicorn.log"
     with open(log_path, "w") as log:
         server = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "bruus_tournament.wsgi", "--bind", f"127.0.0.1:{port}",
+            [sys.executable, "-m", "gunicorn", "bruus_tournament.wsgi", "--config", "python:bruus_tournament.gunicorn_conf",
+             "--bind", f"127.0.0.1:{port}",
              "--worker-class", "gthread", "--workers", str(args.workers), "--threads", str(args.threads),
              "--timeout", "60", "--log-level", "warning", "--error-logfile", "-"],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,

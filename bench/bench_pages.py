@@ -122,7 +122,9 @@ def main() -> None:
 
     def entry_data() -> dict:
         flip["n"] += 1
-        return {"seating": seating.pk, "winner": "AB"[flip["n"] % 2], "bonus_a": 0, "bonus_b": 0}
+        # Each entry changes the deal: the form carries the version it was made from.
+        return {"seating": seating.pk, "winner": "AB"[flip["n"] % 2], "bonus_a": 0, "bonus_b": 0,
+                "version": flip["n"] - 1}
 
     def entry():
         response = tablet.post(deal_url, entry_data())

@@ -61,6 +61,7 @@ from django.utils.duration import duration_iso_string
 
 from scoring.domain.errors import DomainError, gettext_noop
 from scoring.domain.player_import import match_key
+from scoring.domain.rules import DealResult, ImpossibleResult, score_accepted, score_deal
 from scoring.models import (
     AttemptCounter,
     Deal,
@@ -99,7 +100,7 @@ MODELS: tuple[tuple[str, type[models.Model], str | None], ...] = (
     ("deal_changes", DealChange, "deal__seating__round__session__evening"),
 )
 KEY_OF_MODEL = {model: key for key, model, _ in MODELS}
-#: Models deliberately left out: counters of wrong table links and codes (minutes-long, per device).
+#: Models left out on purpose: failed-attempt counters live for minutes (``scoring.throttle``).
 NOT_BACKED_UP: tuple[type[models.Model], ...] = (AttemptCounter,)
 #: Models added after files of format version 1 were first written: a file without them has none.
 ADDED_LATER = ("partner_exclusions", "substitutions")
@@ -382,9 +383,9 @@ def validate(document: Any) -> None:
         ids[key] = seen
     if document["scope"] == "evening" and not data["evenings"]:
         raise _broken("evenings")
-    for key, model, _ in MODELS:
-        for record in data[key]:
-            _convert(key, model, record, ids)
+    converted = {key: [_convert(key, model, r, ids) for r in data[key]] for key, model, _ in MODELS}
+    _check_game(data, converted)
+    _check_unique_in_file(data, converted)
 
 
 def _convert(key: str, model: type[models.Model], record: dict, ids: dict[str, set] | None) -> dict:
@@ -430,11 +431,139 @@ def _convert(key: str, model: type[models.Model], record: dict, ids: dict[str, s
                 python = f.to_python(value)
             if isinstance(f, models.DateTimeField) and isinstance(python, datetime) and timezone.is_naive(python):
                 python = timezone.make_aware(python, dt_timezone.utc)
-            f.run_validators(python)
         except (ValidationError, ValueError, TypeError, binascii.Error):
             raise _broken(f"{where}: {f.name} = {value!r}"[:200]) from None
+        try:
+            f.run_validators(python)
+        except ValidationError as error:
+            raise _invalid(key, record.get("id"), f"{f.name}: {' '.join(error.messages)}"[:300]) from None
         values[f.attname] = python
     return values
+
+
+# --- The rules of the game and the models' own constraints -------------------------------------
+
+
+class _Reason:
+    """A domain error's message inside a refusal, translated when the refusal is shown."""
+
+    def __init__(self, error: DomainError) -> None:
+        self.error = error
+
+    def __str__(self) -> str:
+        from scoring.messages import translate
+
+        return translate(self.error)
+
+
+def _invalid(key: str, record_id: Any, reason: DomainError | str) -> BackupError:
+    """A record that passes the file checks but breaks a rule of the game or of its model."""
+    return BackupError(
+        gettext_noop("The backup cannot be restored: record %(record)s: %(reason)s Nothing was restored."),
+        code="invalid_record",
+        record=f"{key} {record_id!r}",
+        reason=_Reason(reason) if isinstance(reason, DomainError) else reason,
+    )
+
+
+def _value(values: dict, model: type[models.Model], name: str) -> Any:
+    """A converted field value, or the field's default when the file does not hold it."""
+    f = model._meta.get_field(name)
+    return values[f.attname] if f.attname in values else f.get_default()
+
+
+def _check_game(data: dict, converted: dict[str, list[dict]]) -> None:
+    """Raise BackupError (naming the record) unless every session, round and deal fits its
+    evening and every deal is scored as the rules score it (``scoring.domain.rules``): a result
+    the rules call impossible needs the organiser's stored reason, as in the app."""
+    def by_id(key):
+        return {r["id"]: v for r, v in zip(data[key], converted[key])}
+
+    evenings, sessions, rounds, seatings = by_id("evenings"), by_id("sessions"), by_id("rounds"), by_id("seatings")
+    for record, values in zip(data["sessions"], converted["sessions"]):
+        count = _value(evenings[values["evening_id"]], Evening, "sessions_count")
+        if not 1 <= values["number"] <= count:
+            raise _invalid("sessions", record["id"], DomainError(
+                gettext_noop("There is no session %(number)s: the evening has sessions 1 to %(count)s."),
+                number=values["number"], count=count))
+    for record, values in zip(data["rounds"], converted["rounds"]):
+        evening = evenings[sessions[values["session_id"]]["evening_id"]]
+        count = _value(evening, Evening, "rounds_per_session")
+        if not 1 <= values["number"] <= count:
+            raise _invalid("rounds", record["id"], DomainError(
+                gettext_noop("There is no round %(number)s: a session has rounds 1 to %(count)s."),
+                number=values["number"], count=count))
+    for record, values in zip(data["deals"], converted["deals"]):
+        session = sessions[rounds[seatings[values["seating_id"]]["round_id"]]["session_id"]]
+        count = _value(evenings[session["evening_id"]], Evening, "deals_per_round")
+        if not 1 <= values["number"] <= count:
+            raise _invalid("deals", record["id"], DomainError(
+                gettext_noop("There is no deal %(number)s: a round has deals 1 to %(count)s."),
+                number=values["number"], count=count))
+        result = DealResult(*(_value(values, Deal, name) for name in ("winner", "to_nil", "bonus_a", "bonus_b")))
+        try:
+            score = score_deal(result)
+        except ImpossibleResult as error:
+            if not str(_value(values, Deal, "override_reason")).strip():
+                raise _invalid("deals", record["id"], error) from None
+            try:
+                score = score_accepted(result)
+            except ImpossibleResult as error:
+                raise _invalid("deals", record["id"], error) from None
+        points = (values["points_a"], values["points_b"])
+        if points != (score.a, score.b):
+            raise _invalid("deals", record["id"], DomainError(
+                gettext_noop(
+                    "The deal holds %(points_a)s:%(points_b)s matchsticks, but the rules give "
+                    "%(rule_a)s:%(rule_b)s for what was entered."
+                ),
+                points_a=points[0], points_b=points[1], rule_a=score.a, rule_b=score.b))
+
+
+def _unique_sets(model: type[models.Model]) -> list[tuple[str, ...]]:
+    """Attnames of each unique field or unconditional unique constraint of ``model``."""
+    sets = [(f.attname,) for f in _fields(model) if f.unique]
+    for constraint in model._meta.constraints:
+        if isinstance(constraint, models.UniqueConstraint) and constraint.fields and constraint.condition is None:
+            sets.append(tuple(model._meta.get_field(name).attname for name in constraint.fields))
+    return sets
+
+
+def _check_unique_in_file(data: dict, converted: dict[str, list[dict]]) -> None:
+    """Two records of the file that the database would take for the same (two tables number 1
+    of an evening, two results of one deal): BackupError naming the second one. Players (matched
+    by name and club) and table links (replaced when taken) are handled by the restore."""
+    for key, model, _ in MODELS[1:]:
+        for names in _unique_sets(model):
+            fields = [f for f in _fields(model) if f.attname in names]
+            if any(f.has_default() and callable(f.default) for f in fields):
+                continue  # a generated value (table link): made fresh when it is taken
+            seen: dict[tuple, Any] = {}
+            for record, values in zip(data[key], converted[key]):
+                value = tuple(values.get(name) for name in names)
+                if None in value:
+                    continue
+                if value in seen:
+                    raise _invalid(key, record["id"], DomainError(
+                        gettext_noop("It repeats %(fields)s of record %(first)s."),
+                        fields=", ".join(n.removesuffix("_id") for n in names), first=seen[value]))
+                seen[value] = record["id"]
+
+
+def _check_model(key: str, record_id: Any, obj: models.Model) -> None:
+    """The model's own field checks and check constraints (Django's ``full_clean`` without the
+    queries for references and uniqueness, which the file checks and the restore cover)."""
+    model = type(obj)
+    try:
+        obj.clean_fields(exclude=[f.name for f in _fields(model) if f.is_relation])
+        for constraint in model._meta.constraints:
+            if isinstance(constraint, models.CheckConstraint):
+                constraint.validate(model, obj)
+    except ValidationError as error:
+        messages = error.messages if not hasattr(error, "error_dict") else [
+            f"{name}: {' '.join(str(m) for m in errors)}" for name, errors in error.message_dict.items()
+        ]
+        raise _invalid(key, record_id, " ".join(messages)[:300]) from None
 
 
 # --- Restore ----------------------------------------------------------------------------------
@@ -518,7 +647,7 @@ def _restore(data: dict, converted: dict[str, list[dict]], outcome: RestoreOutco
 
     for key, model, _ in MODELS[1:]:
         objects = []
-        for values in converted[key]:
+        for record, values in zip(data[key], converted[key]):
             values = dict(values)
             for f in _fields(model):
                 if not f.is_relation or f.attname not in values or values[f.attname] is None:
@@ -528,8 +657,11 @@ def _restore(data: dict, converted: dict[str, list[dict]], outcome: RestoreOutco
                     values[f.attname] = user.pk if user is not None else None
                 else:
                     values[f.attname] = new_ids[KEY_OF_MODEL[f.related_model]][values[f.attname]]
+            _order_pair(model, key, record["id"], values)
             objects.append(model(**values))
         outcome.new_tokens += _fresh_unique_values(model, objects, converted[key])
+        for record, obj in zip(data[key], objects):
+            _check_model(key, record["id"], obj)
         saved = _create(model, objects)
         _keep_auto_dates(model, saved, converted[key])
         new_ids[key] = {record["id"]: obj.pk for record, obj in zip(data[key], saved)}
@@ -537,6 +669,23 @@ def _restore(data: dict, converted: dict[str, list[dict]], outcome: RestoreOutco
             outcome.evenings = saved
     outcome.deals = len(converted["deals"])
     outcome.deal_changes = len(converted["deal_changes"])
+
+
+#: Pairs stored smaller id first (a database check constraint): ordered again after new ids.
+ORDERED_PAIRS: dict[type[models.Model], tuple[str, str]] = {PartnerExclusion: ("player_a_id", "player_b_id")}
+
+
+def _order_pair(model: type[models.Model], key: str, record_id: Any, values: dict) -> None:
+    """Put an ordered pair of references (a wish "not together") back in order after the
+    players got new ids, which may have flipped it; one player twice is refused."""
+    if model not in ORDERED_PAIRS:
+        return
+    first, second = ORDERED_PAIRS[model]
+    if values[first] == values[second]:
+        raise _invalid(key, record_id, DomainError(
+            gettext_noop("Both players of the pair are the same player in this database.")))
+    if values[first] > values[second]:
+        values[first], values[second] = values[second], values[first]
 
 
 def _user_map(converted: dict[str, list[dict]]) -> dict[str, Any]:

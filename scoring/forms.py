@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.domain.rules import MAX_BONUS, DealResult, ImpossibleResult, check_result
 from scoring.messages import translate
 from scoring.models import Evening
+from scoring.validators import validate_no_bidi_controls
 
 BONUS_CHOICES = [(n, str(n)) for n in range(MAX_BONUS + 1)]
 
@@ -41,8 +42,10 @@ class EveningForm(forms.ModelForm):
 
 
 class PlayerForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=100)
-    club = forms.CharField(label=_("Club or village"), max_length=100, required=False)
+    name = forms.CharField(label=_("Name"), max_length=100, validators=[validate_no_bidi_controls])
+    club = forms.CharField(
+        label=_("Club or village"), max_length=100, required=False, validators=[validate_no_bidi_controls]
+    )
 
 
 class ImportForm(forms.Form):
@@ -70,10 +73,13 @@ class DealForm(forms.Form):
         label=_("Daring and striking, team B"), choices=BONUS_CHOICES, coerce=int, initial=0,
         widget=forms.RadioSelect,
     )
-    seating = forms.IntegerField(widget=forms.HiddenInput)
+    seating = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1)
     # The deal's version the form was made from (0: not entered yet): a deal changed meanwhile on
-    # another device is not overwritten silently.
-    version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
+    # another device is not overwritten silently. Required: a post without it could overwrite.
+    version = forms.IntegerField(
+        widget=forms.HiddenInput, min_value=0, max_value=2**31 - 1,
+        error_messages={"required": _("This form is out of date. Please reload the page and enter the deal again.")},
+    )
     # Made fresh for every form shown: sending the same form twice saves it once.
     key = forms.UUIDField(widget=forms.HiddenInput, required=False)
 
@@ -99,6 +105,14 @@ class DealForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        for name in self.fields:
+            if hasattr(self.data, "getlist") and len(self.data.getlist(name)) > 1:
+                # e.g. winner=A&winner=B: refuse instead of silently taking the last value.
+                raise forms.ValidationError(
+                    _("The form was sent with two answers for “%(field)s”. Please choose one and save again."),
+                    code="several_values",
+                    params={"field": self.fields[name].label or name},
+                )
         if self.errors:
             return data
         try:

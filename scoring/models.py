@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.domain.player_import import match_key
 from scoring.table_codes import new_table_code
+from scoring.validators import validate_no_bidi_controls
 
 TEAM_CHOICES = [("A", _("Team A")), ("B", _("Team B"))]
 
@@ -30,8 +31,8 @@ def new_table_token() -> str:
 class Player(models.Model):
     """A person in the club's player register; lasts across evenings."""
 
-    name = models.CharField(_("name"), max_length=100)
-    club = models.CharField(_("club or village"), max_length=100, blank=True)
+    name = models.CharField(_("name"), max_length=100, validators=[validate_no_bidi_controls])
+    club = models.CharField(_("club or village"), max_length=100, blank=True, validators=[validate_no_bidi_controls])
     match_key = models.CharField(max_length=210, unique=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -51,9 +52,9 @@ class Player(models.Model):
 class Evening(models.Model):
     """A tournament evening (Turnierabend) in the Schwesing format."""
 
-    name = models.CharField(_("name"), max_length=120)
+    name = models.CharField(_("name"), max_length=120, validators=[validate_no_bidi_controls])
     date = models.DateField(_("date"))
-    venue = models.CharField(_("venue"), max_length=120, blank=True)
+    venue = models.CharField(_("venue"), max_length=120, blank=True, validators=[validate_no_bidi_controls])
     sessions_count = models.PositiveSmallIntegerField(
         _("sessions"), default=3, validators=[MinValueValidator(1), MaxValueValidator(6)]
     )

@@ -20,8 +20,14 @@ from django.utils import timezone
 
 from scoring.domain import draw as draw_domain
 from scoring.domain.errors import DomainError, gettext_noop
-from scoring.domain.player_import import ParsedPlayer, match_key, normalise_name
-from scoring.domain.rules import DealResult, DealScore, ImpossibleResult, score_deal
+from scoring.domain.player_import import (
+    BIDI_CONTROL_MESSAGE,
+    ParsedPlayer,
+    find_bidi_control,
+    match_key,
+    normalise_name,
+)
+from scoring.domain.rules import DealResult, ImpossibleResult, score_accepted, score_deal
 from scoring.models import (
     Deal,
     DealChange,
@@ -37,6 +43,7 @@ from scoring.models import (
     Table,
     new_table_token,
 )
+from scoring.parsing import ascii_int
 from scoring.table_codes import new_table_code
 
 class ServiceError(DomainError):
@@ -44,6 +51,22 @@ class ServiceError(DomainError):
 
 
 # --- Player register -------------------------------------------------------------------------
+
+
+def _checked_name(name: str, club: str) -> tuple[str, str]:
+    """Name and club normalised (``normalise_name``), or ServiceError: empty name, longer than
+    100 characters, or a character that changes the writing direction."""
+    name, club = normalise_name(name), normalise_name(club)
+    if not name:
+        raise ServiceError(gettext_noop("Please enter the player's name."), code="name_missing")
+    if len(name) > 100 or len(club) > 100:
+        raise ServiceError(
+            gettext_noop("Name and club may have at most 100 characters each."), code="too_long"
+        )
+    bidi = find_bidi_control(name + club)
+    if bidi is not None:
+        raise ServiceError(BIDI_CONTROL_MESSAGE, code="bidi_control", character=f"{ord(bidi):04X}")
+    return name, club
 
 
 def add_player(*, name: str, club: str = "") -> tuple[Player, bool]:
@@ -58,15 +81,10 @@ def add_player(*, name: str, club: str = "") -> tuple[Player, bool]:
         (ignoring case and extra spaces) was already registered.
 
     Raises:
-        ServiceError: empty name, or name/club longer than 100 characters.
+        ServiceError: empty name, name/club longer than 100 characters, or a character that
+            changes the writing direction (it can make a name look like another).
     """
-    name, club = normalise_name(name), normalise_name(club)
-    if not name:
-        raise ServiceError(gettext_noop("Please enter the player's name."), code="name_missing")
-    if len(name) > 100 or len(club) > 100:
-        raise ServiceError(
-            gettext_noop("Name and club may have at most 100 characters each."), code="too_long"
-        )
+    name, club = _checked_name(name, club)
     existing = Player.objects.filter(match_key=match_key(name, club)).first()
     if existing:
         return existing, False
@@ -84,13 +102,7 @@ def update_player(*, player_id: int, name: str, club: str = "") -> Player:
             already has this name and club.
     """
     player = Player.objects.select_for_update().get(pk=player_id)
-    name, club = normalise_name(name), normalise_name(club)
-    if not name:
-        raise ServiceError(gettext_noop("Please enter the player's name."), code="name_missing")
-    if len(name) > 100 or len(club) > 100:
-        raise ServiceError(
-            gettext_noop("Name and club may have at most 100 characters each."), code="too_long"
-        )
+    name, club = _checked_name(name, club)
     if Player.objects.filter(match_key=match_key(name, club)).exclude(pk=player.pk).exists():
         raise ServiceError(
             gettext_noop("%(name)s (%(club)s) is already in the register."),
@@ -405,12 +417,7 @@ def add_partner_exclusion(*, evening: Evening, player_a_id, player_b_id) -> tupl
     Raises:
         ServiceError: the same player twice, or a player who is not on this evening's list.
     """
-    try:
-        a, b = sorted((int(player_a_id), int(player_b_id)))
-    except (TypeError, ValueError):
-        raise ServiceError(gettext_noop("Please choose two players."), code="players_missing") from None
-    if a == b:
-        raise ServiceError(gettext_noop("Please choose two different players."), code="same_player")
+    a, b = sorted(_two_players(player_a_id, player_b_id))
     with transaction.atomic():
         known = set(
             Participant.objects.filter(evening=evening, player_id__in=(a, b)).values_list("player_id", flat=True)
@@ -513,11 +520,10 @@ def _check_wishes(evening: Evening, pairs: Iterable[tuple[int, int]]) -> None:
 
 
 def _two_players(first, second) -> tuple[int, int]:
-    """Two different player ids from a form, or ServiceError."""
-    try:
-        first, second = int(first), int(second)
-    except (TypeError, ValueError):
-        raise ServiceError(gettext_noop("Please choose two players."), code="players_missing") from None
+    """Two different player ids from a form (ASCII digits only), or ServiceError."""
+    first, second = ascii_int(first), ascii_int(second)
+    if first is None or second is None:
+        raise ServiceError(gettext_noop("Please choose two players."), code="players_missing")
     if first == second:
         raise ServiceError(gettext_noop("Please choose two different players."), code="same_player")
     return first, second
@@ -774,9 +780,8 @@ TEAMS = ("A", "B")
 def _locked_seating(seating_id) -> Seating | None:
     """The seating, locked for this transaction (PostgreSQL row lock; SQLite takes its write lock
     at the start of every transaction), with its round, session and evening."""
-    try:
-        seating_id = int(seating_id)
-    except (TypeError, ValueError):
+    seating_id = ascii_int(seating_id)
+    if seating_id is None:
         return None
     return (
         Seating.objects.select_related("round__session__evening")
@@ -905,6 +910,54 @@ def enter_deal(
         ) from None
 
 
+def _entered(values: dict) -> tuple:
+    """What a scorer enters for a deal (winner, to nil, both bonuses), from a snapshot."""
+    return (values.get("winner"), values.get("to_nil"), values.get("bonus_a"), values.get("bonus_b"))
+
+
+def _stored_value_params(deal: Deal) -> dict:
+    """The deal as stored, for a message: winning team and matchsticks."""
+    return {"number": deal.number, "winner": deal.winner, "points_a": deal.points_a, "points_b": deal.points_b}
+
+
+def _replayed(sent: DealChange, number: int, result: DealResult) -> Deal:
+    """A form whose idempotency key was used before (double tap, resent form, replay, Back
+    button): the deal as it is, outcome ``"replayed"``, only if the key was used for the same
+    deal with the same entry and the deal still holds it. Otherwise :class:`ConflictError`
+    naming what is stored; nothing is changed."""
+    deal = sent.deal
+    if deal.number != number:
+        raise ConflictError(
+            gettext_noop("This form was already sent for deal %(number)s. Please reload the page."),
+            code="key_reused",
+            deal=deal,
+            number=deal.number,
+        )
+    if _entered(sent.new) != (result.winner, result.to_nil, result.bonus_a, result.bonus_b):
+        raise ConflictError(
+            gettext_noop(
+                "This form was already sent for deal %(number)s with another entry. Deal %(number)s "
+                "reads: team %(winner)s won, %(points_a)s:%(points_b)s. Your new entry was not "
+                "taken. To correct the deal, tap it in the list and enter it again."
+            ),
+            code="key_other_content",
+            deal=deal,
+            **_stored_value_params(deal),
+        )
+    if _snapshot(deal) != sent.new:
+        raise ConflictError(
+            gettext_noop(
+                "Deal %(number)s was saved from this form before and has been changed since; it "
+                "now reads: team %(winner)s won, %(points_a)s:%(points_b)s. Nothing was changed."
+            ),
+            code="changed_since",
+            deal=deal,
+            **_stored_value_params(deal),
+        )
+    deal.outcome = "replayed"
+    return deal
+
+
 def _enter_deal(seating_id, number, result, via, user, table, reason, accept_impossible, key,
                 based_on_version, client) -> Deal:
     seating = _check_own_table(_locked_seating(seating_id), table)
@@ -919,14 +972,7 @@ def _enter_deal(seating_id, number, result, via, user, table, reason, accept_imp
     if key is not None:
         sent = DealChange.objects.filter(deal__seating=seating, submission=key).select_related("deal").first()
         if sent is not None:
-            if sent.deal.number != number:
-                raise ServiceError(
-                    gettext_noop("This form was already sent for deal %(number)s. Please reload the page."),
-                    code="key_reused",
-                    number=sent.deal.number,
-                )
-            sent.deal.outcome = "replayed"
-            return sent.deal
+            return _replayed(sent, number, result)
     if table is not None:
         _check_table_may_change(seating, table, entry=True)
     try:
@@ -939,8 +985,7 @@ def _enter_deal(seating_id, number, result, via, user, table, reason, accept_imp
                 gettext_noop("Please give a reason for accepting a result the rules call impossible."),
                 code="reason_missing",
             ) from None
-        base = score_deal(DealResult(result.winner, result.to_nil, 0, 0))
-        score = DealScore(a=base.a + result.bonus_a, b=base.b + result.bonus_b)
+        score = score_accepted(result)
     deal = Deal.objects.filter(seating=seating, number=number).first()
     previous = _snapshot(deal) if deal else None
     if deal is None:

@@ -35,5 +35,5 @@ echo "  Links und QR-Codes / links and QR codes: ${PUBLIC_BASE_URL:-Adresse des 
 echo "  Auf diesem Rechner: http://127.0.0.1:$PORT/organiser/"
 echo "  Stoppen / stop: Strg+C / Ctrl+C"
 echo "========================================================================"
-exec "$VENV/bin/gunicorn" bruus_tournament.wsgi --bind "0.0.0.0:$PORT" \
+exec "$VENV/bin/gunicorn" bruus_tournament.wsgi --config python:bruus_tournament.gunicorn_conf --bind "0.0.0.0:$PORT" \
   --worker-class gthread --workers 2 --threads 8 --access-logfile - --log-level warning

@@ -286,9 +286,8 @@ def _bad_documents(good: dict) -> list[tuple[str, bytes]]:
         ("broken", variant(lambda d: (d["data"]["deals"][0].pop("winner"), reseal(d)))),
         ("broken", variant(lambda d: (d["data"]["evenings"][0].update(date="31.11.2026"), reseal(d)))),
         ("broken", variant(lambda d: (d["data"]["players"].append(dict(d["data"]["players"][0])), reseal(d)))),
-        # Passes every check of the file, but the database refuses it (two tables number 1):
-        # the players created first are rolled back too.
-        ("integrity", variant(lambda d: (d["data"]["tables"][1].update(number=1), reseal(d)))),
+        # Two tables number 1: refused by the check of the models' constraints, naming the record.
+        ("invalid_record", variant(lambda d: (d["data"]["tables"][1].update(number=1), reseal(d)))),
     ]
 
 

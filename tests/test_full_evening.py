@@ -62,7 +62,7 @@ def test_whole_evening_through_the_pages(roster_evening, organiser_client, clien
                     a, b = rng.choice(POSSIBLE)
                     winner = rng.choice("AB")
                     to_nil = rng.random() < 0.15
-                    data = {"seating": seating.pk, "winner": winner, "bonus_a": a, "bonus_b": b}
+                    data = {"seating": seating.pk, "winner": winner, "bonus_a": a, "bonus_b": b, "version": 0}
                     if to_nil:
                         data["to_nil"] = "on"
                     response = scorer.post(reverse("scorer:deal", args=[seating.table.token, number]), data)

@@ -65,7 +65,8 @@ def test_table_link_enters_only_its_own_current_round(client, roster_evening):
     other = Seating.objects.filter(round__number=1).exclude(table=table).first()
     for seating in (later, other):
         response = client.post(reverse("scorer:deal", args=[table.token, 1]),
-                               {"seating": seating.pk, "winner": "A", "bonus_a": 0, "bonus_b": 0}, follow=True)
+                               {"seating": seating.pk, "winner": "A", "bonus_a": 0, "bonus_b": 0, "version": 0},
+                               follow=True)
         assert 'class="msg error"' in response.content.decode()
     assert not Deal.objects.exists()
 

@@ -79,10 +79,12 @@ def test_a_replay_after_a_correction_does_not_undo_it(seating):
                         based_on_version=0)
     services.enter_deal(seating_id=seating.pk, number=1, result=B_WINS, via="t", table=seating.table,
                         key=uuid.uuid4(), based_on_version=1)
-    # The first form arrives once more (a tablet that lost its connection sends it again).
-    deal = services.enter_deal(seating_id=seating.pk, number=1, result=A_WINS, via="t", table=seating.table,
-                               key=key, based_on_version=0)
-    assert deal.outcome == "replayed"
+    # The first form arrives once more (a tablet that lost its connection sends it again): not
+    # "saved" (the database does not hold it), a conflict naming what is stored.
+    with pytest.raises(services.ConflictError) as conflict:
+        services.enter_deal(seating_id=seating.pk, number=1, result=A_WINS, via="t", table=seating.table,
+                            key=key, based_on_version=0)
+    assert conflict.value.code == "changed_since" and conflict.value.params["winner"] == "B"
     assert Deal.objects.get().winner == "B" and Deal.objects.get().version == 2
     assert DealChange.objects.count() == 2
 
@@ -112,10 +114,16 @@ def test_every_form_shown_has_a_fresh_key_and_the_deal_version(client, seating):
 
 
 @pytest.mark.django_db
-def test_entries_without_key_or_version_still_work(client, seating):
-    """Old pages (and the organiser's tools) send neither: entered as before."""
-    assert post_deal(client, seating, 1).status_code == 302
-    assert post_deal(client, seating, 1, winner="B").status_code == 302
+def test_entries_without_key_still_work_but_the_version_is_required(client, seating):
+    """A form without a key is entered (the version still guards it); without a version it is
+    refused: it could overwrite a deal entered meanwhile."""
+    assert post_deal(client, seating, 1, version=0).status_code == 302
+    assert post_deal(client, seating, 1, winner="B", version=1).status_code == 302
+    assert Deal.objects.get().winner == "B" and DealChange.objects.count() == 2
+    for version in (None, ""):
+        response = post_deal(client, seating, 1, winner="A", version=version, htmx=True)
+        assert response.status_code == 422
+        assert "Bitte laden Sie die Seite neu" in response.content.decode()
     assert Deal.objects.get().winner == "B" and DealChange.objects.count() == 2
 
 
@@ -397,7 +405,8 @@ def test_foreign_and_tampered_table_links_change_nothing(client, drawn, seating)
     key = uuid.uuid4()
     # Table 1's link, the other table's round: refused with a message.
     response = client.post(reverse("scorer:deal", args=[seating.table.token, 1]),
-                           {"seating": other.pk, "winner": "B", "bonus_a": 0, "bonus_b": 0, "key": key}, follow=True)
+                           {"seating": other.pk, "winner": "B", "bonus_a": 0, "bonus_b": 0, "key": key, "version": 0},
+                           follow=True)
     assert any("gehört zu einem anderen Tisch" in m for m in messages_in(response))
     for name in ("finish", "confirm", "reopen"):
         response = client.post(reverse(f"scorer:{name}", args=[seating.table.token]),
@@ -409,11 +418,11 @@ def test_foreign_and_tampered_table_links_change_nothing(client, drawn, seating)
         response = client.post(reverse(f"scorer:{name}", args=args), {"seating": seating.pk, "team": "B"})
         assert response.status_code == 404
     # Garbage in the hidden fields: the form says so.
-    for extra in ({"key": "kein-uuid"}, {"version": "-1"}):
+    for extra in ({"key": "kein-uuid", "version": 0}, {"version": "-1"}):
         assert post_deal(client, seating, 1, **extra).status_code == 422
     for seating_id in ("x", "", str(10**12)):
         response = client.post(reverse("scorer:deal", args=[seating.table.token, 1]),
-                               {"seating": seating_id, "winner": "A", "bonus_a": 0, "bonus_b": 0},
+                               {"seating": seating_id, "winner": "A", "bonus_a": 0, "bonus_b": 0, "version": 0},
                                HTTP_HX_REQUEST="true")
         page = response.content.decode()
         assert 'class="msg error"' in page or 'class="errorlist' in page, seating_id
@@ -432,7 +441,8 @@ def test_a_deal_of_a_finished_round_or_a_later_round_is_refused(client, seating)
     assert "kann am Tisch nicht mehr geändert werden" in response.content.decode()
     later = Seating.objects.get(table=seating.table, round__number=3)
     response = client.post(reverse("scorer:deal", args=[seating.table.token, 1]),
-                           {"seating": later.pk, "winner": "A", "bonus_a": 0, "bonus_b": 0}, follow=True)
+                           {"seating": later.pk, "winner": "A", "bonus_a": 0, "bonus_b": 0, "version": 0},
+                           follow=True)
     assert any("nicht die laufende Runde" in m for m in messages_in(response))
     assert not Deal.objects.filter(seating=later).exists()
     assert not Deal.objects.filter(seating=seating, winner="B").exists()

@@ -130,7 +130,7 @@ def test_scorer_round_flow_shows_where_to_sit_next(client, roster_evening):
     token = seating.table.token
     for n in range(1, 5):
         client.post(reverse("scorer:deal", args=[token, n]),
-                    {"seating": seating.pk, "winner": "A", "to_nil": "on", "bonus_a": "1", "bonus_b": "0"})
+                    {"seating": seating.pk, "winner": "A", "to_nil": "on", "bonus_a": "1", "bonus_b": "0", "version": 0})
     page = client.get(reverse("scorer:table", args=[token])).content.decode()
     assert 'data-testid="total-a">12<' in page and 'data-testid="total-b">0<' in page
     # The scorer (team A) finishes the round, the other team confirms it: only then is it final.
@@ -143,7 +143,8 @@ def test_scorer_round_flow_shows_where_to_sit_next(client, roster_evening):
     for player in (seating.team_a.player_1, seating.team_b.player_2):
         assert player.name in page
     # After finishing, the tablet cannot change the round any more.
-    client.post(reverse("scorer:deal", args=[token, 1]), {"seating": seating.pk, "winner": "B", "bonus_a": "0", "bonus_b": "0"})
+    client.post(reverse("scorer:deal", args=[token, 1]),
+                {"seating": seating.pk, "winner": "B", "bonus_a": "0", "bonus_b": "0", "version": 1})
     assert Deal.objects.get(seating=seating, number=1).winner == "A"
 
 

@@ -49,11 +49,16 @@ __all__ = [
     "MAX_FILE_BYTES",
     "MAX_NAME_LENGTH",
     "MAX_PLAYER_ROWS",
+    "MAX_SHEET_COLUMNS",
+    "MAX_SHEET_ROWS",
+    "MAX_XLSX_UNPACKED_BYTES",
     "Note",
     "ParsedFile",
     "ParsedPlayer",
     "PlayerFileError",
     "RowProblem",
+    "BIDI_CONTROL_MESSAGE",
+    "find_bidi_control",
     "match_key",
     "normalise_name",
     "parse_player_file",
@@ -70,9 +75,16 @@ MAX_CLUB_LENGTH = 100
 ACCEPTED_EXTENSIONS = (".xlsx", ".csv", ".txt")
 #: How many non-empty rows from the top are searched for the header row.
 HEADER_SEARCH_ROWS = 10
-#: Largest total unpacked size of an .xlsx (it is a zip archive), in bytes; guards against
-#: archives that unpack to gigabytes.
-MAX_XLSX_UNPACKED_BYTES = 50 * 1024 * 1024
+#: Largest total unpacked size of an .xlsx (it is a zip archive), in bytes, checked from the
+#: archive's directory before anything is parsed (Python's zipfile never unpacks a member beyond
+#: its declared size). A list of 5000 players with name and club unpacks to about 1 MiB; parsing
+#: 8 MiB of worksheet XML takes about two seconds.
+MAX_XLSX_UNPACKED_BYTES = 8 * 1024 * 1024
+#: Most rows of a worksheet read, empty ones included (Excel may store thousands of formatted
+#: empty rows); reading stops at the row after it and the file is refused.
+MAX_SHEET_ROWS = 10_000
+#: Most columns of a worksheet read; a value further right refuses the file.
+MAX_SHEET_COLUMNS = 50
 
 #: Recognised headers, compared after :func:`_header_key` (casefolded, whitespace collapsed,
 #: "_" read as a space, a trailing ":" or "*" dropped).
@@ -136,8 +148,8 @@ class RowProblem:
         message: English msgid (``gettext_noop``) with ``%(name)s`` placeholders.
         params: values for the placeholders; always contains ``line``.
         code: machine-readable reason, one of ``"missing_name"``, ``"name_too_long"``,
-            ``"club_too_long"``, ``"duplicate"``, ``"control_characters"``, ``"excel_error"``,
-            ``"repeated_header"``. A row may have several problems (e.g. both too long).
+            ``"club_too_long"``, ``"duplicate"``, ``"control_characters"``, ``"bidi_control"``,
+            ``"excel_error"``, ``"repeated_header"``. A row may have several problems (e.g. both too long).
     """
 
     line: int
@@ -193,7 +205,9 @@ class PlayerFileError(DomainError):
         ``"no_name_column"``: no header row with a name column (params ``found``).
         ``"too_large"``: more than :data:`MAX_FILE_BYTES` bytes, more than
             :data:`MAX_PLAYER_ROWS` non-empty rows below the header, or an ``.xlsx`` declaring
-            more than :data:`MAX_XLSX_UNPACKED_BYTES` unpacked.
+            more than :data:`MAX_XLSX_UNPACKED_BYTES` unpacked, or whose first worksheet has
+            more than :data:`MAX_SHEET_ROWS` rows (empty ones included) or a value beyond
+            column :data:`MAX_SHEET_COLUMNS`; the message names the limit.
         ``"corrupt_xlsx"``: an ``.xlsx`` that cannot be opened as an Excel workbook.
     ``params`` always contains ``filename`` (the base name of the upload).
     """
@@ -201,6 +215,23 @@ class PlayerFileError(DomainError):
 
 # --------------------------------------------------------------------------------------------
 # Public helpers
+
+#: Characters that change the direction of the text around them (Unicode bidirectional
+#: formatting: marks, embeddings, overrides, isolates). In a name they can make it display as
+#: another name ("RLO" turns "Hansen" around), so names, clubs and evening names refuse them.
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: The refusal, with ``%(character)s`` the character's code point such as ``202E``.
+BIDI_CONTROL_MESSAGE = gettext_noop(
+    "The text contains an invisible character that changes the writing direction (U+%(character)s); "
+    "it can make a name look like another. Please retype it."
+)
+
+
+def find_bidi_control(text: str) -> str | None:
+    """The first bidirectional formatting character (:data:`BIDI_CONTROLS`) in ``text``, else
+    None."""
+    return next((char for char in text if char in BIDI_CONTROLS), None)
+
 
 
 def normalise_name(text: str) -> str:
@@ -522,11 +553,13 @@ def _xlsx_rows(
     if unpacked > MAX_XLSX_UNPACKED_BYTES:
         raise PlayerFileError(
             gettext_noop(
-                "%(filename)s is too large once unpacked. Please upload a smaller workbook "
-                "containing only the list of players."
+                "%(filename)s is too large once unpacked (%(size_mb)s MB; at most %(max_mb)s MB). "
+                "Please upload a smaller workbook containing only the list of players."
             ),
             code="too_large",
             filename=display,
+            size_mb=(unpacked + 2**20 - 1) // 2**20,
+            max_mb=MAX_XLSX_UNPACKED_BYTES // 2**20,
         )
     try:
         with warnings.catch_warnings():
@@ -551,7 +584,6 @@ def _xlsx_rows(
                     {"sheet": str(sheet.title), "count": len(sheets)},
                 )
             )
-        sheet.reset_dimensions()  # the stored size is sometimes wrong; read what is there
     except PlayerFileError:
         workbook.close()
         raise
@@ -562,9 +594,48 @@ def _xlsx_rows(
 
 
 def _iter_sheet(workbook, sheet, display: str) -> Iterator[tuple[int, tuple[str, ...]]]:
+    """The worksheet's rows as stored, read one at a time and bounded while reading: a row
+    beyond :data:`MAX_SHEET_ROWS` or a value beyond column :data:`MAX_SHEET_COLUMNS` refuses
+    the file at once. Rows and cells that are not stored are not made up (openpyxl's own
+    row iterator pads every row up to its last stored cell, and every missing row)."""
+    from openpyxl.worksheet._reader import WorkSheetParser  # openpyxl 3.1 (pinned): stored cells only
+
     try:
-        for line, row in enumerate(sheet.iter_rows(), start=1):
-            yield line, tuple(_cell_text(cell) for cell in row)
+        with sheet._get_source() as source:
+            parser = WorkSheetParser(
+                source, sheet._shared_strings, data_only=True, epoch=workbook.epoch,
+                date_formats=workbook._date_formats, timedelta_formats=workbook._timedelta_formats,
+            )
+            for line, stored in parser.parse():
+                if line > MAX_SHEET_ROWS:
+                    raise PlayerFileError(
+                        gettext_noop(
+                            "%(filename)s has more than %(max)s rows in its first worksheet (empty "
+                            "rows count too). Please delete the rows below the list, or save it as "
+                            "CSV, and upload it again."
+                        ),
+                        code="too_large",
+                        filename=display,
+                        max=MAX_SHEET_ROWS,
+                    )
+                cells: dict[int, str] = {}
+                for cell in stored:
+                    text = _cell_text(cell["value"], cell.get("data_type"))
+                    if cell["column"] > MAX_SHEET_COLUMNS and text.strip():
+                        raise PlayerFileError(
+                            gettext_noop(
+                                "%(filename)s has values in more than %(max)s columns (line "
+                                "%(line)s). Please upload a list with only the columns of names "
+                                "and clubs."
+                            ),
+                            code="too_large",
+                            filename=display,
+                            max=MAX_SHEET_COLUMNS,
+                            line=line,
+                        )
+                    if text:
+                        cells[cell["column"]] = text
+                yield line, tuple(cells.get(column, "") for column in range(1, max(cells, default=0) + 1))
     except (PlayerFileError, GeneratorExit):
         raise
     except Exception:
@@ -573,11 +644,10 @@ def _iter_sheet(workbook, sheet, display: str) -> Iterator[tuple[int, tuple[str,
         workbook.close()
 
 
-def _cell_text(cell: object) -> str:
-    value = getattr(cell, "value", None)
+def _cell_text(value: object, data_type: str | None) -> str:
     if value is None:
         return ""
-    if getattr(cell, "data_type", None) == "e":
+    if data_type == "e":
         return _ExcelError(str(value))
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
@@ -849,6 +919,20 @@ def _check_row(
                     "Please retype it."
                 ),
                 "control_characters",
+            )
+        )
+    bidi = find_bidi_control(name + club)
+    if bidi is not None:
+        problems.append(
+            _problem(
+                line,
+                gettext_noop(
+                    "Line %(line)s: the name or club contains an invisible character that changes "
+                    "the writing direction (U+%(character)s); it can make a name look like another. "
+                    "Please retype it."
+                ),
+                "bidi_control",
+                character=f"{ord(bidi):04X}",
             )
         )
     if problems:

@@ -473,3 +473,16 @@ def score_deal(result: DealResult) -> DealScore:
         a=result.bonus_a + (tricks if result.winner == TEAM_A else 0),
         b=result.bonus_b + (tricks if result.winner == TEAM_B else 0),
     )
+
+
+def score_accepted(result: DealResult) -> DealScore:
+    """Score a deal the organiser accepted although :func:`check_result` calls it impossible
+    (a local custom, with a written reason; DOMAIN.md "Scoring one deal").
+
+    The five-trick points follow :func:`score_deal`; each team's bonus is added as entered.
+
+    Raises:
+        ImpossibleResult: the winner or "to nil" is not valid (those are never accepted).
+    """
+    base = score_deal(DealResult(result.winner, result.to_nil, 0, 0))
+    return DealScore(a=base.a + result.bonus_a, b=base.b + result.bonus_b)

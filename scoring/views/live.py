@@ -16,6 +16,7 @@ from scoring import links, selectors, services
 from scoring.domain.errors import DomainError
 from scoring.messages import translate
 from scoring.models import Evening, Round, Seating, Session
+from scoring.parsing import ascii_int
 from scoring.views.common import evening_or_404 as _evening
 from scoring.views.access import helper_required, leader_required
 
@@ -25,9 +26,9 @@ POLL_SECONDS = 5
 def _chosen_session(request: HttpRequest, evening: Evening) -> Session | None:
     """The session asked for (?durchgang=N), else the latest one drawn."""
     sessions = evening.sessions.order_by("number")
-    number = request.GET.get("durchgang") or request.POST.get("durchgang") or ""
-    if number.isdigit():
-        chosen = sessions.filter(number=int(number)).first()
+    number = ascii_int(request.GET.get("durchgang") or request.POST.get("durchgang"))
+    if number is not None:
+        chosen = sessions.filter(number=number).first()
         if chosen is not None:
             return chosen
     return sessions.last()

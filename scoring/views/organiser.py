@@ -20,6 +20,7 @@ from scoring.domain.player_import import ParsedPlayer, PlayerFileError, match_ke
 from scoring.forms import EveningForm, ImportForm, OrganiserDealForm, PlayerForm
 from scoring.messages import translate
 from scoring.models import Deal, Evening, Participant, Player, Seating
+from scoring.parsing import ascii_int
 from scoring.exports import EXPORT_FORMATS, export_response
 from scoring.tables import DealResultTable, RankingTable, ranking_rows
 from scoring.views.common import evening_or_404 as _evening
@@ -160,9 +161,9 @@ def table_link_regenerate(request: HttpRequest, pk: int, number: int) -> HttpRes
 def player_import(request: HttpRequest) -> HttpResponse:
     """Upload a spreadsheet, see a preview with the bad rows, then import (or cancel)."""
     evening = None
-    evening_pk = request.GET.get("evening") or request.POST.get("evening")
-    if evening_pk and str(evening_pk).isdigit():
-        evening = Evening.objects.filter(pk=int(evening_pk)).first()
+    evening_pk = ascii_int(request.GET.get("evening") or request.POST.get("evening"))
+    if evening_pk is not None:
+        evening = Evening.objects.filter(pk=evening_pk).first()
     form = ImportForm(request.POST or None, request.FILES or None)
     preview = None
     if request.method == "POST" and "confirm" in request.POST:
@@ -245,10 +246,9 @@ def player_edit(request: HttpRequest, player_pk: int) -> HttpResponse:
 @require_POST
 def session_draw(request: HttpRequest, pk: int) -> HttpResponse:
     evening = _evening(pk)
-    wanted = request.POST.get("number")
     try:
         session = services.draw_session(
-            evening=evening, user=request.user, number=int(wanted) if str(wanted).isdigit() else None
+            evening=evening, user=request.user, number=ascii_int(request.POST.get("number"))
         )
     except DomainError as error:
         messages.error(request, translate(error))
@@ -321,6 +321,13 @@ def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
     evening = seating.round.session.evening
     deals = {d.number: d for d in Deal.objects.filter(seating=seating).prefetch_related("changes__changed_by")}
     number = request.POST.get("number") or request.GET.get("deal")
+    number_int = ascii_int(number, 0, maximum=evening.deals_per_round)
+    if number and not number_int:
+        messages.error(
+            request,
+            _("There is no deal %(number)s: a round has deals 1 to %(count)s.")
+            % {"number": number, "count": evening.deals_per_round},
+        )
     form = None
     confirmed = seating.completed_at is not None  # a correction then needs a reason
     if request.method == "POST" and not request.user.has_perm(RUN_PERM):
@@ -330,10 +337,6 @@ def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
             raise PermissionDenied(RUN_PERM)
     if request.method == "POST":
         form = OrganiserDealForm(request.POST, reason_required=confirmed)
-        try:
-            number_int = int(number)
-        except (TypeError, ValueError):
-            number_int = 0
         if form.is_valid():
             try:
                 services.enter_deal(
@@ -353,8 +356,8 @@ def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
             else:
                 messages.success(request, _("Deal %(number)s saved.") % {"number": number_int})
                 return redirect("organiser:seating_detail", pk=seating.pk)
-    if form is None and number and str(number).isdigit():
-        form = OrganiserDealForm.for_deal(seating, deals.get(int(number)), reason_required=confirmed)
+    if form is None and number_int:
+        form = OrganiserDealForm.for_deal(seating, deals.get(number_int), reason_required=confirmed)
     rows = []
     for n in range(1, evening.deals_per_round + 1):
         deal = deals.get(n)
@@ -367,7 +370,7 @@ def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "seating": seating,
             "rows": rows,
             "form": form,
-            "edit_number": str(number) if number else "",
+            "edit_number": number_int or "",
             "total_a": sum(d.points_a for d in deals.values()),
             "total_b": sum(d.points_b for d in deals.values()),
             "state": selectors.seating_state(seating, len(deals)),

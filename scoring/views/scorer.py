@@ -23,6 +23,7 @@ from scoring.domain.errors import DomainError
 from scoring.forms import DealForm
 from scoring.messages import translate
 from scoring.models import Table
+from scoring.parsing import ascii_int
 
 # Answers the page's own script swaps in (htmx): saved (200), conflict (409), form errors (422).
 CONFLICT, UNPROCESSABLE = 409, 422
@@ -44,9 +45,11 @@ def _via(table: Table) -> str:
 def _table(request: HttpRequest, token: str) -> Table | HttpResponse:
     """The table of a private link, or the page to show instead.
 
-    Wrong links are counted per address; past ``TABLE_LINK_FAILURE_LIMIT`` within
-    ``TABLE_LINK_FAILURE_WINDOW`` seconds every table link from that address answers 429 until the
-    window has passed, so links cannot be guessed by trying.
+    Wrong links are counted per address in the database (shared by every worker process); the
+    first ``TABLE_LINK_FAILURE_LIMIT`` within ``TABLE_LINK_FAILURE_WINDOW`` seconds answer 404,
+    every later table link from that address answers 429 until the window has passed, so links
+    cannot be guessed by trying. The count decides atomically: of wrong links sent at the same
+    moment from several workers, exactly the limit get the 404.
     """
     key = _failure_key(request)
     limit, window = settings.TABLE_LINK_FAILURE_LIMIT, settings.TABLE_LINK_FAILURE_WINDOW
@@ -54,7 +57,8 @@ def _table(request: HttpRequest, token: str) -> Table | HttpResponse:
         return render(request, "scorer/too_many_attempts.html", status=429)
     table = Table.objects.select_related("evening").filter(token=token).first()
     if table is None:
-        throttle.record_failure(key, window)
+        if throttle.record_failure(key, window) > limit:
+            return render(request, "scorer/too_many_attempts.html", status=429)
         return render(request, "scorer/unknown_table.html", status=404)
     return table
 
@@ -109,7 +113,7 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
     if isinstance(table, HttpResponse):
         return table
     edit = request.GET.get("deal")
-    edit_number = int(edit) if edit and edit.isdigit() else None
+    edit_number = ascii_int(edit)
     state_numbers = range(1, table.evening.deals_per_round + 1)
     if edit is not None and edit_number not in state_numbers:
         messages.error(
@@ -165,8 +169,9 @@ def table_deal(request: HttpRequest, token: str, number: int) -> HttpResponse:
 
 
 def _seating_id(request: HttpRequest) -> int:
-    value = request.POST.get("seating", "")
-    return int(value) if value.isdigit() else 0
+    """The round (seating) a finish/confirm/reopen form names; 0 (no such round) when it is not
+    a number."""
+    return ascii_int(request.POST.get("seating"), 0)
 
 
 @require_POST

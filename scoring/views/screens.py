@@ -11,6 +11,7 @@ from django.views.decorators.http import require_safe
 from scoring import links, selectors
 from scoring.domain.names import initial
 from scoring.models import Evening, Player
+from scoring.parsing import ascii_int
 
 RANKING_POLL_SECONDS = 10
 SEAT_POLL_SECONDS = 15
@@ -29,8 +30,9 @@ def ranking_screen(request: HttpRequest, pk: int) -> HttpResponse:
     rows = []
     if not evening.ranking_hidden:
         rows = selectors.evening_ranking(evening)
-        if top.isdigit() and int(top) > 0:
-            rows = [row for row in rows if row.place <= int(top)]
+        limit = ascii_int(top, minimum=1)
+        if limit is not None:
+            rows = [row for row in rows if row.place <= limit]
     context = {
         "evening": evening,
         "rows": rows,

@@ -307,6 +307,10 @@
     if (isDealForm(evt.detail.elt) && (status >= 500 || status === 429)) { keep(evt.detail.elt); return; }
     if (status === 403 || status === 404) { window.location.reload(); }  // link replaced, session expired
   });
+  document.body.addEventListener("htmx:confirm", function (evt) {
+    // The page's poll waits while the scorer is filling in a deal (no eval: the CSP forbids it).
+    if (evt.detail.elt.hasAttribute("data-scorer-poll") && !window.bruusScorerIdle()) { evt.preventDefault(); }
+  });
   document.body.addEventListener("htmx:afterSwap", function () { show(); });
   document.body.addEventListener("htmx:afterRequest", function (evt) {
     if (evt.detail.successful) { schedule(); }
