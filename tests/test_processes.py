@@ -46,14 +46,16 @@ def run(env, code: str, *args: str) -> str:
 SETUP = """
 import django; django.setup()
 from datetime import date
-from django.contrib.auth import get_user_model
 from scoring import services
 evening = services.create_evening(name="Prozesse", date=date(2026, 11, 21))
 for n in range(24):
     player, _ = services.add_player(name=f"Spieler {n}", club="")
     services.set_checked_in(evening=evening, player=player, checked_in=True)
 services.draw_session(evening=evening, seed=1)
-get_user_model().objects.create_user("leitung", password="geheim-123")
+# A Turnierleitung login: without one the served app (DEBUG off) refuses to start (scoring.startup).
+import secrets
+from scoring.accounts import save_login
+save_login(username="leitung", password=secrets.token_urlsafe(16), role="Turnierleitung")
 print(" ".join(t.token for t in evening.tables.order_by("number")))
 """
 
