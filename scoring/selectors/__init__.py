@@ -4,6 +4,8 @@ the number of players (annotate and prefetch, no query per row).
 Every public name is re-exported here, so callers write ``from scoring import selectors`` and
 ``selectors.evening_ranking(...)``; the code lives in the feature modules:
 
+- :mod:`.history`: the one loader of an evening's history (tables, partners, sit-outs), used by
+  the ranking, the fairness report and the draw
 - :mod:`.players`: the register, search, the alphabetical order, names shown
 - :mod:`.evenings`: sessions with rounds, check-in counts, wishes for the draw, session changes
 - :mod:`.ranking`: the individual ranking, whether the evening is complete, every deal
@@ -25,6 +27,7 @@ from scoring.selectors.evenings import (
     sessions_with_rounds,
 )
 from scoring.selectors.fairness import FairnessReport, FairnessRow, evening_fairness, played_rounds
+from scoring.selectors.history import EveningHistory, RoundHistory, TableHistory, evening_history
 from scoring.selectors.players import (
     PARTNERSHIP_PLAYERS,
     alphabetical,
@@ -52,6 +55,10 @@ from scoring.selectors.room import (
 from scoring.selectors.table_entry import NextSeat, ScorerState, next_seats, scorer_state
 
 __all__ = [
+    "EveningHistory",
+    "RoundHistory",
+    "TableHistory",
+    "evening_history",
     "sessions_with_rounds",
     "checked_in_count",
     "latest_session",

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 
 from scoring.domain.names import person_key
-from scoring.models import Evening, Participant, Partnership, Player, Round, Seating
+from scoring.models import Evening, Participant, Player
+from scoring.selectors.history import evening_history
 
 
 @dataclass(frozen=True)
@@ -38,44 +38,15 @@ class FairnessReport:
 def played_rounds(evening: Evening) -> tuple[list, dict[int, tuple[int, int]]]:
     """Every drawn round of the evening as :class:`scoring.domain.fairness.PlayedRound` (who sat
     at which table, who sat out), with players who replaced a leaver in the rounds they played
-    (4 queries). Also returns partnership id -> player ids."""
-    from scoring.domain.fairness import PlayedRound
-
-    sessions = dict(evening.sessions.values_list("id", "number"))
-    session_sitter = dict(
-        evening.sessions.filter(sitout_player__isnull=False).values_list("id", "sitout_player_id")
-    )
-    teams = {
-        p["id"]: (p["player_1"], p["player_2"])
-        for p in Partnership.objects.filter(session__evening=evening).values("id", "player_1", "player_2")
-    }
-    tables: dict[int, list] = defaultdict(list)
-    for s in (
-        Seating.objects.filter(round__session__evening=evening)
-        .order_by("table__number")
-        .values("round_id", "team_a_id", "team_b_id")
-    ):
-        tables[s["round_id"]].append((teams[s["team_a_id"]], teams[s["team_b_id"]]))
-    played = []
-    for r in Round.objects.filter(session__evening=evening).values(
-        "id", "number", "session_id", "sitout_partnership_id"
-    ):
-        seated = {p for table in tables[r["id"]] for team in table for p in team}
-        sitting = []
-        if r["sitout_partnership_id"]:
-            sitting.append(teams[r["sitout_partnership_id"]])
-        sitter = session_sitter.get(r["session_id"])
-        if sitter is not None and sitter not in seated:
-            sitting.append((sitter,))
-        played.append(
-            PlayedRound(sessions[r["session_id"]], r["number"], tuple(tables[r["id"]]), tuple(sitting))
-        )
-    return played, teams
+    (4 queries, :func:`scoring.selectors.history.evening_history`). Also returns partnership
+    id -> player ids."""
+    history = evening_history(evening)
+    return history.played_rounds(), history.teams
 
 
 def evening_fairness(evening: Evening) -> FairnessReport:
     """Partners, opponents, repeated opponents and sit-outs of every player who played, the
-    evening's repeated opponents against the lower bound, and why (6 queries at most, whatever
+    evening's repeated opponents against the lower bound, and why (5 queries at most, whatever
     the number of players)."""
     from scoring.domain.fairness import evening_fairness as fairness
 

@@ -6,11 +6,10 @@ from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 
-from django.db.models import Count, Sum
-
 from scoring.domain.names import person_key
-from scoring.domain.ranking import PlayerScore, RankedScore, TableResult, rank, round_sitout_credit
-from scoring.models import Deal, Evening, Participant, Partnership, Player, Round, Seating
+from scoring.domain.ranking import PlayerScore, RankedScore, rank, round_sitout_credit
+from scoring.models import Deal, Evening, Participant, Player, Seating
+from scoring.selectors.history import EveningHistory, evening_history
 from scoring.selectors.players import PARTNERSHIP_PLAYERS
 
 
@@ -43,62 +42,11 @@ def evening_ranking(evening: Evening) -> list[RankingRow]:
     (:func:`scoring.domain.ranking.round_sitout_credit`, ``RankingRow.provisional``). Everybody checked in
     or drawn appears, with 0 where they have no score yet, except stand-ins (Ersatzspieler:
     they play but are not ranked). A player seated in a round gets no sit-out credit for it
-    (the session's sit-out player may have taken over from a player who left).
+    (the session's sit-out player may have taken over from a player who left;
+    :attr:`scoring.selectors.history.RoundHistory.sitters`).
     """
-    sessions = list(evening.sessions.order_by("number").values_list("id", "number", "sitout_player_id"))
-    index_of = {sid: number - 1 for sid, number, _ in sessions}
-    session_count = max(evening.sessions_count, len(sessions))
-    scores: dict[int, list[Fraction]] = defaultdict(lambda: [Fraction(0)] * session_count)
-
-    partners = {
-        p["id"]: (p["player_1"], p["player_2"])
-        for p in Partnership.objects.filter(session__evening=evening).values("id", "player_1", "player_2")
-    }
-    round_tables: dict[int, list[TableResult]] = defaultdict(list)
-    seated: dict[int, set[int]] = defaultdict(set)
-    seatings = (
-        Seating.objects.filter(round__session__evening=evening)
-        .values("round_id", "round__session_id", "team_a_id", "team_b_id", "finished_at", "completed_at")
-        .annotate(sum_a=Sum("deals__points_a"), sum_b=Sum("deals__points_b"), deal_count=Count("deals"))
-    )
-    for s in seatings:
-        i = index_of[s["round__session_id"]]
-        round_tables[s["round_id"]].append(TableResult(
-            s["sum_a"] or 0, s["sum_b"] or 0,
-            finished=s["finished_at"] is not None or s["deal_count"] >= evening.deals_per_round,
-            confirmed=s["completed_at"] is not None,
-        ))
-        for team, total in ((s["team_a_id"], s["sum_a"] or 0), (s["team_b_id"], s["sum_b"] or 0)):
-            seated[s["round_id"]].update(partners[team])
-            for pid in partners[team]:
-                scores[pid][i] += total
-
-    provisional: dict[int, set[int]] = defaultdict(set)
-    session_sitouts = {sid: pid for sid, _, pid in sessions if pid}
-    for r in Round.objects.filter(session__evening=evening).values("id", "session_id", "sitout_partnership_id"):
-        credit = round_sitout_credit(round_tables.get(r["id"], []))
-        i = index_of[r["session_id"]]
-        sitters = set(partners[r["sitout_partnership_id"]]) if r["sitout_partnership_id"] else set()
-        if r["session_id"] in session_sitouts:
-            sitters.add(session_sitouts[r["session_id"]])
-        for pid in sitters - seated[r["id"]]:
-            scores[pid][i] += credit.value
-            if credit.provisional:
-                provisional[pid].add(i)
-
-    players = {}
-    stand_ins = set()
-    for participant in Participant.objects.filter(evening=evening).select_related("player"):
-        if participant.is_stand_in:
-            stand_ins.add(participant.player_id)
-        else:
-            players[participant.player_id] = participant.player
-    for pid in scores:  # drawn players who were checked out later still rank
-        if pid not in stand_ins:
-            players.setdefault(pid, None)
-    missing = [pid for pid, p in players.items() if p is None]
-    if missing:
-        players.update({p.pk: p for p in Player.objects.filter(pk__in=missing)})
+    scores, provisional = _session_scores(evening, evening_history(evening))
+    players = _ranked_players(evening, scores)
     lines: list[RankedScore] = rank(
         [PlayerScore(pid, tuple(scores[pid]), frozenset(provisional[pid])) for pid in players],
         name_key=lambda s: person_key(players[s.player].name, players[s.player].club, s.player),
@@ -114,6 +62,47 @@ def evening_ranking(evening: Evening) -> list[RankingRow]:
         )
         for line in lines
     ]
+
+
+def _session_scores(
+    evening: Evening, history: EveningHistory
+) -> tuple[dict[int, list[Fraction]], dict[int, set[int]]]:
+    """Player id -> matchsticks per session (index 0 = session 1), and player id -> the indexes
+    of the sessions whose value includes a provisional sit-out credit."""
+    session_count = max(evening.sessions_count, len(history.sessions))
+    scores: dict[int, list[Fraction]] = defaultdict(lambda: [Fraction(0)] * session_count)
+    provisional: dict[int, set[int]] = defaultdict(set)
+    for r in history.rounds:
+        i = r.session - 1
+        for t in r.tables:
+            for team, total in ((t.team_a, t.sum_a), (t.team_b, t.sum_b)):
+                for pid in team:
+                    scores[pid][i] += total
+        credit = round_sitout_credit(r.table_results())
+        for pid in r.sitters:
+            scores[pid][i] += credit.value
+            if credit.provisional:
+                provisional[pid].add(i)
+    return scores, provisional
+
+
+def _ranked_players(evening: Evening, scores: dict[int, list[Fraction]]) -> dict[int, Player]:
+    """Player id -> Player of everybody ranked: checked in or drawn, not a stand-in (1 query,
+    2 when a drawn player has been taken off the evening's list)."""
+    players: dict[int, Player | None] = {}
+    stand_ins = set()
+    for participant in Participant.objects.filter(evening=evening).select_related("player"):
+        if participant.is_stand_in:
+            stand_ins.add(participant.player_id)
+        else:
+            players[participant.player_id] = participant.player
+    for pid in scores:  # drawn players who were checked out later still rank
+        if pid not in stand_ins:
+            players.setdefault(pid, None)
+    missing = [pid for pid, p in players.items() if p is None]
+    if missing:
+        players.update({p.pk: p for p in Player.objects.filter(pk__in=missing)})
+    return players
 
 
 def evening_is_complete(evening: Evening) -> bool:

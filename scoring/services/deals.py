@@ -232,31 +232,14 @@ def _replayed(sent: DealChange, number: int, result: DealResult) -> Deal:
 def _enter_deal(seating_id, number, result, via, user, table, reason, accept_impossible, key,
                 based_on_version, client) -> Deal:
     seating = _check_own_table(_locked_seating(seating_id), table)
-    deals_per_round = seating.round.session.evening.deals_per_round
-    if not 1 <= number <= deals_per_round:
-        raise ServiceError(
-            gettext_noop("There is no deal %(number)s: a round has deals 1 to %(count)s."),
-            code="deal_out_of_range",
-            number=number,
-            count=deals_per_round,
-        )
+    _check_deal_number(seating, number)
     if key is not None:
         sent = DealChange.objects.filter(deal__seating=seating, submission=key).select_related("deal").first()
         if sent is not None:
             return _replayed(sent, number, result)
     if table is not None:
         _check_table_may_change(seating, table, entry=True)
-    try:
-        score = score_deal(result)
-    except ImpossibleResult:
-        if not (accept_impossible and user is not None):
-            raise
-        if not reason:
-            raise ServiceError(
-                gettext_noop("Please give a reason for accepting a result the rules call impossible."),
-                code="reason_missing",
-            ) from None
-        score = score_accepted(result)
+    score = _scored(result, accepted=accept_impossible and user is not None, reason=reason)
     deal = Deal.objects.filter(seating=seating, number=number).first()
     previous = _snapshot(deal) if deal else None
     if deal is None:
@@ -273,23 +256,7 @@ def _enter_deal(seating_id, number, result, via, user, table, reason, accept_imp
     if previous == new:
         deal.outcome = "unchanged"
         return deal
-    if based_on_version is not None and previous is not None and based_on_version != based_on:
-        raise ConflictError(
-            gettext_noop(
-                "Deal %(number)s was changed on another device in the meantime and now reads "
-                "%(points_a)s:%(points_b)s. Your entry was not saved. Please check the deal and "
-                "correct it if necessary."
-            ),
-            deal=Deal.objects.get(pk=deal.pk),
-            number=number,
-            points_a=previous["points_a"],
-            points_b=previous["points_b"],
-        )
-    if user is not None and previous is not None and seating.completed_at is not None and not reason:
-        raise ServiceError(
-            gettext_noop("This round is already confirmed: please give a reason for the correction."),
-            code="reason_required",
-        )
+    _check_may_overwrite(deal, previous, based_on_version, seating=seating, user=user, reason=reason)
     deal.version = based_on + 1
     deal.save()
     DealChange.objects.create(
@@ -302,3 +269,54 @@ def _enter_deal(seating_id, number, result, via, user, table, reason, accept_imp
         seating.save(update_fields=["finished_at", "finished_by"])
     deal.outcome = "created" if previous is None else "changed"
     return deal
+
+
+def _check_deal_number(seating: Seating, number: int) -> None:
+    """Raise ServiceError unless ``number`` is a deal of the evening's rounds (1..deals per round)."""
+    deals_per_round = seating.round.session.evening.deals_per_round
+    if not 1 <= number <= deals_per_round:
+        raise ServiceError(
+            gettext_noop("There is no deal %(number)s: a round has deals 1 to %(count)s."),
+            code="deal_out_of_range",
+            number=number,
+            count=deals_per_round,
+        )
+
+
+def _scored(result: DealResult, *, accepted: bool, reason: str):
+    """The deal's matchsticks by the rules (:func:`scoring.domain.rules.score_deal`). A result the
+    rules call impossible raises ImpossibleResult unless an organiser accepts it (``accepted``)
+    with a reason: then :func:`scoring.domain.rules.score_accepted` scores it."""
+    try:
+        return score_deal(result)
+    except ImpossibleResult:
+        if not accepted:
+            raise
+        if not reason:
+            raise ServiceError(
+                gettext_noop("Please give a reason for accepting a result the rules call impossible."),
+                code="reason_missing",
+            ) from None
+        return score_accepted(result)
+
+
+def _check_may_overwrite(deal: Deal, previous: dict | None, based_on_version, *, seating, user, reason) -> None:
+    """Raise ConflictError when the form was made from an older version of a deal that has been
+    changed since, and ServiceError when an organiser corrects a confirmed round without a reason."""
+    if based_on_version is not None and previous is not None and based_on_version != deal.version:
+        raise ConflictError(
+            gettext_noop(
+                "Deal %(number)s was changed on another device in the meantime and now reads "
+                "%(points_a)s:%(points_b)s. Your entry was not saved. Please check the deal and "
+                "correct it if necessary."
+            ),
+            deal=Deal.objects.get(pk=deal.pk),
+            number=deal.number,
+            points_a=previous["points_a"],
+            points_b=previous["points_b"],
+        )
+    if user is not None and previous is not None and seating.completed_at is not None and not reason:
+        raise ServiceError(
+            gettext_noop("This round is already confirmed: please give a reason for the correction."),
+            code="reason_required",
+        )

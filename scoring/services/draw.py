@@ -23,48 +23,12 @@ from scoring.models import (
     Substitution,
     Table,
 )
+from scoring.selectors.history import evening_history
 from scoring.services.base import ServiceError
 
 
 class SessionStartedError(ServiceError):
     """The session has entered deals: it can no longer be drawn again or rearranged."""
-
-
-def _history(evening: Evening, *, exclude: Session | None = None) -> draw_domain.History:
-    """The evening's partners, opponents and sit-outs so far, for the draw (5 queries).
-
-    Partnerships split by a replacement count both ways (the leaver and the replacement were
-    both the remaining player's partner). The session's sit-out player counts a round only
-    when not seated in it (they may have replaced a leaver). ``exclude``: a session to leave
-    out (the one being drawn again).
-    """
-    sessions = Session.objects.filter(evening=evening)
-    if exclude is not None:
-        sessions = sessions.exclude(pk=exclude.pk)
-    team_players = {
-        p["id"]: (p["player_1"], p["player_2"])
-        for p in Partnership.objects.filter(session__in=sessions).values("id", "player_1", "player_2")
-    }
-    partners = frozenset(frozenset(pair) for pair in team_players.values())
-    opponents: dict[frozenset[int], int] = {}
-    seated: dict[int, set[int]] = {}
-    for s in Seating.objects.filter(round__session__in=sessions).values("round_id", "team_a_id", "team_b_id"):
-        team_a, team_b = team_players[s["team_a_id"]], team_players[s["team_b_id"]]
-        seated.setdefault(s["round_id"], set()).update(team_a + team_b)
-        for a in team_a:
-            for b in team_b:
-                key = frozenset((a, b))
-                opponents[key] = opponents.get(key, 0) + 1
-    session_sitter = dict(sessions.filter(sitout_player__isnull=False).values_list("id", "sitout_player_id"))
-    sitouts: dict[int, int] = {}
-    for r in Round.objects.filter(session__in=sessions).values("id", "session_id", "sitout_partnership_id"):
-        sitters = set(team_players[r["sitout_partnership_id"]]) if r["sitout_partnership_id"] else set()
-        if r["session_id"] in session_sitter:
-            sitters.add(session_sitter[r["session_id"]])
-        for pid in sorted(sitters):
-            if pid not in seated.get(r["id"], ()):
-                sitouts[pid] = sitouts.get(pid, 0) + 1
-    return draw_domain.History(partners=partners, opponents=opponents, sitouts=sitouts)
 
 
 def _draw_inputs(evening: Evening) -> dict:
@@ -181,7 +145,7 @@ def _draw_session(evening: Evening, user, seed: int | None, wanted: int | None) 
             number=previous[-1].number,
         )
     seed = secrets.randbits(48) if seed is None else seed
-    result = _run_draw(evening, _history(evening), seed)
+    result = _run_draw(evening, evening_history(evening).for_draw(), seed)
     session = Session.objects.create(
         evening=evening, number=number, seed=seed, sitout_player_id=result.sitout_player, drawn_by=user
     )
@@ -267,7 +231,7 @@ def redraw_session(*, session_id, user=None, seed: int | None = None) -> Session
                 gettext_noop("Only the last session can be drawn again."), code="not_last_session"
             )
         seed = secrets.randbits(48) if seed is None else seed
-        result = _run_draw(evening, _history(evening, exclude=session), seed)
+        result = _run_draw(evening, evening_history(evening, exclude=session).for_draw(), seed)
         Substitution.objects.filter(session=session).delete()
         Seating.objects.filter(round__session=session).delete()
         Round.objects.filter(session=session).delete()
