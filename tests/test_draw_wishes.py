@@ -678,6 +678,23 @@ def test_fairness_explains_unavoidable_repeats(organiser_client):
 
 
 @pytest.mark.django_db
+def test_fairness_counts_a_replacement_who_sits_out_once_a_round():
+    """The session's sit-out player replaces a leaver whose partnership sits out a later round:
+    in that round they sit out once (as in the ranking's sit-out credit), not twice."""
+    evening = make_evening(7)  # one player sits out the session, three partnerships share one table
+    session = services.draw_session(evening=evening, seed=3)
+    sitter = session.sitout_player
+    play_round(session, 1)
+    team = Seating.objects.get(round__session=session, round__number=1).team_a
+    later_sitouts = Round.objects.filter(session=session, number__gte=2, sitout_partnership=team).count()
+    assert later_sitouts >= 1
+    services.replace_player(session_id=session.pk, leaving_id=team.player_1_id, replacement_id=sitter.pk)
+    row = next(r for r in selectors.evening_fairness(evening).rows if r.player == sitter)
+    assert row.rounds_sat_out == 1 + later_sitouts
+    assert row.rounds_played + row.rounds_sat_out == evening.rounds_per_session
+
+
+@pytest.mark.django_db
 def test_fairness_query_count_does_not_grow_with_players(organiser_client):
     from django.test.utils import CaptureQueriesContext
 

@@ -1,0 +1,130 @@
+"""An evening's sessions and rounds, check-in counts, the draw's wishes and a session's players."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Prefetch
+
+from scoring.domain.names import display_names, person_key
+from scoring.models import Deal, Evening, Participant, Partnership, Player, Round, Seating, Session
+from scoring.selectors.players import by_name, PARTNERSHIP_PLAYERS
+
+
+def sessions_with_rounds(evening: Evening) -> list[Session]:
+    """The evening's sessions with partnerships, rounds, seatings (teams, players, deal counts)
+    prefetched: one query per level, independent of the number of players."""
+    seatings = Seating.objects.select_related("table", *PARTNERSHIP_PLAYERS).annotate(
+        deal_count=Count("deals")
+    )
+    rounds = Round.objects.select_related(
+        "sitout_partnership__player_1", "sitout_partnership__player_2"
+    ).prefetch_related(Prefetch("seatings", queryset=seatings))
+    return list(
+        evening.sessions.order_by("number")
+        .select_related("sitout_player")
+        .prefetch_related(
+            Prefetch("rounds", queryset=rounds),
+            Prefetch(
+                "partnerships", queryset=Partnership.objects.select_related("player_1", "player_2")
+            ),
+        )
+    )
+
+
+def checked_in_count(evening: Evening) -> int:
+    return Participant.objects.filter(evening=evening, checked_in=True).count()
+
+
+def latest_session(evening: Evening) -> Session | None:
+    return evening.sessions.order_by("-number").select_related("sitout_player").first()
+
+
+def session_players(session: Session) -> list[Player]:
+    """Everybody drawn in a session (partnerships and a whole-session sit-out), A to Z (1 query)."""
+    players: dict[int, Player] = {}
+    for p in Partnership.objects.filter(session=session).select_related("player_1", "player_2"):
+        players[p.player_1.pk] = p.player_1
+        players[p.player_2.pk] = p.player_2
+    if session.sitout_player is not None:
+        players[session.sitout_player.pk] = session.sitout_player
+    return by_name(players.values())
+
+
+@dataclass(frozen=True)
+class DrawWishes:
+    """What the check-in page shows about the draw: wishes "not together", stand-ins, the
+    players who could be chosen for a wish, and what the number of players means."""
+
+    exclusions: list
+    stand_ins: set[int]
+    participants: list[Player]
+    present: int
+    ranked_present: int
+
+    @property
+    def remainder(self) -> int:
+        """Players present modulo 4: 0 full tables; 1, 2 or 3 say who sits out."""
+        return self.present % 4
+
+
+def draw_wishes(evening: Evening) -> DrawWishes:
+    """The evening's wishes "not together" and stand-ins (2 queries)."""
+    from scoring.models import PartnerExclusion
+
+    exclusions = list(
+        PartnerExclusion.objects.filter(evening=evening).select_related("player_a", "player_b")
+    )
+    participants = list(Participant.objects.filter(evening=evening).select_related("player"))
+    participants.sort(key=lambda p: person_key(p.player.name, p.player.club, p.player.pk))
+    return DrawWishes(
+        exclusions=exclusions,
+        stand_ins={p.player_id for p in participants if p.is_stand_in},
+        participants=[p.player for p in participants],
+        present=sum(p.checked_in for p in participants),
+        ranked_present=sum(p.checked_in and not p.is_stand_in for p in participants),
+    )
+
+
+@dataclass(frozen=True)
+class SessionChanges:
+    """What the session page needs for redrawing, swapping and replacing players."""
+
+    started: bool                              # a deal has been entered (or a round confirmed)
+    in_session: list[Player]                   # drawn into the session (incl. its sit-out player)
+    candidates: list[Player]                   # checked in, not drawn (late arrivals, stand-ins)
+    stand_ins: set[int]
+    substitutions: list
+    names: dict[int, str] = field(default_factory=dict)   # player id -> name shown (club if names collide)
+
+
+def session_changes(session: Session) -> SessionChanges:
+    """Players of a session and the evening's other present players, stand-ins, replacements
+    made, and whether deals have been entered (5 queries)."""
+    from scoring.models import Substitution
+
+    started = (
+        Deal.objects.filter(seating__round__session=session).exists()
+        or Seating.objects.filter(round__session=session, completed_at__isnull=False).exists()
+    )
+    ids = set()
+    for a, b in Partnership.objects.filter(session=session).values_list("player_1_id", "player_2_id"):
+        ids.update((a, b))
+    if session.sitout_player_id:
+        ids.add(session.sitout_player_id)
+    participants = list(Participant.objects.filter(evening_id=session.evening_id).select_related("player"))
+    known = {p.player_id: p.player for p in participants}
+    missing = ids - set(known)
+    if missing:
+        known.update({p.pk: p for p in Player.objects.filter(pk__in=missing)})
+
+    return SessionChanges(
+        started=started,
+        in_session=by_name(known[pid] for pid in ids),
+        candidates=by_name(p.player for p in participants if p.checked_in and p.player_id not in ids),
+        stand_ins={p.player_id for p in participants if p.is_stand_in},
+        substitutions=list(
+            Substitution.objects.filter(session=session).select_related("leaving", "replacement")
+        ),
+        names=display_names((p.player_id, p.player.name, p.player.club) for p in participants),
+    )

@@ -1,0 +1,174 @@
+"""The room: the live state of every table, the round being played, where a player sits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Prefetch, Sum
+
+from scoring.domain.ranking import TableResult, round_sitout_credit
+from scoring.models import Evening, Player, Round, Seating, Session
+from scoring.selectors.players import PARTNERSHIP_PLAYERS
+
+
+NOT_STARTED, IN_PROGRESS, ENTERED, CONFIRMED = "not_started", "in_progress", "entered", "confirmed"
+
+
+def seating_state(seating: Seating, deal_count: int) -> str:
+    """not started (no deal), in progress (deals being entered), entered (finished by the scorer,
+    waiting for the other team), confirmed (final)."""
+    if seating.completed_at is not None:
+        return CONFIRMED
+    if seating.finished_at is not None:
+        return ENTERED
+    return IN_PROGRESS if deal_count else NOT_STARTED
+
+
+@dataclass(frozen=True)
+class LiveCell:
+    """One table in one round on the organiser's live dashboard."""
+
+    seating_id: int
+    state: str
+    deals: int
+    finished_by: str
+
+
+@dataclass
+class LiveGrid:
+    """A session's tables x rounds with each seating's state."""
+
+    session: Session
+    rounds: list[Round]
+    rows: list[tuple[int, list[LiveCell | None]]]    # (table number, one cell per round)
+    counts: dict[str, int]
+    deals_per_round: int
+    credits: list = field(default_factory=list)     # per round: SitoutCredit, None without sit-outs
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.rows) and self.counts.get(CONFIRMED, 0) == sum(self.counts.values())
+
+    @property
+    def has_sitouts(self) -> bool:
+        return any(credit is not None for credit in self.credits)
+
+
+def live_grid(session: Session) -> LiveGrid:
+    """The live dashboard of one session (2 queries, whatever the number of tables), with each
+    round's sit-out credit so far (provisional until every table has confirmed)."""
+    rounds = list(Round.objects.filter(session=session).order_by("number"))
+    column = {r.pk: i for i, r in enumerate(rounds)}
+    rows: dict[int, list[LiveCell | None]] = {}
+    counts = {NOT_STARTED: 0, IN_PROGRESS: 0, ENTERED: 0, CONFIRMED: 0}
+    seatings = (
+        Seating.objects.filter(round__session=session)
+        .select_related("table")
+        .annotate(deal_count=Count("deals"), sum_a=Sum("deals__points_a"), sum_b=Sum("deals__points_b"))
+        .order_by("table__number", "round__number")
+    )
+    deals_per_round = session.evening.deals_per_round
+    tables: list[list[TableResult]] = [[] for _ in rounds]
+    for s in seatings:
+        state = seating_state(s, s.deal_count)
+        counts[state] += 1
+        cells = rows.setdefault(s.table.number, [None] * len(rounds))
+        cells[column[s.round_id]] = LiveCell(s.pk, state, s.deal_count, s.finished_by)
+        tables[column[s.round_id]].append(TableResult(
+            s.sum_a or 0, s.sum_b or 0, finished=s.finished_at is not None or s.deal_count >= deals_per_round,
+            confirmed=s.completed_at is not None))
+    sits_out = session.sitout_player_id is not None
+    return LiveGrid(
+        session=session,
+        rounds=rounds,
+        rows=sorted(rows.items()),
+        counts=counts,
+        deals_per_round=deals_per_round,
+        credits=[round_sitout_credit(t) if sits_out or r.sitout_partnership_id else None
+                 for r, t in zip(rounds, tables)],
+    )
+
+
+@dataclass(frozen=True)
+class PlayingNow:
+    """Which round is being played: the first (by session and round) not confirmed everywhere."""
+
+    session: int | None
+    round: int | None
+    drawn_sessions: int
+
+
+def playing_now(evening: Evening) -> PlayingNow:
+    """The session and round being played (1 query); None, None when nothing is open."""
+    drawn = evening.sessions.count()
+    first_open = (
+        Seating.objects.filter(round__session__evening=evening, completed_at__isnull=True)
+        .order_by("round__session__number", "round__number")
+        .values("round__session__number", "round__number")
+        .first()
+    )
+    if first_open is None:
+        return PlayingNow(None, None, drawn)
+    return PlayingNow(first_open["round__session__number"], first_open["round__number"], drawn)
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Where a player sits in one round."""
+
+    session: int
+    round: int
+    table: int | None             # None: sits out
+    partner: Player | None
+    opponents: tuple[Player, ...] = ()
+
+    @property
+    def sits_out(self) -> bool:
+        return self.table is None
+
+
+@dataclass
+class PlayerSeats:
+    """A player's seat in the round they play now and in the next one."""
+
+    player: Player
+    current: Seat | None
+    next: Seat | None
+    session_done: bool            # every round of the drawn session is confirmed for this player
+
+
+def player_seats(session: Session, player: Player) -> PlayerSeats:
+    """Where ``player`` sits in the session's round being played (for them) and the next (2 queries).
+
+    A player's current round is the first whose seating (or, when they sit it out, every seating
+    of that round) is not confirmed yet: tables that finish early see their next table at once.
+    """
+    seatings = Seating.objects.select_related("table", *PARTNERSHIP_PLAYERS)
+    rounds = list(
+        Round.objects.filter(session=session)
+        .order_by("number")
+        .select_related("sitout_partnership__player_1", "sitout_partnership__player_2")
+        .prefetch_related(Prefetch("seatings", queryset=seatings))
+    )
+    seats: list[tuple[Seat, bool]] = []
+    for r in rounds:
+        seat, done = None, all(s.completed_at is not None for s in r.seatings.all())
+        for s in r.seatings.all():
+            for team, other in ((s.team_a, s.team_b), (s.team_b, s.team_a)):
+                if player.pk in (team.player_1_id, team.player_2_id):
+                    partner = team.player_2 if team.player_1_id == player.pk else team.player_1
+                    seat = Seat(session.number, r.number, s.table.number, partner,
+                                (other.player_1, other.player_2))
+                    done = s.completed_at is not None
+        if seat is None:
+            sitout = r.sitout_partnership
+            partner = None
+            if sitout is not None and player.pk in (sitout.player_1_id, sitout.player_2_id):
+                partner = sitout.player_2 if sitout.player_1_id == player.pk else sitout.player_1
+            seat = Seat(session.number, r.number, None, partner)
+        seats.append((seat, done))
+    index = next((i for i, (_, done) in enumerate(seats) if not done), None)
+    if index is None:
+        return PlayerSeats(player=player, current=None, next=None, session_done=True)
+    following = seats[index + 1][0] if index + 1 < len(seats) else None
+    return PlayerSeats(player=player, current=seats[index][0], next=following, session_done=False)

@@ -1,0 +1,75 @@
+"""Write operations of Bruus Turnier, one transaction each, cut by feature.
+
+Views call these functions and nothing else to change data. Bad input raises
+:class:`~scoring.domain.errors.DomainError` (or a subclass) whose message the view translates;
+because each service runs in one transaction, an error saves nothing half.
+
+Every public name is re-exported here, so callers write ``from scoring import services`` and
+``services.draw_session(...)``; the code lives in the feature modules:
+
+- :mod:`.players`: the register and the import
+- :mod:`.evenings`: evenings, check-in, wishes for the draw, the organiser's controls
+- :mod:`.draw`: drawing a session, drawing it again
+- :mod:`.session_changes`: swapping and replacing players in a drawn session
+- :mod:`.deals`: entering and correcting deals
+- :mod:`.confirmation`: finishing and confirming a round
+- :mod:`.base`: ``ServiceError`` and small shared helpers
+"""
+
+from __future__ import annotations
+
+from scoring.domain.rules import DealResult
+from scoring.services.base import ServiceError
+from scoring.services.confirmation import complete_seating, confirm_seating, finish_seating, reopen_seating
+from scoring.services.deals import ConflictError, TEAMS, current_seating, enter_deal
+from scoring.services.draw import SessionStartedError, draw_session, redraw_session, session_is_complete
+from scoring.services.evenings import (
+    add_partner_exclusion,
+    create_evening,
+    regenerate_table_link,
+    remove_partner_exclusion,
+    set_checked_in,
+    set_evening_language,
+    set_mix_clubs,
+    set_ranking_hidden,
+    set_round_locked,
+    set_session_closed,
+    set_stand_in,
+)
+from scoring.services.players import ImportOutcome, add_player, import_players, update_player
+from scoring.services.session_changes import SwapOutcome, replace_player, swap_players
+
+__all__ = [
+    "DealResult",
+    "ServiceError",
+    "finish_seating",
+    "reopen_seating",
+    "confirm_seating",
+    "complete_seating",
+    "ConflictError",
+    "TEAMS",
+    "current_seating",
+    "enter_deal",
+    "SessionStartedError",
+    "session_is_complete",
+    "draw_session",
+    "redraw_session",
+    "create_evening",
+    "set_checked_in",
+    "set_stand_in",
+    "set_mix_clubs",
+    "add_partner_exclusion",
+    "remove_partner_exclusion",
+    "regenerate_table_link",
+    "set_round_locked",
+    "set_session_closed",
+    "set_ranking_hidden",
+    "set_evening_language",
+    "add_player",
+    "update_player",
+    "ImportOutcome",
+    "import_players",
+    "SwapOutcome",
+    "swap_players",
+    "replace_player",
+]

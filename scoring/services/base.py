@@ -1,0 +1,29 @@
+"""What every service shares: the error a service raises, and small helpers."""
+
+from __future__ import annotations
+
+from scoring.domain.errors import DomainError, gettext_noop
+from scoring.parsing import ascii_int
+
+
+class ServiceError(DomainError):
+    """A request the current state of the evening does not allow (message is a msgid)."""
+
+
+def _two_players(first, second) -> tuple[int, int]:
+    """Two different player ids from a form (ASCII digits only), or ServiceError."""
+    first, second = ascii_int(first), ascii_int(second)
+    if first is None or second is None:
+        raise ServiceError(gettext_noop("Please choose two players."), code="players_missing")
+    if first == second:
+        raise ServiceError(gettext_noop("Please choose two different players."), code="same_player")
+    return first, second
+
+
+def _set_flag(model, pk: int, field: str, value: bool):
+    """Set one boolean field of one row, locked for the transaction; saved only if it changes."""
+    row = model.objects.select_for_update().get(pk=pk)
+    if getattr(row, field) != value:
+        setattr(row, field, value)
+        row.save(update_fields=[field])
+    return row

@@ -1,0 +1,135 @@
+"""Finishing a round at the table, the other team's confirmation, and the organiser's shortcut."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from scoring.domain.errors import gettext_noop
+from scoring.models import Seating, Table
+from scoring.services.base import ServiceError
+from scoring.services.deals import (
+    _check_all_deals_entered,
+    _check_own_table,
+    _check_table_may_change,
+    _locked_seating,
+    TEAMS,
+)
+
+
+@transaction.atomic
+def finish_seating(*, seating_id: int, table: Table, team: str) -> Seating:
+    """The scorer finishes the round at the table: every deal is entered; the other team must
+    now confirm (:func:`confirm_seating`).
+
+    Args:
+        team: "A" or "B", the scorer's team (the team that entered the deals).
+
+    Returns the seating; finishing again changes nothing (the first finish counts).
+
+    Raises:
+        ServiceError: another table's round, deals missing, the round confirmed already, its
+            session closed, or no team given.
+    """
+    seating = _check_own_table(_locked_seating(seating_id), table)
+    if team not in TEAMS:
+        raise ServiceError(gettext_noop("Please choose the scorer's team."), code="team_missing")
+    _check_table_may_change(seating, table, entry=False)
+    if seating.finished_at is not None:
+        return seating
+    _check_all_deals_entered(seating)
+    seating.finished_at = timezone.now()
+    seating.finished_by = team
+    seating.save(update_fields=["finished_at", "finished_by"])
+    return seating
+
+
+@transaction.atomic
+def reopen_seating(*, seating_id: int, table: Table) -> Seating:
+    """The other team does not agree: the finished round goes back to the scorer for corrections.
+
+    Raises ServiceError as :func:`enter_deal` does for a table link (confirmed, locked, closed).
+    """
+    seating = _check_own_table(_locked_seating(seating_id), table)
+    _check_table_may_change(seating, table, entry=True)
+    if seating.finished_at is not None:
+        seating.finished_at = None
+        seating.finished_by = ""
+        seating.save(update_fields=["finished_at", "finished_by"])
+    return seating
+
+
+@transaction.atomic
+def confirm_seating(
+    *, seating_id: int, team: str, table: Table | None = None, user=None, via: str = ""
+) -> Seating:
+    """The other team confirms the round's deals (Bridgemate style); only then is it final.
+
+    Args:
+        team: "A" or "B", the team that confirms. It must not be the team that entered
+            (``finished_by``).
+        table: through a table link: that table's current round, finished by its scorer.
+        user: the organiser confirming on the team's behalf (the round need not be finished at
+            the table, but every deal must be entered).
+        via: who/where, kept on the seating.
+
+    Returns the seating; confirming a confirmed round again changes nothing.
+
+    Raises:
+        ServiceError: another table's round, not finished by the scorer (from a table), the team
+            that entered confirming, deals missing, session closed (from a table).
+    """
+    seating = _check_own_table(_locked_seating(seating_id), table)
+    if seating.completed_at is not None:
+        return seating
+    if team not in TEAMS:
+        raise ServiceError(gettext_noop("Please choose a team."), code="team_missing")
+    if table is not None:
+        _check_table_may_change(seating, table, entry=False)
+        if seating.finished_at is None:
+            raise ServiceError(
+                gettext_noop(
+                    "The scorer has not finished this round, or has corrected a deal since. "
+                    "Please finish the round first."
+                ),
+                code="not_finished",
+            )
+    if seating.finished_by and team == seating.finished_by:
+        raise ServiceError(
+            gettext_noop(
+                "Team %(team)s entered this round, so it cannot confirm it: the other team "
+                "(team %(other)s) confirms."
+            ),
+            code="own_team",
+            team=team,
+            other="B" if team == "A" else "A",
+        )
+    _check_all_deals_entered(seating)
+    now = timezone.now()
+    seating.finished_at = seating.finished_at or now
+    seating.completed_at = now
+    seating.confirmed_by = user
+    seating.confirmed_via = via[:120]
+    seating.save(update_fields=["finished_at", "completed_at", "confirmed_by", "confirmed_via"])
+    return seating
+
+
+@transaction.atomic
+def complete_seating(*, seating_id: int, table: Table | None = None) -> Seating:
+    """Finish and confirm a seating's round in one step (organiser tools, demo, scripts).
+
+    The table's tablet does not use this: there the scorer finishes and the other team confirms.
+
+    Raises:
+        ServiceError: deals are missing, or the seating belongs to another table.
+    """
+    seating = _locked_seating(seating_id)
+    if seating is None or (table is not None and seating.table_id != table.pk):
+        raise ServiceError(gettext_noop("This round belongs to another table."), code="foreign_table")
+    if seating.completed_at is not None:
+        return seating
+    _check_all_deals_entered(seating)
+    seating.completed_at = timezone.now()
+    seating.finished_at = seating.finished_at or seating.completed_at
+    seating.save(update_fields=["completed_at", "finished_at"])
+    return seating

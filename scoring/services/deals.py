@@ -1,0 +1,322 @@
+"""Entering and correcting deals (from a table's tablet or an organiser page)."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db import IntegrityError, transaction
+
+from scoring.domain.errors import gettext_noop
+from scoring.domain.rules import DealResult, ImpossibleResult, score_accepted, score_deal
+from scoring.models import Deal, DealChange, Seating, Table
+from scoring.parsing import ascii_int
+from scoring.services.base import ServiceError
+
+
+class ConflictError(ServiceError):
+    """The form was based on an older state of the deal: someone changed it in the meantime.
+
+    ``deal`` is the deal as it is now; nothing was saved.
+    """
+
+    def __init__(self, message: str, code: str = "conflict", *, deal: Deal | None = None, **params):
+        super().__init__(message, code=code, **params)
+        self.deal = deal
+
+
+TEAMS = ("A", "B")
+
+
+def _snapshot(deal: Deal) -> dict:
+    return {
+        "winner": deal.winner,
+        "to_nil": deal.to_nil,
+        "bonus_a": deal.bonus_a,
+        "bonus_b": deal.bonus_b,
+        "points_a": deal.points_a,
+        "points_b": deal.points_b,
+    }
+
+
+def current_seating(table: Table) -> Seating | None:
+    """The table's first seating (by session and round) that is not confirmed yet, or None."""
+    return (
+        Seating.objects.filter(table=table, completed_at__isnull=True)
+        .select_related("round__session")
+        .order_by("round__session__number", "round__number")
+        .first()
+    )
+
+
+def _locked_seating(seating_id) -> Seating | None:
+    """The seating, locked for this transaction (PostgreSQL row lock; SQLite takes its write lock
+    at the start of every transaction), with its round, session and evening."""
+    seating_id = ascii_int(seating_id)
+    if seating_id is None:
+        return None
+    return (
+        Seating.objects.select_related("round__session__evening")
+        .select_for_update(of=("self",))  # the seating only: other tables go on entering
+        .filter(pk=seating_id)
+        .first()
+    )
+
+
+def _check_own_table(seating: Seating | None, table: Table | None) -> Seating:
+    if seating is None:
+        raise ServiceError(gettext_noop("This round does not exist."), code="no_seating")
+    if table is not None and seating.table_id != table.pk:
+        raise ServiceError(gettext_noop("This round belongs to another table."), code="foreign_table")
+    return seating
+
+
+def _check_table_may_change(seating: Seating, table: Table, *, entry: bool) -> None:
+    """Raise ServiceError unless a table link may change this seating now.
+
+    ``entry``: entering or correcting deals (refused in a locked round); finishing and confirming
+    are allowed in a locked round, so the organiser's lock does not trap a table that is done.
+    """
+    if seating.completed_at is not None:
+        raise ServiceError(
+            gettext_noop(
+                "This round is complete and can no longer be changed at the table. "
+                "Please ask the organiser."
+            ),
+            code="round_complete",
+        )
+    if seating.round.session.closed:
+        raise ServiceError(
+            gettext_noop(
+                "Session %(number)s is closed: the tables can no longer change anything. "
+                "Please ask the organiser."
+            ),
+            code="session_closed",
+            number=seating.round.session.number,
+        )
+    if entry and seating.round.locked:
+        raise ServiceError(
+            gettext_noop(
+                "Round %(number)s is locked by the organiser: no more entries at the tables. "
+                "Please ask the organiser."
+            ),
+            code="round_locked",
+            number=seating.round.number,
+        )
+    current = current_seating(table)
+    if current is None or current.pk != seating.pk:
+        raise ServiceError(
+            gettext_noop("This is not the current round at this table. Please reload the page."),
+            code="not_current_round",
+        )
+
+
+def _check_all_deals_entered(seating: Seating) -> None:
+    expected = seating.round.session.evening.deals_per_round
+    entered = seating.deals.count()
+    if entered < expected:
+        raise ServiceError(
+            gettext_noop("%(missing)s of %(count)s deals are still missing."),
+            code="deals_missing",
+            missing=expected - entered,
+            count=expected,
+        )
+
+
+def enter_deal(
+    *,
+    seating_id: int,
+    number: int,
+    result: DealResult,
+    via: str,
+    user=None,
+    table: Table | None = None,
+    reason: str = "",
+    accept_impossible: bool = False,
+    key: uuid.UUID | None = None,
+    based_on_version: int | None = None,
+    client: str = "",
+) -> Deal:
+    """Enter or correct the result of deal ``number`` at a seating, keeping the previous value.
+
+    Args:
+        seating_id: the seating (two partnerships at one table in one round).
+        number: deal number, 1 .. the evening's deals per round.
+        result: what the scorer entered (rules.DealResult).
+        via: who/where for the history, e.g. "Tisch 3 (Tablet)" or the organiser's login.
+        user: the organiser, when entered from an organiser page.
+        table: when entered through a table link: the table it belongs to. The seating must then be
+            that table's current seating, not confirmed, its round not locked, its session not
+            closed. A correction of a round the scorer has finished reopens it (the other team
+            must confirm what is now entered).
+        reason: the organiser's reason for a correction or an accepted impossible result;
+            required for an organiser's correction of a confirmed round.
+        accept_impossible: organiser only: save a result the rules call impossible, with ``reason``.
+        key: the idempotency key of the form sent (a UUID made when the form was shown). Sending
+            the same key again (double tap, resent form, replay after a lost connection) changes
+            nothing and returns the deal as it is, with ``outcome == "replayed"``.
+        based_on_version: the deal's ``version`` the form was made from (0: not entered yet). If
+            the deal has changed since to a different result, nothing is saved (ConflictError).
+        client: the device's network address, kept in the history.
+
+    Returns:
+        The saved Deal with its matchsticks (points_a, points_b) and ``outcome``: "created",
+        "changed", "unchanged" or "replayed".
+
+    Raises:
+        ImpossibleResult: the rules reject the result (nothing saved).
+        ConflictError: the deal was changed meanwhile (``based_on_version`` is stale).
+        ServiceError: unknown seating or deal number, a confirmed/locked/closed round changed from
+            a table link, a missing reason, or a key already used for another deal.
+    """
+    try:
+        with transaction.atomic():
+            return _enter_deal(
+                seating_id, number, result, via, user, table, reason.strip(), accept_impossible,
+                key, based_on_version, client[:64],
+            )
+    except IntegrityError:  # a backstop: the seating lock serialises entries for one seating
+        raise ServiceError(
+            gettext_noop("This deal was saved at the same moment on another device. Please reload the page."),
+            code="entry_race",
+        ) from None
+
+
+def _entered(values: dict) -> tuple:
+    """What a scorer enters for a deal (winner, to nil, both bonuses), from a snapshot."""
+    return (values.get("winner"), values.get("to_nil"), values.get("bonus_a"), values.get("bonus_b"))
+
+
+def _stored_value_params(deal: Deal) -> dict:
+    """The deal as stored, for a message: winning team and matchsticks."""
+    return {"number": deal.number, "winner": deal.winner, "points_a": deal.points_a, "points_b": deal.points_b}
+
+
+def _replayed(sent: DealChange, number: int, result: DealResult) -> Deal:
+    """A form whose idempotency key was used before (double tap, resent form, replay, Back
+    button): the deal as it is, outcome ``"replayed"``, only if the key was used for the same
+    deal with the same entry and the deal still holds it. Otherwise :class:`ConflictError`
+    naming what is stored; nothing is changed."""
+    deal = sent.deal
+    if deal.number != number:
+        raise ConflictError(
+            gettext_noop("This form was already sent for deal %(number)s. Please reload the page."),
+            code="key_reused",
+            deal=deal,
+            number=deal.number,
+        )
+    if _entered(sent.new) != (result.winner, result.to_nil, result.bonus_a, result.bonus_b):
+        raise ConflictError(
+            gettext_noop(
+                "This form was already sent for deal %(number)s with another entry. Deal %(number)s "
+                "reads: team %(winner)s won, %(points_a)s:%(points_b)s. Your new entry was not "
+                "taken. To correct the deal, tap it in the list and enter it again."
+            ),
+            code="key_other_content",
+            deal=deal,
+            **_stored_value_params(deal),
+        )
+    if _snapshot(deal) != sent.new:
+        raise ConflictError(
+            gettext_noop(
+                "Deal %(number)s was saved from this form before and has been changed since; it "
+                "now reads: team %(winner)s won, %(points_a)s:%(points_b)s. Nothing was changed."
+            ),
+            code="changed_since",
+            deal=deal,
+            **_stored_value_params(deal),
+        )
+    deal.outcome = "replayed"
+    return deal
+
+
+def _enter_deal(seating_id, number, result, via, user, table, reason, accept_impossible, key,
+                based_on_version, client) -> Deal:
+    seating = _check_own_table(_locked_seating(seating_id), table)
+    _check_deal_number(seating, number)
+    if key is not None:
+        sent = DealChange.objects.filter(deal__seating=seating, submission=key).select_related("deal").first()
+        if sent is not None:
+            return _replayed(sent, number, result)
+    if table is not None:
+        _check_table_may_change(seating, table, entry=True)
+    score = _scored(result, accepted=accept_impossible and user is not None, reason=reason)
+    deal = Deal.objects.filter(seating=seating, number=number).first()
+    previous = _snapshot(deal) if deal else None
+    if deal is None:
+        deal = Deal(seating=seating, number=number, version=0)
+    based_on = deal.version
+    deal.winner = result.winner
+    deal.to_nil = result.to_nil
+    deal.bonus_a = result.bonus_a
+    deal.bonus_b = result.bonus_b
+    deal.points_a = score.a
+    deal.points_b = score.b
+    deal.override_reason = reason if accept_impossible else ""
+    new = _snapshot(deal)
+    if previous == new:
+        deal.outcome = "unchanged"
+        return deal
+    _check_may_overwrite(deal, previous, based_on_version, seating=seating, user=user, reason=reason)
+    deal.version = based_on + 1
+    deal.save()
+    DealChange.objects.create(
+        deal=deal, changed_by=user, via=via, previous=previous, new=new, reason=reason,
+        client=client, submission=key,
+    )
+    if table is not None and seating.finished_at is not None:
+        seating.finished_at = None
+        seating.finished_by = ""
+        seating.save(update_fields=["finished_at", "finished_by"])
+    deal.outcome = "created" if previous is None else "changed"
+    return deal
+
+
+def _check_deal_number(seating: Seating, number: int) -> None:
+    """Raise ServiceError unless ``number`` is a deal of the evening's rounds (1..deals per round)."""
+    deals_per_round = seating.round.session.evening.deals_per_round
+    if not 1 <= number <= deals_per_round:
+        raise ServiceError(
+            gettext_noop("There is no deal %(number)s: a round has deals 1 to %(count)s."),
+            code="deal_out_of_range",
+            number=number,
+            count=deals_per_round,
+        )
+
+
+def _scored(result: DealResult, *, accepted: bool, reason: str):
+    """The deal's matchsticks by the rules (:func:`scoring.domain.rules.score_deal`). A result the
+    rules call impossible raises ImpossibleResult unless an organiser accepts it (``accepted``)
+    with a reason: then :func:`scoring.domain.rules.score_accepted` scores it."""
+    try:
+        return score_deal(result)
+    except ImpossibleResult:
+        if not accepted:
+            raise
+        if not reason:
+            raise ServiceError(
+                gettext_noop("Please give a reason for accepting a result the rules call impossible."),
+                code="reason_missing",
+            ) from None
+        return score_accepted(result)
+
+
+def _check_may_overwrite(deal: Deal, previous: dict | None, based_on_version, *, seating, user, reason) -> None:
+    """Raise ConflictError when the form was made from an older version of a deal that has been
+    changed since, and ServiceError when an organiser corrects a confirmed round without a reason."""
+    if based_on_version is not None and previous is not None and based_on_version != deal.version:
+        raise ConflictError(
+            gettext_noop(
+                "Deal %(number)s was changed on another device in the meantime and now reads "
+                "%(points_a)s:%(points_b)s. Your entry was not saved. Please check the deal and "
+                "correct it if necessary."
+            ),
+            deal=Deal.objects.get(pk=deal.pk),
+            number=deal.number,
+            points_a=previous["points_a"],
+            points_b=previous["points_b"],
+        )
+    if user is not None and previous is not None and seating.completed_at is not None and not reason:
+        raise ServiceError(
+            gettext_noop("This round is already confirmed: please give a reason for the correction."),
+            code="reason_required",
+        )

@@ -1,0 +1,246 @@
+"""Drawing a session (and drawing it again before any deal is entered)."""
+
+from __future__ import annotations
+
+import random
+import secrets
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from scoring.domain import draw as draw_domain
+from scoring.domain.errors import gettext_noop
+from scoring.models import (
+    Deal,
+    Evening,
+    Participant,
+    PartnerExclusion,
+    Partnership,
+    Player,
+    Round,
+    Seating,
+    Session,
+    Substitution,
+    Table,
+)
+from scoring.selectors.history import evening_history
+from scoring.services.base import ServiceError
+
+
+class SessionStartedError(ServiceError):
+    """The session has entered deals: it can no longer be drawn again or rearranged."""
+
+
+def _draw_inputs(evening: Evening) -> dict:
+    """The draw's keyword arguments from the evening: the players checked in, the stand-ins,
+    the wishes "not together" and, with "mix clubs", every player's club (2 queries)."""
+    present = list(
+        Participant.objects.filter(evening=evening, checked_in=True).values_list(
+            "player_id", "is_stand_in", "player__club"
+        )
+    )
+    return {
+        "players": sorted(pid for pid, _, _ in present),
+        "stand_ins": sorted(pid for pid, stand_in, _ in present if stand_in),
+        "forbidden": list(
+            PartnerExclusion.objects.filter(evening=evening).values_list("player_a_id", "player_b_id")
+        ),
+        "clubs": {pid: club for pid, _, club in present} if evening.mix_clubs else None,
+    }
+
+
+def _run_draw(evening: Evening, history: draw_domain.History, seed: int) -> draw_domain.SessionDraw:
+    """The pure draw with the evening's players and wishes; a DrawError names the players."""
+    inputs = _draw_inputs(evening)
+    players = inputs.pop("players")
+    try:
+        return draw_domain.draw_session(
+            players, history, evening.rounds_per_session, random.Random(seed), **inputs
+        )
+    except draw_domain.DrawError as error:
+        raise _with_names(error) from None
+
+
+def _with_names(error: draw_domain.DrawError) -> draw_domain.DrawError:
+    """The same error with player names instead of ids in its message's placeholders."""
+    if not error.player_ids:
+        return error
+    ids = {pid for group in error.player_ids.values() for pid in group}
+    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
+    params = dict(error.params)
+    for key, group in error.player_ids.items():
+        params[key] = ", ".join(names.get(pid, str(pid)) for pid in group)
+    named = draw_domain.DrawError(error.message, code=error.code, **params)
+    named.player_ids = error.player_ids
+    return named
+
+
+def session_is_complete(session: Session) -> bool:
+    """True when every seating of every round of the session has been completed."""
+    return not Seating.objects.filter(round__session=session, completed_at__isnull=True).exists()
+
+
+_DRAW_RACE = gettext_noop(
+    "Session %(number)s has just been drawn (by someone else or by a second click). "
+    "Please reload the page."
+)
+
+
+def draw_session(
+    *, evening: Evening, user=None, seed: int | None = None, number: int | None = None
+) -> Session:
+    """Draw the evening's next session: partnerships, and for each round the tables and sit-outs.
+
+    Uses exactly the players checked in now, the stand-ins, the wishes "not together" and the
+    evening's "mix clubs" option; the history of the sessions before (partners, opponents,
+    sit-outs) counts, also for players who have left since.
+
+    Args:
+        evening: the evening.
+        user: the organiser who draws (recorded).
+        seed: the random seed; a fresh one when None. Stored on the session and shown, so the
+            same seed and players reproduce the draw exactly.
+        number: the session the organiser meant to draw (the page sends it). If it has been
+            drawn meanwhile (a second click, a second organiser), nothing happens and a clear
+            message says so.
+
+    Returns:
+        The new Session with its partnerships, rounds and seatings saved.
+
+    Raises:
+        ServiceError: all sessions are drawn already, the previous session is not complete,
+            the session has just been drawn (``draw_race``).
+        DrawError: too few players, or the wishes "not together" make a draw impossible (the
+            message names the players).
+    """
+    try:
+        with transaction.atomic():
+            return _draw_session(evening, user, seed, number)
+    except IntegrityError:  # a backstop: the evening's row lock serialises draws
+        raise ServiceError(
+            _DRAW_RACE, code="draw_race", number=number or evening.sessions.count()
+        ) from None
+
+
+def _draw_session(evening: Evening, user, seed: int | None, wanted: int | None) -> Session:
+    # One draw at a time per evening: a second request waits here, then sees the new session.
+    evening = Evening.objects.select_for_update().get(pk=evening.pk)
+    previous = list(evening.sessions.order_by("number"))
+    number = len(previous) + 1
+    if wanted is not None and wanted < number:
+        raise ServiceError(_DRAW_RACE, code="draw_race", number=wanted)
+    if number > evening.sessions_count:
+        raise ServiceError(
+            gettext_noop("All %(count)s sessions of this evening have been drawn already."),
+            code="all_drawn",
+            count=evening.sessions_count,
+        )
+    if previous and not session_is_complete(previous[-1]):
+        raise ServiceError(
+            gettext_noop(
+                "Session %(number)s is not complete yet: every table must finish its rounds "
+                "before the next session is drawn."
+            ),
+            code="previous_incomplete",
+            number=previous[-1].number,
+        )
+    seed = secrets.randbits(48) if seed is None else seed
+    result = _run_draw(evening, evening_history(evening).for_draw(), seed)
+    session = Session.objects.create(
+        evening=evening, number=number, seed=seed, sitout_player_id=result.sitout_player, drawn_by=user
+    )
+    _save_draw(evening, session, result)
+    return session
+
+
+def _save_draw(evening: Evening, session: Session, result: draw_domain.SessionDraw) -> None:
+    """Save a drawn session's partnerships, rounds and seatings."""
+    partnerships = Partnership.objects.bulk_create(
+        Partnership(session=session, number=i + 1, player_1_id=a, player_2_id=b)
+        for i, (a, b) in enumerate(result.partnerships)
+    )
+    table_count = max(len(r.tables) for r in result.rounds)
+    tables = _ensure_tables(evening, table_count)
+    for round_draw in result.rounds:
+        sitout = round_draw.sitout_partnership
+        round_ = Round.objects.create(
+            session=session,
+            number=round_draw.number,
+            sitout_partnership=partnerships[sitout] if sitout is not None else None,
+        )
+        Seating.objects.bulk_create(
+            Seating(
+                round=round_,
+                table=tables[t.number],
+                team_a=partnerships[t.team_a],
+                team_b=partnerships[t.team_b],
+            )
+            for t in round_draw.tables
+        )
+
+
+def _ensure_tables(evening: Evening, count: int) -> dict[int, Table]:
+    existing = {t.number: t for t in evening.tables.all()}
+    missing = [Table(evening=evening, number=n) for n in range(1, count + 1) if n not in existing]
+    for table in Table.objects.bulk_create(missing):
+        existing[table.number] = table
+    return existing
+
+
+def _locked_session(session_id) -> Session:
+    """The session, its row locked, and its seatings locked too: deal entries for it wait until
+    this transaction ends (on SQLite the whole database is locked by the transaction anyway)."""
+    session = (
+        Session.objects.select_for_update(of=("self",)).select_related("evening").filter(pk=session_id).first()
+    )
+    if session is None:
+        raise ServiceError(gettext_noop("This session does not exist."), code="no_session")
+    list(Seating.objects.filter(round__session=session).select_for_update().values_list("pk", flat=True))
+    return session
+
+
+def _has_entries(session: Session) -> bool:
+    return (
+        Deal.objects.filter(seating__round__session=session).exists()
+        or Seating.objects.filter(round__session=session, completed_at__isnull=False).exists()
+    )
+
+
+def redraw_session(*, session_id, user=None, seed: int | None = None) -> Session:
+    """Draw a session again, before any deal of it is entered: new seed, the players checked in
+    now, the wishes as they are now. The table links stay the same.
+
+    Raises:
+        SessionStartedError: a deal of the session has been entered (nothing is changed).
+        DrawError: as :func:`draw_session`.
+    """
+    with transaction.atomic():
+        session = _locked_session(session_id)
+        evening = session.evening
+        if _has_entries(session):
+            raise SessionStartedError(
+                gettext_noop(
+                    "Deals of session %(number)s have already been entered: it can no longer be "
+                    "drawn again. A player who has to leave can be replaced for the remaining rounds."
+                ),
+                code="session_started",
+                number=session.number,
+            )
+        if evening.sessions.filter(number__gt=session.number).exists():  # pragma: no cover - needs deals
+            raise SessionStartedError(
+                gettext_noop("Only the last session can be drawn again."), code="not_last_session"
+            )
+        seed = secrets.randbits(48) if seed is None else seed
+        result = _run_draw(evening, evening_history(evening, exclude=session).for_draw(), seed)
+        Substitution.objects.filter(session=session).delete()
+        Seating.objects.filter(round__session=session).delete()
+        Round.objects.filter(session=session).delete()
+        Partnership.objects.filter(session=session).delete()
+        session.seed = seed
+        session.sitout_player_id = result.sitout_player
+        session.drawn_by = user
+        session.drawn_at = timezone.now()
+        session.closed = False
+        session.save(update_fields=["seed", "sitout_player", "drawn_by", "drawn_at", "closed"])
+        _save_draw(evening, session, result)
+        return session

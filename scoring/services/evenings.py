@@ -1,0 +1,144 @@
+"""Evenings, check-in, the organiser's wishes for the draw and controls of the room."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import transaction
+
+from scoring.domain.errors import gettext_noop
+from scoring.models import (
+    Evening,
+    Participant,
+    PartnerExclusion,
+    Player,
+    Round,
+    Session,
+    Table,
+    new_table_token,
+)
+from scoring.services.base import ServiceError, _set_flag, _two_players
+from scoring.table_codes import new_table_code
+
+
+def create_evening(
+    *, name: str, date, venue: str = "", sessions_count: int = 3, rounds_per_session: int = 4,
+    deals_per_round: int = 4, language: str = "",
+) -> Evening:
+    """Create an evening (default 3 sessions of 4 rounds of 4 deals, DOMAIN.md).
+
+    ``language``: the language of its printouts, public screens and tablets (a code of
+    ``settings.LANGUAGES``; empty: the default, German)."""
+    evening = Evening(
+        name=name.strip(),
+        date=date,
+        venue=venue.strip(),
+        sessions_count=sessions_count,
+        rounds_per_session=rounds_per_session,
+        deals_per_round=deals_per_round,
+    )
+    if language:
+        evening.language = language
+    evening.full_clean()
+    evening.save()
+    return evening
+
+
+@transaction.atomic
+def set_checked_in(*, evening: Evening, player: Player, checked_in: bool) -> Participant:
+    """Check a player in for the evening (present for the next draw), or out again."""
+    participant, _ = Participant.objects.update_or_create(
+        evening=evening, player=player, defaults={"checked_in": checked_in}
+    )
+    return participant
+
+
+@transaction.atomic
+def set_stand_in(*, evening: Evening, player: Player, stand_in: bool) -> Participant:
+    """Mark a player as a stand-in for the evening (Ersatzspieler: plays to fill a table, is not
+    ranked) or as a ranked player again. A new stand-in is also checked in."""
+    participant, created = Participant.objects.get_or_create(
+        evening=evening, player=player, defaults={"checked_in": True, "is_stand_in": stand_in}
+    )
+    if not created and participant.is_stand_in != stand_in:
+        participant.is_stand_in = stand_in
+        participant.save(update_fields=["is_stand_in"])
+    return participant
+
+
+@transaction.atomic
+def set_mix_clubs(*, evening_id: int, mix: bool) -> Evening:
+    """Switch the option "mix clubs" for the following draws."""
+    return _set_flag(Evening, evening_id, "mix_clubs", mix)
+
+
+def add_partner_exclusion(*, evening: Evening, player_a_id, player_b_id) -> tuple[PartnerExclusion, bool]:
+    """Record the wish that two players are never drawn as partners this evening.
+
+    Returns ``(wish, created)``; a wish already recorded is returned as it is.
+
+    Raises:
+        ServiceError: the same player twice, or a player who is not on this evening's list.
+    """
+    a, b = sorted(_two_players(player_a_id, player_b_id))
+    with transaction.atomic():
+        known = set(
+            Participant.objects.filter(evening=evening, player_id__in=(a, b)).values_list("player_id", flat=True)
+        )
+        if known != {a, b}:
+            raise ServiceError(
+                gettext_noop("Both players must be on this evening's list (check them in first)."),
+                code="not_participant",
+            )
+        return PartnerExclusion.objects.get_or_create(evening=evening, player_a_id=a, player_b_id=b)
+
+
+@transaction.atomic
+def remove_partner_exclusion(*, evening: Evening, exclusion_id) -> None:
+    """Remove a wish "not together" (for the following draws)."""
+    PartnerExclusion.objects.filter(evening=evening, pk=exclusion_id).delete()
+
+
+@transaction.atomic
+def regenerate_table_link(*, table_id: int) -> Table:
+    """Give a table a new private link and short code (e.g. when a tablet is lost); the old ones
+    stop at once.
+
+    Returns the table with its new token (192 random bits) and code. Raises Table.DoesNotExist.
+    """
+    table = Table.objects.select_for_update().get(pk=table_id)
+    table.token = new_table_token()
+    table.code = new_table_code()
+    table.save(update_fields=["token", "code"])
+    return table
+
+
+@transaction.atomic
+def set_round_locked(*, round_id: int, locked: bool) -> Round:
+    """Lock a round (no more deal entries from any table for it) or unlock it."""
+    return _set_flag(Round, round_id, "locked", locked)
+
+
+@transaction.atomic
+def set_session_closed(*, session_id: int, closed: bool) -> Session:
+    """Close a session (the tables can change nothing in it any more) or open it again."""
+    return _set_flag(Session, session_id, "closed", closed)
+
+
+@transaction.atomic
+def set_ranking_hidden(*, evening_id: int, hidden: bool) -> Evening:
+    """Hide the public ranking screen (for the last rounds) or reveal it."""
+    return _set_flag(Evening, evening_id, "ranking_hidden", hidden)
+
+
+@transaction.atomic
+def set_evening_language(*, evening_id: int, language: str) -> Evening:
+    """Set the language of an evening's printouts, public screens and tablets.
+
+    Raises ServiceError for a language that is not one of ``settings.LANGUAGES``.
+    """
+    if language not in dict(settings.LANGUAGES):
+        raise ServiceError(gettext_noop("Please choose one of the languages offered."), code="language")
+    evening = Evening.objects.select_for_update().get(pk=evening_id)
+    evening.language = language
+    evening.save(update_fields=["language"])
+    return evening
