@@ -56,7 +56,8 @@ chromium:
 	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils >/dev/null; fi; }
 
 # Every test twice: on SQLite (the embedded default) and on a real PostgreSQL server.
-# The SQLite run reports line coverage (pyproject.toml [tool.coverage]) and fails below the floor.
+# The SQLite run reports line coverage (pyproject.toml [tool.coverage]) and fails below the floor
+# (measured 95.8 % on 2026-11-22: floor(measured) - 1; raise it when coverage rises).
 COVERAGE_FLOOR ?= 94
 test: $(VENV)/.installed-dev translations chromium
 	$(PY) -m pytest --cov --cov-report=term-missing:skip-covered --cov-fail-under=$(COVERAGE_FLOOR)
