@@ -59,14 +59,15 @@ from scoring.domain.player_import import ParsedPlayer
 from scoring.models import Table
 evening = services.create_evening(name="Lasttest", date=date(2026, 11, 21), rounds_per_session={rounds},
                                   deals_per_round={deals})
-services.import_players([ParsedPlayer(line=n, name=f"Spieler {{n:03d}}", club="Bench") for n in range(1, {players} + 1)],
-                        check_in_to=evening)
+roster = [ParsedPlayer(line=n, name=f"Spieler {{n:03d}}", club="Bench") for n in range(1, {players} + 1)]
+services.import_players(roster, check_in_to=evening)
 services.draw_session(evening=evening, seed=2026)
 # A served app (DEBUG off) refuses to start without an organiser login (scoring.startup).
 from scoring.accounts import save_login
 import secrets
 save_login(username="bench-leitung", password=secrets.token_urlsafe(16), role="Turnierleitung")
-print(json.dumps({{"evening": evening.pk, "tokens": dict(Table.objects.filter(evening=evening).values_list("number", "token"))}}))
+tokens = dict(Table.objects.filter(evening=evening).values_list("number", "token"))
+print(json.dumps({{"evening": evening.pk, "tokens": tokens}}))
 """
 
 

@@ -22,15 +22,15 @@ import argparse
 import contextlib
 import http.client
 import os
+import random
 import re
 import socket
-import subprocess
-import urllib.parse
-import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 from datetime import date
 from pathlib import Path
 

@@ -7,7 +7,6 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 
 
-
 class FaviconView(RedirectView):
     """/favicon.ico: the static icon (its name may carry a hash once collected)."""
 

@@ -46,8 +46,7 @@ import os
 import tempfile
 import zlib
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -60,15 +59,15 @@ from django.utils import timezone
 from django.utils.duration import duration_iso_string
 
 from scoring.domain.errors import DomainError, gettext_noop
-from scoring.domain.player_import import match_key
+from scoring.domain.names import match_key
 from scoring.domain.rules import DealResult, ImpossibleResult, score_accepted, score_deal
 from scoring.models import (
     AttemptCounter,
     Deal,
     DealChange,
     Evening,
-    PartnerExclusion,
     Participant,
+    PartnerExclusion,
     Partnership,
     Player,
     Round,
@@ -148,7 +147,7 @@ def _dump(f: models.Field, value: Any) -> Any:
         return None
     if isinstance(value, datetime):
         if timezone.is_aware(value):
-            value = value.astimezone(dt_timezone.utc)
+            value = value.astimezone(UTC)
         return value.isoformat()
     if isinstance(value, (date, time)):
         return value.isoformat()
@@ -182,7 +181,7 @@ def _rows(model: type[models.Model], queryset) -> list[dict]:
     records = []
     for values in queryset.order_by("pk").values(*columns):
         record = {"id": values["pk"]}
-        for f, column in zip(fields, columns[1:]):
+        for f, column in zip(fields, columns[1:], strict=True):
             value = values[column]
             record[f.name] = value if f.is_relation else _dump(f, value)
         records.append(record)
@@ -354,6 +353,21 @@ def validate(document: Any) -> None:
             version=version,
             supported=VERSION,
         )
+    data = _checked_data(document)
+    ids = _record_ids(data)
+    if document["scope"] == "evening" and not data["evenings"]:
+        raise _broken("evenings")
+    converted = {key: [_convert(key, model, r, ids) for r in data[key]] for key, model, _ in MODELS}
+    _check_game(data, converted)
+    _check_unique_in_file(data, converted)
+
+
+def _checked_data(document: dict) -> dict:
+    """The ``data`` of a backup whose scope and checksum are right (later-added keys filled in).
+
+    Raises:
+        BackupError: unknown scope, no data, or a checksum that does not match.
+    """
     if document.get("scope") not in SCOPES:
         raise _broken("scope")
     data = document.get("data")
@@ -369,8 +383,18 @@ def validate(document: Any) -> None:
         )
     for key in ADDED_LATER:
         data.setdefault(key, [])
+    return data
+
+
+def _record_ids(data: dict) -> dict[str, set]:
+    """Per model key, the file's record ids.
+
+    Raises:
+        BackupError: a key that is not a list of records, or an id that is missing, of the
+            wrong type, or given twice.
+    """
     ids: dict[str, set] = {}
-    for key, model, _ in MODELS:
+    for key, _model, _ in MODELS:
         records = data.get(key)
         if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
             raise _broken(key)
@@ -381,11 +405,36 @@ def validate(document: Any) -> None:
                 raise _broken(f"{key}: id {pk!r}")
             seen.add(pk)
         ids[key] = seen
-    if document["scope"] == "evening" and not data["evenings"]:
-        raise _broken("evenings")
-    converted = {key: [_convert(key, model, r, ids) for r in data[key]] for key, model, _ in MODELS}
-    _check_game(data, converted)
-    _check_unique_in_file(data, converted)
+    return ids
+
+
+def _may_be_missing(f: models.Field) -> bool:
+    """A field the record may leave out (added after the backup was made: its default)."""
+    if f.has_default() or f.null or getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False):
+        return True
+    return isinstance(f, (models.CharField, models.TextField)) and f.blank
+
+
+def _python_value(f: models.Field, value: Any) -> Any:
+    """``value`` from the file as the Python value of the (non-relation) field ``f``.
+
+    Raises:
+        ValidationError, ValueError, TypeError, binascii.Error: a value that does not fit the field.
+    """
+    if isinstance(f, models.JSONField):
+        return value
+    if isinstance(f, models.BinaryField):
+        return base64.b64decode(value, validate=True)
+    if isinstance(f, (models.IntegerField, models.FloatField)) and isinstance(value, bool):
+        raise ValidationError("bool")
+    if isinstance(f, models.BooleanField) and not isinstance(value, bool):
+        raise ValidationError("not a bool")
+    if isinstance(f, (models.CharField, models.TextField)) and not isinstance(value, str):
+        raise ValidationError("not a string")
+    python = f.to_python(value)
+    if isinstance(f, models.DateTimeField) and isinstance(python, datetime) and timezone.is_naive(python):
+        python = timezone.make_aware(python, UTC)
+    return python
 
 
 def _convert(key: str, model: type[models.Model], record: dict, ids: dict[str, set] | None) -> dict:
@@ -397,9 +446,7 @@ def _convert(key: str, model: type[models.Model], record: dict, ids: dict[str, s
     where = f"{key} {record.get('id')!r}"
     for f in _fields(model):
         if f.name not in record:
-            if f.has_default() or f.null or getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False):
-                continue  # a field added after the backup was made: its default
-            if isinstance(f, (models.CharField, models.TextField)) and f.blank:
+            if _may_be_missing(f):
                 continue
             raise _broken(f"{where}: {f.name}")
         value = record[f.name]
@@ -417,20 +464,7 @@ def _convert(key: str, model: type[models.Model], record: dict, ids: dict[str, s
             values[f.attname] = value
             continue
         try:
-            if isinstance(f, models.JSONField):
-                python = value
-            elif isinstance(f, models.BinaryField):
-                python = base64.b64decode(value, validate=True)
-            elif isinstance(f, (models.IntegerField, models.FloatField)) and isinstance(value, bool):
-                raise ValidationError("bool")
-            elif isinstance(f, models.BooleanField) and not isinstance(value, bool):
-                raise ValidationError("not a bool")
-            elif isinstance(f, (models.CharField, models.TextField)) and not isinstance(value, str):
-                raise ValidationError("not a string")
-            else:
-                python = f.to_python(value)
-            if isinstance(f, models.DateTimeField) and isinstance(python, datetime) and timezone.is_naive(python):
-                python = timezone.make_aware(python, dt_timezone.utc)
+            python = _python_value(f, value)
         except (ValidationError, ValueError, TypeError, binascii.Error):
             raise _broken(f"{where}: {f.name} = {value!r}"[:200]) from None
         try:
@@ -477,23 +511,23 @@ def _check_game(data: dict, converted: dict[str, list[dict]]) -> None:
     evening and every deal is scored as the rules score it (``scoring.domain.rules``): a result
     the rules call impossible needs the organiser's stored reason, as in the app."""
     def by_id(key):
-        return {r["id"]: v for r, v in zip(data[key], converted[key])}
+        return {r["id"]: v for r, v in zip(data[key], converted[key], strict=True)}
 
     evenings, sessions, rounds, seatings = by_id("evenings"), by_id("sessions"), by_id("rounds"), by_id("seatings")
-    for record, values in zip(data["sessions"], converted["sessions"]):
+    for record, values in zip(data["sessions"], converted["sessions"], strict=True):
         count = _value(evenings[values["evening_id"]], Evening, "sessions_count")
         if not 1 <= values["number"] <= count:
             raise _invalid("sessions", record["id"], DomainError(
                 gettext_noop("There is no session %(number)s: the evening has sessions 1 to %(count)s."),
                 number=values["number"], count=count))
-    for record, values in zip(data["rounds"], converted["rounds"]):
+    for record, values in zip(data["rounds"], converted["rounds"], strict=True):
         evening = evenings[sessions[values["session_id"]]["evening_id"]]
         count = _value(evening, Evening, "rounds_per_session")
         if not 1 <= values["number"] <= count:
             raise _invalid("rounds", record["id"], DomainError(
                 gettext_noop("There is no round %(number)s: a session has rounds 1 to %(count)s."),
                 number=values["number"], count=count))
-    for record, values in zip(data["deals"], converted["deals"]):
+    for record, values in zip(data["deals"], converted["deals"], strict=True):
         session = sessions[rounds[seatings[values["seating_id"]]["round_id"]]["session_id"]]
         count = _value(evenings[session["evening_id"]], Evening, "deals_per_round")
         if not 1 <= values["number"] <= count:
@@ -539,7 +573,7 @@ def _check_unique_in_file(data: dict, converted: dict[str, list[dict]]) -> None:
             if any(f.has_default() and callable(f.default) for f in fields):
                 continue  # a generated value (table link): made fresh when it is taken
             seen: dict[tuple, Any] = {}
-            for record, values in zip(data[key], converted[key]):
+            for record, values in zip(data[key], converted[key], strict=True):
                 value = tuple(values.get(name) for name in names)
                 if None in value:
                     continue
@@ -631,7 +665,7 @@ def _restore(data: dict, converted: dict[str, list[dict]], outcome: RestoreOutco
     existing = {p.match_key: p.pk for p in Player.objects.filter(match_key__in=keys)}
     new_ids["players"] = {}
     created: dict[str, Player] = {}
-    for record, values, key in zip(data["players"], converted["players"], keys):
+    for record, values, key in zip(data["players"], converted["players"], keys, strict=True):
         if key in existing:
             new_ids["players"][record["id"]] = existing[key]
             outcome.players_reused += 1
@@ -647,7 +681,7 @@ def _restore(data: dict, converted: dict[str, list[dict]], outcome: RestoreOutco
 
     for key, model, _ in MODELS[1:]:
         objects = []
-        for record, values in zip(data[key], converted[key]):
+        for record, values in zip(data[key], converted[key], strict=True):
             values = dict(values)
             for f in _fields(model):
                 if not f.is_relation or f.attname not in values or values[f.attname] is None:
@@ -660,11 +694,11 @@ def _restore(data: dict, converted: dict[str, list[dict]], outcome: RestoreOutco
             _order_pair(model, key, record["id"], values)
             objects.append(model(**values))
         outcome.new_tokens += _fresh_unique_values(model, objects, converted[key])
-        for record, obj in zip(data[key], objects):
+        for record, obj in zip(data[key], objects, strict=True):
             _check_model(key, record["id"], obj)
         saved = _create(model, objects)
         _keep_auto_dates(model, saved, converted[key])
-        new_ids[key] = {record["id"]: obj.pk for record, obj in zip(data[key], saved)}
+        new_ids[key] = {record["id"]: obj.pk for record, obj in zip(data[key], saved, strict=True)}
         if model is Evening:
             outcome.evenings = saved
     outcome.deals = len(converted["deals"])
@@ -714,7 +748,7 @@ def _fresh_unique_values(model, objects: list, values: list[dict]) -> int:
             continue
         wanted = [getattr(obj, f.attname) for obj in objects]
         taken = set(model.objects.filter(**{f"{f.attname}__in": wanted}).values_list(f.attname, flat=True))
-        for i, (obj, value) in enumerate(zip(objects, wanted)):
+        for i, (obj, value) in enumerate(zip(objects, wanted, strict=True)):
             if value in taken or f.attname not in values[i]:
                 new = f.get_default()
                 while new in taken:
@@ -747,7 +781,7 @@ def _keep_auto_dates(model, objects: list, values: list[dict]) -> None:
         if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
     ]
     changed = []
-    for obj, vals in zip(objects, values):
+    for obj, vals in zip(objects, values, strict=True):
         if any(name in vals for name in names):
             for name in names:
                 if name in vals:

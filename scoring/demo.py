@@ -13,7 +13,7 @@ from django.db import transaction
 
 from scoring import services
 from scoring.domain.player_import import parse_player_file
-from scoring.domain.rules import POSSIBLE_BONUS_PAIRS, DealResult
+from scoring.domain.rules import POSSIBLE_BONUS_PAIRS, TEAMS, DealResult
 from scoring.models import Evening, Seating
 from scoring.roles import LEADER, ensure_groups
 
@@ -28,7 +28,7 @@ def random_result(rng: random.Random) -> DealResult:
     pairs = sorted(POSSIBLE_BONUS_PAIRS)
     weights = [12 if pair == (0, 0) else 3 if sum(pair) == 1 else 1 for pair in pairs]
     bonus_a, bonus_b = rng.choices(pairs, weights=weights)[0]
-    return DealResult(winner=rng.choice("AB"), to_nil=rng.random() < 0.1, bonus_a=bonus_a, bonus_b=bonus_b)
+    return DealResult(winner=rng.choice(TEAMS), to_nil=rng.random() < 0.1, bonus_a=bonus_a, bonus_b=bonus_b)
 
 
 def play_seating(seating: Seating, rng: random.Random, complete: bool = True) -> None:

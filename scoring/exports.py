@@ -11,7 +11,6 @@ get a leading apostrophe, so a player named ``=HYPERLINK(…)`` stays a name.
 
 from __future__ import annotations
 
-
 from django.http import HttpResponse
 from django_tables2.export import TableExport
 from tablib import Dataset

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.domain.rules import MAX_BONUS, DealResult, ImpossibleResult, check_result
 from scoring.messages import translate
-from scoring.models import Evening
+from scoring.models import Evening, TeamLetter
 from scoring.validators import validate_no_bidi_controls
 
 BONUS_CHOICES = [(n, str(n)) for n in range(MAX_BONUS + 1)]
@@ -60,7 +60,7 @@ class DealForm(forms.Form):
 
     winner = forms.ChoiceField(
         label=_("Who reached five tricks?"),
-        choices=[("A", _("Team A")), ("B", _("Team B"))],
+        choices=TeamLetter.choices,
         widget=forms.RadioSelect,
         error_messages={"required": _("Please choose the team that reached five tricks.")},
     )
@@ -86,7 +86,6 @@ class DealForm(forms.Form):
     def __init__(self, *args, allow_impossible: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.allow_impossible = allow_impossible
-        self.impossible = False
 
     @classmethod
     def for_deal(cls, seating, deal=None, **kwargs):
@@ -118,7 +117,6 @@ class DealForm(forms.Form):
         try:
             check_result(self.result())
         except ImpossibleResult as error:
-            self.impossible = True
             if not (self.allow_impossible and data.get("accept_impossible")):
                 raise forms.ValidationError(translate(error), code=error.code) from None
         return data

@@ -38,10 +38,12 @@ def evening_language(match: ResolverMatch | None, query) -> str | None:
     evenings = None
     if match.namespace == "scorer" and "token" in kwargs:
         evenings = Table.objects.filter(token=kwargs["token"]).values_list("evening__language", flat=True)
-    elif match.namespace == "public" and "pk" in kwargs:
-        evenings = Evening.objects.filter(pk=kwargs["pk"]).values_list("language", flat=True)
-    elif match.namespace == "organiser" and "pk" in kwargs and (
-        match.route.endswith(".pdf") or (match.url_name in EXPORTS and query.get("_export"))
+    elif "pk" in kwargs and (
+        match.namespace == "public"
+        or (
+            match.namespace == "organiser"
+            and (match.route.endswith(".pdf") or (match.url_name in EXPORTS and query.get("_export")))
+        )
     ):
         evenings = Evening.objects.filter(pk=kwargs["pk"]).values_list("language", flat=True)
     if evenings is None:

@@ -16,11 +16,18 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from scoring.domain.player_import import match_key
+from scoring.domain.names import match_key
+from scoring.domain.rules import TEAM_A, TEAM_B
 from scoring.table_codes import new_table_code
 from scoring.validators import validate_no_bidi_controls
 
-TEAM_CHOICES = [("A", _("Team A")), ("B", _("Team B"))]
+
+class TeamLetter(models.TextChoices):
+    """The two partnerships at a table, as the score sheet and the tablet name them (the values
+    are :data:`scoring.domain.rules.TEAMS`; the other one is :func:`~scoring.domain.rules.other_team`)."""
+
+    A = TEAM_A, _("Team A")
+    B = TEAM_B, _("Team B")
 
 
 def new_table_token() -> str:
@@ -41,12 +48,12 @@ class Player(models.Model):
         verbose_name = _("player")
         verbose_name_plural = _("players")
 
+    def __str__(self) -> str:
+        return f"{self.name} ({self.club})" if self.club else self.name
+
     def save(self, *args, **kwargs):
         self.match_key = match_key(self.name, self.club)
         super().save(*args, **kwargs)
-
-    def __str__(self) -> str:
-        return f"{self.name} ({self.club})" if self.club else self.name
 
 
 class Evening(models.Model):
@@ -242,7 +249,7 @@ class Seating(models.Model):
     team_a = models.ForeignKey(Partnership, on_delete=models.PROTECT, related_name="+")
     team_b = models.ForeignKey(Partnership, on_delete=models.PROTECT, related_name="+")
     finished_at = models.DateTimeField(_("finished by the scorer"), null=True, blank=True)
-    finished_by = models.CharField(_("scorer's team"), max_length=1, choices=TEAM_CHOICES, blank=True)
+    finished_by = models.CharField(_("scorer's team"), max_length=1, choices=TeamLetter.choices, blank=True)
     completed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -262,7 +269,7 @@ class Deal(models.Model):
 
     seating = models.ForeignKey(Seating, on_delete=models.CASCADE, related_name="deals")
     number = models.PositiveSmallIntegerField(_("deal"))
-    winner = models.CharField(_("five tricks"), max_length=1, choices=TEAM_CHOICES)
+    winner = models.CharField(_("five tricks"), max_length=1, choices=TeamLetter.choices)
     to_nil = models.BooleanField(_("to nil"), default=False)
     bonus_a = models.PositiveSmallIntegerField(_("daring and striking, team A"), default=0)
     bonus_b = models.PositiveSmallIntegerField(_("daring and striking, team B"), default=0)
@@ -277,7 +284,7 @@ class Deal(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["seating", "number"], name="one_result_per_deal"),
             models.CheckConstraint(condition=Q(number__gte=1), name="deal_number_positive"),
-            models.CheckConstraint(condition=Q(winner__in=["A", "B"]), name="winner_is_a_team"),
+            models.CheckConstraint(condition=Q(winner__in=TeamLetter.values), name="winner_is_a_team"),
         ]
 
 

@@ -14,7 +14,6 @@ from scoring.domain.names import collation_key, person_key
 from scoring.domain.ranking import PROVISIONAL_MARK, one_decimal
 from scoring.templatetags.bruus import format_matchsticks
 
-
 #: Export formats whose cells hold numbers (the others get the formatted text of the page).
 NUMERIC_EXPORTS = frozenset({"xlsx", "ods"})
 

@@ -10,7 +10,7 @@ organiser reading in English sees "Table 3 (table link)". Any other text is show
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 
 from django.conf import settings
 from django.utils import translation
@@ -31,7 +31,7 @@ def _pattern(text: str) -> re.Pattern:
     return re.compile("^" + _PLACEHOLDER.sub(r"(?P<\1>.+?)", re.escape(text)) + "$", re.DOTALL)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _patterns() -> tuple[tuple[str, re.Pattern], ...]:
     found = []
     for form in FORMS:

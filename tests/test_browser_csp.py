@@ -48,7 +48,7 @@ def test_no_page_breaks_the_policy_and_the_questions_still_ask(live_server, page
     page.goto(f"{live_server.url}/organiser/abende/{roster_evening.pk}/")
     asked = []
     page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
-    page.locator(f'form[action$="/tisch/1/neuer-link/"] button').click()
+    page.locator('form[action$="/tisch/1/neuer-link/"] button').click()
     page.wait_for_timeout(500)
     assert asked and "alte Link" in asked[0]
     table.refresh_from_db()

@@ -112,7 +112,7 @@ def check_totals_stay_visible(page: Page, size: dict) -> None:
     page.wait_for_timeout(100)
     for testid in ("total-a", "total-b"):
         box = page.get_by_test_id(testid).bounding_box()
-        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= size["height"], (testid, box)
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (testid, box)
     page.evaluate("window.scrollTo(0, 0)")
 
 

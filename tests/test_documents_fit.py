@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import io
 import random
-from types import SimpleNamespace
 from datetime import datetime
 from fractions import Fraction
+from types import SimpleNamespace
 from zoneinfo import ZoneInfo
 
 import hypothesis
 import pytest
-from hypothesis import strategies as st
 from django.utils import translation
+from hypothesis import strategies as st
 from pypdf import PdfReader
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas

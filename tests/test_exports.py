@@ -141,7 +141,7 @@ def test_deal_export_has_one_row_per_deal_with_the_right_points(organiser_client
     assert title == "Spiele" and filename(response) == "Spiele-Schwesing.xlsx"
     assert rows[0] == DEAL_HEADERS
     assert len(rows) == 1 + len(deals)
-    for row, deal in zip(rows[1:], deals):
+    for row, deal in zip(rows[1:], deals, strict=True):
         at = deal.seating
         assert row[:4] == [1, at.round.number, at.table.number, deal.number]
         assert row[4] == f"{at.team_a.player_1.name} & {at.team_a.player_2.name}"
@@ -162,7 +162,7 @@ def test_deal_export_has_one_row_per_deal_with_the_right_points(organiser_client
     assert filename(response) == "Spiele-Schwesing.csv"
     assert rows[0] == DEAL_HEADERS
     assert len(rows) == 1 + len(deals)
-    for row, deal in zip(rows[1:], deals):
+    for row, deal in zip(rows[1:], deals, strict=True):
         assert row[10:12] == [str(deal.points_a), str(deal.points_b)]
         assert re.fullmatch(r"\d\d\.\d\d\.\d{4} \d\d:\d\d", row[12]), row[12]
     assert sum(int(r[10]) + int(r[11]) for r in rows[1:]) == sum(d.points_a + d.points_b for d in deals)

@@ -8,6 +8,7 @@ mode; the in-memory test database cannot be shared between processes):
 
 from __future__ import annotations
 
+import contextlib
 import http.cookiejar
 import os
 import re
@@ -222,10 +223,8 @@ def test_every_acknowledged_deal_survives_the_server_killed_mid_entry(database):
         stop.set()
         for thread in threads:
             thread.join(timeout=30)
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(server.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         server.wait(timeout=10)
     assert sum(v for v, _, _ in acknowledged.values()) >= 60
     database_file = sqlite3.connect(Path(env["DATA_DIR"]) / "bruus.sqlite3")

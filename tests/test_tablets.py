@@ -84,7 +84,7 @@ def test_a_tablet_opened_by_qr_link_keeps_its_table_too(drawn):
 
 @pytest.mark.django_db
 def test_wrong_old_and_foreign_codes_are_refused_and_counted(drawn):
-    three, five = drawn.tables.get(number=3), drawn.tables.get(number=5)
+    three, _five = drawn.tables.get(number=3), drawn.tables.get(number=5)
     client = tablet()
     response = join(client, 5, three.code)  # a foreign code: table 3's code for table 5
     assert response.status_code == 422

@@ -13,7 +13,7 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -66,7 +66,7 @@ register_fonts()
 # --- Text ------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def style(size: float, *, bold: bool = False, align: str = "left", color: str = "#000000",
           leading: float | None = None, space_after: float = 0) -> ParagraphStyle:
     """A paragraph style in DejaVu Sans (cached: styles are shared, never changed)."""
@@ -196,7 +196,7 @@ class Stamp(Flowable):
         if self.name not in done:
             canvas.beginForm(self.name, 0, 0, self.width, self.height)
             y = self.height
-            for flowable, height in zip(self.content, self._sizes):
+            for flowable, height in zip(self.content, self._sizes, strict=True):
                 y -= height
                 flowable.wrap(self.width, 100_000)
                 flowable.drawOn(canvas, 0, y + flowable.getSpaceAfter())
@@ -220,7 +220,7 @@ class Overlay(Flowable):
         return self.width, self.height
 
     def draw(self):
-        for layer, height in zip(self.layers, self._heights):
+        for layer, height in zip(self.layers, self._heights, strict=True):
             layer.drawOn(self.canv, 0, self.height - height)
 
 

@@ -53,7 +53,7 @@ def build_ranking(
         sessions_drawn: sessions drawn so far; later sessions print "–" instead of 0.
         printed_at: the moment printed in the footer (default now).
     """
-    session_count = max([evening.sessions_count, *(len(r.sessions) for r in rows)] or [1])
+    session_count = max([evening.sessions_count, *(len(r.sessions) for r in rows)])
     drawn = session_count if sessions_drawn is None else sessions_drawn
     title = ranking_name(evening, complete=complete)
     notes = []

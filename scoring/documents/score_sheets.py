@@ -22,7 +22,6 @@ from xml.sax.saxutils import escape
 
 from django.utils.translation import gettext
 from reportlab.graphics.barcode.qr import QrCodeWidget
-from reportlab.graphics.shapes import Drawing
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, FrameBreak, KeepInFrame, Paragraph, Spacer, Table, TableStyle
@@ -50,14 +49,6 @@ def score_sheets_name(evening, session_number: int, *, filled: bool) -> str:
 
 
 # --- QR code ---------------------------------------------------------------------------------
-
-
-def qr_drawing(url: str, size: float = QR_SIZE) -> Drawing:
-    """A QR code of ``url`` as a reportlab Drawing (error correction M, quiet zone included)."""
-    widget = QrCodeWidget(url, barLevel="M", barWidth=size, barHeight=size)
-    drawing = Drawing(size, size)
-    drawing.add(widget)
-    return drawing
 
 
 @lru_cache(maxsize=1024)
@@ -332,7 +323,7 @@ class GridValues(Flowable):
         top = self.height - self.row_heights[0] - self.row_heights[1]
         canvas.setFillColor(colors.black)
         canvas.setFont(base.FONT, VALUE_SIZE)
-        for row, height in zip(self.rows, self.row_heights[2:]):
+        for row, height in zip(self.rows, self.row_heights[2:], strict=False):
             baseline = top - height / 2 - VALUE_SIZE * 0.35
             for column, text in enumerate(row, start=1):
                 if text:

@@ -49,6 +49,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from scoring.domain.draw import EXACT_MATCHING_MAX_NODES, SessionDraw
 from scoring.domain.errors import gettext_noop
@@ -67,6 +68,7 @@ __all__ = [
 ]
 
 PlayerId = Hashable
+_Key = TypeVar("_Key", bound=Hashable)  # a player or a partnership
 Team = tuple[PlayerId, ...]
 
 
@@ -155,7 +157,7 @@ def opponent_repeat_lower_bound(n_players: int, sessions: int, rounds: int) -> i
     return max(by_players, by_teams)
 
 
-def _meeting_bound(meetings: Mapping[PlayerId, int], possible: Mapping[PlayerId, int]) -> int:
+def _meeting_bound(meetings: Mapping[_Key, int], possible: Mapping[_Key, int]) -> int:
     """Half the sum of ``max(0, meetings - possible)``, rounded up."""
     return _half_up(sum(max(0, meetings[x] - possible.get(x, 0)) for x in meetings))
 
@@ -280,11 +282,7 @@ def evening_fairness(rounds: Sequence[PlayedRound]) -> EveningFairness:
             for p in team:
                 sat_out[p] += 1
 
-    met: dict[PlayerId, Counter[PlayerId]] = defaultdict(Counter)
-    for pair, count in counts.items():
-        a, b = tuple(pair)
-        met[a][b] += count
-        met[b][a] += count
+    met = _opponents_met(counts)
     players = {}
     for p in everyone:
         repeated = sorted(
@@ -314,6 +312,16 @@ def evening_fairness(rounds: Sequence[PlayedRound]) -> EveningFairness:
         repeated_partners=repeated_partners,
         reasons=tuple(_reasons(ordered, total, bound, repeated_partners)),
     )
+
+
+def _opponents_met(counts: Mapping[frozenset, int]) -> dict[PlayerId, Counter[PlayerId]]:
+    """Per player: how many times they met each opponent (from the pair counts)."""
+    met: dict[PlayerId, Counter[PlayerId]] = defaultdict(Counter)
+    for pair, count in counts.items():
+        a, b = tuple(pair)
+        met[a][b] += count
+        met[b][a] += count
+    return met
 
 
 def _reasons(

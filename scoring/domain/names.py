@@ -1,4 +1,5 @@
-"""People's names: the one German alphabetical order, and names told apart within an evening.
+"""People's names: the one German alphabetical order, names told apart within an evening, and
+the stored form and match key that recognise one player across files and evenings.
 
 Order (source: DIN 5007-1, "Ordnen von Schriftzeichenfolgen", variant 1, the order of German
 dictionaries and most club lists): ä is sorted as a, ö as o, ü as u, ß as ss, capitals like small
@@ -99,3 +100,54 @@ def display_names(people: Iterable[tuple[Hashable, str, str]]) -> dict[Hashable,
         pid: f"{name} ({club})" if same_name[collation_key(name)] > 1 and club.strip() else name
         for pid, name, club in people
     }
+
+
+# --- one player across files and evenings -------------------------------------------------
+
+
+def normalise_name(text: str) -> str:
+    """Return ``text`` in the form names and clubs are stored in.
+
+    Unicode NFC (so a decomposed "ö" equals the composed one), leading and trailing whitespace
+    removed and every run of internal whitespace (spaces, tabs, line breaks, no-break spaces)
+    replaced by one space. Nothing else is changed: case, punctuation, quotes and markup stay.
+
+    Args:
+        text: any string.
+
+    Returns:
+        The normalised string, possibly ``""``.
+
+    Raises:
+        TypeError: ``text`` is not a ``str``.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"normalise_name expects str, got {type(text).__name__}")
+    return " ".join(unicodedata.normalize("NFC", text).split())
+
+
+def match_key(name: str, club: str) -> str:
+    """Return the key under which two (name, club) pairs count as the same player.
+
+    Both parts are normalised (:func:`normalise_name`), casefolded (so "Gönke HANSEN" matches
+    "gönke hansen"; "ß" matches "ss") and joined as ``"name|club"``; a ``"|"`` or ``"\\"`` inside
+    a part is escaped with a backslash so that different pairs never share a key. Used for
+    duplicates within a file and to recognise players already in the register.
+
+    Args:
+        name: player name, any form.
+        club: club or village, ``""`` if none.
+
+    Returns:
+        The key string, e.g. ``match_key(" Gönke  Hansen", "Schwesing")`` is
+        ``"gönke hansen|schwesing"``.
+
+    Raises:
+        TypeError: ``name`` or ``club`` is not a ``str``.
+    """
+
+    def part(text: str) -> str:
+        folded = unicodedata.normalize("NFC", normalise_name(text).casefold())
+        return folded.replace("\\", "\\\\").replace("|", "\\|")
+
+    return f"{part(name)}|{part(club)}"

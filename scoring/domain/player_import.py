@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from scoring.domain.errors import DomainError, gettext_noop
+from scoring.domain.names import match_key, normalise_name
 
 __all__ = [
     "ACCEPTED_EXTENSIONS",
@@ -231,55 +232,6 @@ def find_bidi_control(text: str) -> str | None:
     """The first bidirectional formatting character (:data:`BIDI_CONTROLS`) in ``text``, else
     None."""
     return next((char for char in text if char in BIDI_CONTROLS), None)
-
-
-
-def normalise_name(text: str) -> str:
-    """Return ``text`` in the form names and clubs are stored in.
-
-    Unicode NFC (so a decomposed "ö" equals the composed one), leading and trailing whitespace
-    removed and every run of internal whitespace (spaces, tabs, line breaks, no-break spaces)
-    replaced by one space. Nothing else is changed: case, punctuation, quotes and markup stay.
-
-    Args:
-        text: any string.
-
-    Returns:
-        The normalised string, possibly ``""``.
-
-    Raises:
-        TypeError: ``text`` is not a ``str``.
-    """
-    if not isinstance(text, str):
-        raise TypeError(f"normalise_name expects str, got {type(text).__name__}")
-    return " ".join(unicodedata.normalize("NFC", text).split())
-
-
-def match_key(name: str, club: str) -> str:
-    """Return the key under which two (name, club) pairs count as the same player.
-
-    Both parts are normalised (:func:`normalise_name`), casefolded (so "Gönke HANSEN" matches
-    "gönke hansen"; "ß" matches "ss") and joined as ``"name|club"``; a ``"|"`` or ``"\\"`` inside
-    a part is escaped with a backslash so that different pairs never share a key. Used for
-    duplicates within a file and to recognise players already in the register.
-
-    Args:
-        name: player name, any form.
-        club: club or village, ``""`` if none.
-
-    Returns:
-        The key string, e.g. ``match_key(" Gönke  Hansen", "Schwesing")`` is
-        ``"gönke hansen|schwesing"``.
-
-    Raises:
-        TypeError: ``name`` or ``club`` is not a ``str``.
-    """
-
-    def part(text: str) -> str:
-        folded = unicodedata.normalize("NFC", normalise_name(text).casefold())
-        return folded.replace("\\", "\\\\").replace("|", "\\|")
-
-    return f"{part(name)}|{part(club)}"
 
 
 # --------------------------------------------------------------------------------------------
@@ -722,7 +674,7 @@ def _is_empty(cells: Sequence[str]) -> bool:
 def _non_empty_prefix(
     rows: Iterable[tuple[int, Sequence[str]]], limit: int
 ) -> list[tuple[int, Sequence[str]]]:
-    return list(itertools.islice(((l, c) for l, c in rows if not _is_empty(c)), limit))
+    return list(itertools.islice(((line, c) for line, c in rows if not _is_empty(c)), limit))
 
 
 def _quote_list(texts: Iterable[str], limit: int = 10) -> str:
@@ -737,13 +689,14 @@ def _quote_list(texts: Iterable[str], limit: int = 10) -> str:
     return ", ".join(items)
 
 
-def _build(
-    rows: Iterator[tuple[int, tuple[str, ...]]],
-    display: str,
-    encoding: str | None,
-    notes: list[Note],
-) -> ParsedFile:
-    # 1. Find the header among the first non-empty rows.
+def _find_layout(
+    rows: Iterator[tuple[int, tuple[str, ...]]], display: str, notes: list[Note]
+) -> _Layout:
+    """Find the header among the first non-empty rows (``rows`` is read up to it).
+
+    Raises:
+        PlayerFileError: an empty file, or no column with the players' names.
+    """
     seen: list[tuple[int, tuple[str, ...]]] = []
     layout: _Layout | None = None
     for line, cells in rows:
@@ -785,6 +738,16 @@ def _build(
                 {"columns": _quote_list(layout.ignored)},
             )
         )
+    return layout
+
+
+def _build(
+    rows: Iterator[tuple[int, tuple[str, ...]]],
+    display: str,
+    encoding: str | None,
+    notes: list[Note],
+) -> ParsedFile:
+    layout = _find_layout(rows, display, notes)
 
     # 2. Check every following row.
     players: list[ParsedPlayer] = []

@@ -240,7 +240,7 @@ def _next_tricks(
         for leader, seats in itertools.product(
             range(SEATS_PER_TRICK), itertools.product(range(SEATS_PER_TRICK), repeat=len(matadors))
         ):
-            seat_of = dict(zip(matadors, seats))
+            seat_of = dict(zip(matadors, seats, strict=True))
             player_of = {m: (leader + seat) % SEATS_PER_TRICK for m, seat in seat_of.items()}
             if seats.count(0) > 1 or any(owner_of.get(m, p) != p for m, p in player_of.items()):
                 continue
@@ -253,7 +253,7 @@ def _next_tricks(
             ]
             for exhausted in sorted({bunk_exhausted, True}):
                 for holds in itertools.product(*(options for _, _, options in may_hold)):
-                    holders = {(higher, player) for (higher, player, _), h in zip(may_hold, holds) if h}
+                    holders = {(higher, player) for (higher, player, _), h in zip(may_hold, holds, strict=True) if h}
                     plays = [
                         Play(
                             matadors=frozenset(m for m in matadors if seat_of[m] == seat),

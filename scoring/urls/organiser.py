@@ -2,12 +2,8 @@
 
 from django.urls import path
 
-from scoring.views import documents
-from scoring.views import draw
-from scoring.views import live
-from scoring.views import logins
+from scoring.views import documents, draw, live, logins, tablets
 from scoring.views import organiser as views
-from scoring.views import tablets
 
 app_name = "organiser"
 

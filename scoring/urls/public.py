@@ -4,8 +4,7 @@ from django.urls import path
 from django.views.generic import TemplateView
 
 from scoring.views import public as views
-from scoring.views import screens
-from scoring.views import tablets
+from scoring.views import screens, tablets
 
 app_name = "public"
 

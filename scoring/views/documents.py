@@ -23,8 +23,9 @@ from scoring.documents.score_sheets import build_score_sheets, score_sheets_name
 from scoring.documents.table_lists import build_table_list, table_list_name
 from scoring.filenames import content_disposition
 from scoring.models import Evening
-from scoring.views.common import evening_or_404 as _evening
 from scoring.views.access import helper_required
+from scoring.views.common import evening_or_404 as _evening
+
 
 def pdf_response(data: bytes, name: str) -> FileResponse:
     """The PDF, shown in the browser (to print) and saved as ``<name>.pdf``."""

@@ -18,8 +18,8 @@ from scoring.exports import EXPORT_FORMATS, export_response
 from scoring.messages import translate
 from scoring.models import Evening, Player, Session
 from scoring.tables import FairnessTable, fairness_rows
-from scoring.views.common import evening_or_404 as _evening
 from scoring.views.access import helper_required, leader_required
+from scoring.views.common import evening_or_404 as _evening
 
 
 def _session(evening: Evening, number: int) -> Session:

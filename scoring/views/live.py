@@ -17,8 +17,8 @@ from scoring.domain.errors import DomainError
 from scoring.messages import translate
 from scoring.models import Evening, Round, Seating, Session
 from scoring.parsing import ascii_int
-from scoring.views.common import evening_or_404 as _evening
 from scoring.views.access import helper_required, leader_required
+from scoring.views.common import evening_or_404 as _evening
 
 POLL_SECONDS = 5
 

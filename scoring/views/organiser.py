@@ -16,16 +16,17 @@ from django_tables2 import RequestConfig
 
 from scoring import selectors, services
 from scoring.domain.errors import DomainError
-from scoring.domain.player_import import ParsedPlayer, PlayerFileError, match_key, parse_player_file
+from scoring.domain.names import match_key
+from scoring.domain.player_import import ParsedPlayer, PlayerFileError, parse_player_file
+from scoring.exports import EXPORT_FORMATS, export_response
 from scoring.forms import EveningForm, ImportForm, OrganiserDealForm, PlayerForm
 from scoring.messages import translate
 from scoring.models import Deal, Evening, Participant, Player, Seating
 from scoring.parsing import ascii_int
-from scoring.exports import EXPORT_FORMATS, export_response
-from scoring.tables import DealResultTable, RankingTable, ranking_rows
-from scoring.views.common import evening_or_404 as _evening
 from scoring.roles import RUN_PERM
+from scoring.tables import DealResultTable, RankingTable, ranking_rows
 from scoring.views.access import helper_required, leader_required
+from scoring.views.common import evening_or_404 as _evening
 
 IMPORT_SESSION_KEY = "player_import"
 
@@ -76,24 +77,19 @@ def evening_players(request: HttpRequest, pk: int) -> HttpResponse:
     """Check-in: every player of the register, with a button to check in or out."""
     evening = _evening(pk)
     form = PlayerForm(request.POST or None)
-    if request.method == "POST":
-        if form.is_valid():
-            try:
-                player, created = services.add_player(**form.cleaned_data)
-            except DomainError as error:
-                form.add_error(None, translate(error))
-            else:
-                services.set_checked_in(evening=evening, player=player, checked_in=True)
-                if request.POST.get("stand_in") == "1":
-                    services.set_stand_in(evening=evening, player=player, stand_in=True)
-                if created:
-                    messages.success(request, _("%(name)s added and checked in.") % {"name": player.name})
-                else:
-                    messages.info(
-                        request,
-                        _("%(name)s was already in the register and is now checked in.") % {"name": player.name},
-                    )
-                return redirect("organiser:evening_players", pk=evening.pk)
+    if request.method == "POST" and (added := _add_player(form)):
+        player, created = added
+        services.set_checked_in(evening=evening, player=player, checked_in=True)
+        if request.POST.get("stand_in") == "1":
+            services.set_stand_in(evening=evening, player=player, stand_in=True)
+        if created:
+            messages.success(request, _("%(name)s added and checked in.") % {"name": player.name})
+        else:
+            messages.info(
+                request,
+                _("%(name)s was already in the register and is now checked in.") % {"name": player.name},
+            )
+        return redirect("organiser:evening_players", pk=evening.pk)
     present = set(
         Participant.objects.filter(evening=evening, checked_in=True).values_list("player_id", flat=True)
     )
@@ -207,20 +203,28 @@ def player_import(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _add_player(form: PlayerForm) -> tuple[Player, bool] | None:
+    """(player, created) for a valid form: added to the register, or found there with the same
+    name and club. None when the form is invalid or the service refuses (the error is on the form)."""
+    if not form.is_valid():
+        return None
+    try:
+        return services.add_player(**form.cleaned_data)
+    except DomainError as error:
+        form.add_error(None, translate(error))
+        return None
+
+
 @helper_required
 def player_list(request: HttpRequest) -> HttpResponse:
     form = PlayerForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            player, created = services.add_player(**form.cleaned_data)
-        except DomainError as error:
-            form.add_error(None, translate(error))
+    if request.method == "POST" and (added := _add_player(form)):
+        player, created = added
+        if created:
+            messages.success(request, _("%(name)s added.") % {"name": player.name})
         else:
-            if created:
-                messages.success(request, _("%(name)s added.") % {"name": player.name})
-            else:
-                messages.info(request, _("%(name)s is already in the register.") % {"name": player.name})
-            return redirect("organiser:player_list")
+            messages.info(request, _("%(name)s is already in the register.") % {"name": player.name})
+        return redirect("organiser:player_list")
     query = request.GET.get("q", "").strip()
     players = selectors.search_players(query)
     return render(request, "organiser/player_list.html", {"players": players, "form": form, "query": query})
@@ -330,11 +334,14 @@ def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
         )
     form = None
     confirmed = seating.completed_at is not None  # a correction then needs a reason
-    if request.method == "POST" and not request.user.has_perm(RUN_PERM):
-        # Helfer type in paper score sheets: never a correction of a confirmed round, never an
-        # "impossible" result accepted (that is the Turnierleitung's decision).
-        if confirmed or request.POST.get("accept_impossible"):
-            raise PermissionDenied(RUN_PERM)
+    # Helfer type in paper score sheets: never a correction of a confirmed round, never an
+    # "impossible" result accepted (that is the Turnierleitung's decision).
+    if (
+        request.method == "POST"
+        and not request.user.has_perm(RUN_PERM)
+        and (confirmed or request.POST.get("accept_impossible"))
+    ):
+        raise PermissionDenied(RUN_PERM)
     if request.method == "POST":
         form = OrganiserDealForm(request.POST, reason_required=confirmed)
         if form.is_valid():

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from scoring import selectors, services, throttle
 from scoring.domain.errors import DomainError
+from scoring.domain.rules import other_team
 from scoring.forms import DealForm
 from scoring.messages import translate
 from scoring.models import Table
@@ -186,7 +187,7 @@ def table_finish(request: HttpRequest, token: str) -> HttpResponse:
     except DomainError as error:
         messages.error(request, translate(error))
     else:
-        other = "A" if seating.finished_by == "B" else "B"
+        other = other_team(seating.finished_by)
         messages.success(
             request, _("Round finished. Team %(team)s: please check the deals and confirm.") % {"team": other}
         )

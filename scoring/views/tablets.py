@@ -21,7 +21,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -80,20 +80,24 @@ def _join_page(request: HttpRequest, *, number: str = "", error: str = "", statu
     )
 
 
+def _join_form(request: HttpRequest) -> HttpResponse:
+    """GET/HEAD of ``/tablet/``: the remembered table's page, or the form (a stale cookie is dropped)."""
+    remembered = request.COOKIES.get(COOKIE, "")
+    if remembered and "andere" not in request.GET and Table.objects.filter(token=remembered).exists():
+        return redirect("scorer:table", token=remembered)
+    response = _join_page(request)
+    if remembered and not Table.objects.filter(token=remembered).exists():
+        response.delete_cookie(COOKIE)
+    return response
+
+
 def tablet_join(request: HttpRequest) -> HttpResponse:
     """``/tablet/``: table number + short code -> the table's page. A tablet that already knows
     its table goes straight there (``?andere=1`` picks another table)."""
     if request.method not in ("GET", "HEAD", "POST"):
         return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
     if request.method != "POST":
-        remembered = request.COOKIES.get(COOKIE, "")
-        if remembered and "andere" not in request.GET:
-            if Table.objects.filter(token=remembered).exists():
-                return redirect("scorer:table", token=remembered)
-        response = _join_page(request)
-        if remembered and not Table.objects.filter(token=remembered).exists():
-            response.delete_cookie(COOKIE)
-        return response
+        return _join_form(request)
 
     table_limit, device_limit, window = _limits()
     typed_number = request.POST.get("number", "").strip()[:6]
