@@ -73,8 +73,13 @@ def ranking_rows(players: int, rnd: random.Random) -> list[RankingRow]:
         for i in people
     ]
     return [
-        RankingRow(place=line.place, shared=line.shared, player=people[line.score.player],
-                   sessions=line.score.sessions, total=line.score.total)
+        RankingRow(
+            place=line.place,
+            shared=line.shared,
+            player=people[line.score.player],
+            sessions=line.score.sessions,
+            total=line.score.total,
+        )
         for line in rank(scores, name_key=lambda s: person_key(people[s.player].name, people[s.player].club, s.player))
     ]
 
@@ -118,7 +123,13 @@ def bare(tables: list[list[list[str]]], page_break_every: int = 0, qr_urls: list
 def ranking_table(rows: list[RankingRow]) -> list[list[str]]:
     head = ["Platz", "Name", "Verein", "1", "2", "3", "Gesamt"]
     return [head] + [
-        [f"{r.place}.", r.player.name, r.player.club, *map(pdf_base.matchsticks, r.sessions), pdf_base.matchsticks(r.total)]
+        [
+            f"{r.place}.",
+            r.player.name,
+            r.player.club,
+            *map(pdf_base.matchsticks, r.sessions),
+            pdf_base.matchsticks(r.total),
+        ]
         for r in rows
     ]
 
@@ -127,13 +138,47 @@ def sheet_tables(plan: SessionPlan) -> list[list[list[str]]]:
     out = []
     for round_ in plan.rounds:
         for seat in round_.tables:
-            rows = [[f"Tisch {seat.table}", f"Runde {round_.number}", seat.team_a.label, seat.team_b.label, "", "", "", "", ""],
-                    ["Spiel", "5", "0", "W+S", "St", "5", "0", "W+S", "St"]]
+            rows = [
+                [
+                    f"Tisch {seat.table}",
+                    f"Runde {round_.number}",
+                    seat.team_a.label,
+                    seat.team_b.label,
+                    "",
+                    "",
+                    "",
+                    "",
+                    "",
+                ],
+                ["Spiel", "5", "0", "W+S", "St", "5", "0", "W+S", "St"],
+            ]
             for d in seat.deals:
-                rows.append([str(d.number), d.winner == "A" and "✓" or "", "", str(d.bonus_a), str(d.points_a),
-                             d.winner == "B" and "✓" or "", "", str(d.bonus_b), str(d.points_b)])
-            rows.append(["Summe", "", "", "", str(sum(d.points_a for d in seat.deals)), "", "", "",
-                         str(sum(d.points_b for d in seat.deals))])
+                rows.append(
+                    [
+                        str(d.number),
+                        d.winner == "A" and "✓" or "",
+                        "",
+                        str(d.bonus_a),
+                        str(d.points_a),
+                        d.winner == "B" and "✓" or "",
+                        "",
+                        str(d.bonus_b),
+                        str(d.points_b),
+                    ]
+                )
+            rows.append(
+                [
+                    "Summe",
+                    "",
+                    "",
+                    "",
+                    str(sum(d.points_a for d in seat.deals)),
+                    "",
+                    "",
+                    "",
+                    str(sum(d.points_b for d in seat.deals)),
+                ]
+            )
             out.append(rows)
     return out
 

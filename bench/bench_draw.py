@@ -86,16 +86,24 @@ def main() -> None:
     args = parser.parse_args()
     for players, repeat in ((24, 5), (60, 5), (200, 3), (1000, 3)):
         median, worst = time_third_session(players, repeat)
-        print(f"draw of one session (third of the evening), {players} players: "
-              f"{median:.3f} s (slowest of {repeat}: {worst:.3f} s)")
+        print(
+            f"draw of one session (third of the evening), {players} players: "
+            f"{median:.3f} s (slowest of {repeat}: {worst:.3f} s)"
+        )
     result = simulate(args.evenings)
     n = args.evenings
-    print(f"26 players, 3 sessions x 4 rounds, {n} evenings: repeated opponents per player: "
-          f"{result['repeats']:.2f} on average (worst evening {result['worst']:.2f})")
-    print(f"26 players, 3 sessions x 4 rounds: lower bound per player: {result['bound']:.2f} a priori, "
-          f"{result['bound_drawn']:.2f} for the partnerships and sit-outs drawn")
-    print(f"26 players, 3 sessions x 4 rounds: evenings with a pair meeting 3 times or more: "
-          f"{result['triples']} of {n}; with a repeated partner: {result['partner_repeats']} of {n}")
+    print(
+        f"26 players, 3 sessions x 4 rounds, {n} evenings: repeated opponents per player: "
+        f"{result['repeats']:.2f} on average (worst evening {result['worst']:.2f})"
+    )
+    print(
+        f"26 players, 3 sessions x 4 rounds: lower bound per player: {result['bound']:.2f} a priori, "
+        f"{result['bound_drawn']:.2f} for the partnerships and sit-outs drawn"
+    )
+    print(
+        f"26 players, 3 sessions x 4 rounds: evenings with a pair meeting 3 times or more: "
+        f"{result['triples']} of {n}; with a repeated partner: {result['partner_repeats']} of {n}"
+    )
 
 
 if __name__ == "__main__":

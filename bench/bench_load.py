@@ -159,7 +159,11 @@ class Tablet:
                     status, answer = self.request("POST", f"{base}spiel/{deal}/", data)
                     self.latencies.append(time.perf_counter() - start)
                     self.entries += 1
-                    if status != 200 or 'class="msg error"' in answer or f'data-deal="{deal}" data-entered="1"' not in answer:
+                    if (
+                        status != 200
+                        or 'class="msg error"' in answer
+                        or f'data-deal="{deal}" data-entered="1"' not in answer
+                    ):
                         self.failures.append(f"table {self.number} round {round_number} deal {deal}: {status}")
                     if deal == 2:  # the same form once more: a double tap, a resent form
                         status, again = self.request("POST", f"{base}spiel/{deal}/", data)
@@ -169,8 +173,15 @@ class Tablet:
                     html = answer
                 seating = self.form(html, "seating")
                 for step, team in (("fertig", "A"), ("bestaetigen", "B")):
-                    status, html = self.request("POST", f"{base}{step}/", {
-                        "csrfmiddlewaretoken": self.form(html, "csrfmiddlewaretoken"), "seating": seating, "team": team})
+                    status, html = self.request(
+                        "POST",
+                        f"{base}{step}/",
+                        {
+                            "csrfmiddlewaretoken": self.form(html, "csrfmiddlewaretoken"),
+                            "seating": seating,
+                            "team": team,
+                        },
+                    )
                     if status != 200 or 'class="msg error"' in html:
                         self.failures.append(f"table {self.number} round {round_number} {step}: {status}")
         except Exception as error:  # noqa: BLE001 - every failure is counted and shown
@@ -247,28 +258,59 @@ def main() -> int:
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "CSRF_TRUSTED_ORIGINS": f"http://127.0.0.1:{port}",
     }
-    print(f"Load benchmark: {args.tables} tablets x {args.rounds} rounds x {args.deals} deals "
-          f"({4 * args.tables} players), gunicorn {args.workers}x{args.threads} threads, SQLite in {data_dir}")
+    print(
+        f"Load benchmark: {args.tables} tablets x {args.rounds} rounds x {args.deals} deals "
+        f"({4 * args.tables} players), gunicorn {args.workers}x{args.threads} threads, SQLite in {data_dir}"
+    )
     started = time.perf_counter()
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True,
-                   timeout=180)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True, timeout=180
+    )
     setup = subprocess.run(
         [sys.executable, "-c", SETUP.format(players=4 * args.tables, rounds=args.rounds, deals=args.deals)],
-        cwd=ROOT, env=env, check=True, timeout=300, capture_output=True, text=True,
+        cwd=ROOT,
+        env=env,
+        check=True,
+        timeout=300,
+        capture_output=True,
+        text=True,
     )
     plan = json.loads(setup.stdout.strip().splitlines()[-1])
     tokens: dict[str, str] = plan["tokens"]
-    print(f"  set-up (migrate, {4 * args.tables} players, draw of {len(tokens)} tables): "
-          f"{time.perf_counter() - started:.1f} s")
+    print(
+        f"  set-up (migrate, {4 * args.tables} players, draw of {len(tokens)} tables): "
+        f"{time.perf_counter() - started:.1f} s"
+    )
 
     log_path = data_dir / "gunicorn.log"
     with open(log_path, "w") as log:
         server = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "bruus_tournament.wsgi", "--config", "python:bruus_tournament.gunicorn_conf",
-             "--bind", f"127.0.0.1:{port}",
-             "--worker-class", "gthread", "--workers", str(args.workers), "--threads", str(args.threads),
-             "--timeout", "60", "--log-level", "warning", "--error-logfile", "-"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "bruus_tournament.wsgi",
+                "--config",
+                "python:bruus_tournament.gunicorn_conf",
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--worker-class",
+                "gthread",
+                "--workers",
+                str(args.workers),
+                "--threads",
+                str(args.threads),
+                "--timeout",
+                "60",
+                "--log-level",
+                "warning",
+                "--error-logfile",
+                "-",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
     try:
         deadline = time.monotonic() + 30
@@ -285,11 +327,15 @@ def main() -> int:
                 return 1
             time.sleep(0.2)
 
-        tablets = [Tablet(number=int(n), token=t, port=port) for n, t in sorted(tokens.items(), key=lambda i: int(i[0]))]
+        tablets = [
+            Tablet(number=int(n), token=t, port=port) for n, t in sorted(tokens.items(), key=lambda i: int(i[0]))
+        ]
         ready = threading.Barrier(len(tablets) + 1)
         deadline = time.monotonic() + RUN_TIMEOUT
-        threads = [threading.Thread(target=t.run, args=(ready, args.rounds, args.deals, deadline), daemon=True)
-                   for t in tablets]
+        threads = [
+            threading.Thread(target=t.run, args=(ready, args.rounds, args.deals, deadline), daemon=True)
+            for t in tablets
+        ]
         for thread in threads:
             thread.start()
         ready.wait(timeout=120)  # every tablet has its page: all start at once
@@ -316,17 +362,23 @@ def main() -> int:
     errors = server_log.count("Traceback")
     expected_rounds = len(tokens) * args.rounds
 
-    print(f"  deal entries sent:      {entries} (+ {resends} sent twice with the same key), "
-          f"{len(tokens)} tablets at once, {elapsed:.1f} s")
+    print(
+        f"  deal entries sent:      {entries} (+ {resends} sent twice with the same key), "
+        f"{len(tokens)} tablets at once, {elapsed:.1f} s"
+    )
     print(f"  entries per second:     {entries / elapsed:.0f}" if elapsed else "  entries per second: -")
     if latencies:
-        print(f"  latency of an entry:    median {statistics.median(latencies) * 1000:.0f} ms, "
-              f"95th percentile {percentile(latencies, 0.95) * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms")
+        print(
+            f"  latency of an entry:    median {statistics.median(latencies) * 1000:.0f} ms, "
+            f"95th percentile {percentile(latencies, 0.95) * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms"
+        )
     print(f"  rounds confirmed:       {counts['confirmed']} of {expected_rounds}")
     print(f"  lost entries:           {counts['lost']}")
     print(f"  duplicated entries:     {counts['duplicated']}")
-    print(f"  failed entries:         {len(failures) + counts['wrong'] + hung} "
-          f"(HTTP/app errors {len(failures)}, wrong values {counts['wrong']}, tablets hung {hung})")
+    print(
+        f"  failed entries:         {len(failures) + counts['wrong'] + hung} "
+        f"(HTTP/app errors {len(failures)}, wrong values {counts['wrong']}, tablets hung {hung})"
+    )
     print(f"  server log:             'database is locked' {locked}x, tracebacks {errors}")
     for failure in failures[:10]:
         print(f"    {failure}")

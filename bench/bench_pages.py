@@ -123,8 +123,13 @@ def main() -> None:
     def entry_data() -> dict:
         flip["n"] += 1
         # Each entry changes the deal: the form carries the version it was made from.
-        return {"seating": seating.pk, "winner": "AB"[flip["n"] % 2], "bonus_a": 0, "bonus_b": 0,
-                "version": flip["n"] - 1}
+        return {
+            "seating": seating.pk,
+            "winner": "AB"[flip["n"] % 2],
+            "bonus_a": 0,
+            "bonus_b": 0,
+            "version": flip["n"] - 1,
+        }
 
     def entry():
         response = tablet.post(deal_url, entry_data())
@@ -133,8 +138,12 @@ def main() -> None:
     with CaptureQueriesContext(connection) as context:
         entry()
     print(f"queries deal entry 200 players: {len(context.captured_queries)}")
-    report("in process", median_ms(lambda: tablet.get("/bench/bare/"), repeat), median_ms(entry, repeat),
-           median_ms(lambda: organiser.get(ranking_url), repeat))
+    report(
+        "in process",
+        median_ms(lambda: tablet.get("/bench/bare/"), repeat),
+        median_ms(entry, repeat),
+        median_ms(lambda: organiser.get(ranking_url), repeat),
+    )
 
     session_id = organiser.cookies["sessionid"].value
     connection.close()
@@ -196,9 +205,18 @@ def gunicorn():
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     server = subprocess.Popen(
-        [str(Path(sys.executable).parent / "gunicorn"), "bruus_tournament.wsgi", "--bind",
-         f"127.0.0.1:{port}", "--workers", "1", "--log-level", "warning"],
-        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+        [
+            str(Path(sys.executable).parent / "gunicorn"),
+            "bruus_tournament.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "1",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     try:
         deadline = time.monotonic() + 30
@@ -214,6 +232,7 @@ def gunicorn():
     finally:
         server.terminate()
         server.wait(timeout=10)
+
 
 if __name__ == "__main__":
     main()

@@ -3,6 +3,7 @@
 With DEBUG off the app refuses to start while a login still has the demo password or no
 organiser login exists (``scoring.startup``).
 """
+
 import os
 
 from django.conf import settings

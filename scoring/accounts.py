@@ -46,7 +46,8 @@ def _set_role(user, role: str) -> None:
 def _other_leaders(user) -> bool:
     """Whether an active Turnierleitung login other than ``user`` exists."""
     return (
-        get_user_model().objects.filter(is_active=True)
+        get_user_model()
+        .objects.filter(is_active=True)
         .filter(Q(is_superuser=True) | Q(groups__name=LEADER))
         .exclude(pk=user.pk)
         .exists()

@@ -120,7 +120,7 @@ class RestoreOutcome:
     players_reused: int = 0
     deals: int = 0
     deal_changes: int = 0
-    new_tokens: int = 0                                   # tables that got a new link
+    new_tokens: int = 0  # tables that got a new link
     unknown_users: list[str] = field(default_factory=list)  # usernames not in this database
     ignored_fields: list[str] = field(default_factory=list)  # "model.field" not in this version
 
@@ -280,7 +280,9 @@ def read_backup(path: str | os.PathLike) -> dict:
     except OSError as error:
         raise BackupError(
             gettext_noop("The file %(path)s cannot be read: %(reason)s"),
-            code="unreadable", path=str(path), reason=error.strerror or str(error),
+            code="unreadable",
+            path=str(path),
+            reason=error.strerror or str(error),
         ) from None
     return parse_backup(raw)
 
@@ -303,9 +305,7 @@ def parse_backup(raw: bytes) -> dict:
         ) from None
     except json.JSONDecodeError:
         raise BackupError(
-            gettext_noop(
-                "This file is not a Bruus Turnier backup, or it is incomplete (it is not valid JSON)."
-            ),
+            gettext_noop("This file is not a Bruus Turnier backup, or it is incomplete (it is not valid JSON)."),
             code="not_json",
         ) from None
     validate(document)
@@ -334,7 +334,7 @@ def validate(document: Any) -> None:
         raise BackupError(
             gettext_noop(
                 "This file is a Django database dump (dumpdata), not a Bruus Turnier backup. "
-                "Please use a file made with \"manage.py backup\"."
+                'Please use a file made with "manage.py backup".'
             ),
             code="dumpdata",
         )
@@ -510,6 +510,7 @@ def _check_game(data: dict, converted: dict[str, list[dict]]) -> None:
     """Raise BackupError (naming the record) unless every session, round and deal fits its
     evening and every deal is scored as the rules score it (``scoring.domain.rules``): a result
     the rules call impossible needs the organiser's stored reason, as in the app."""
+
     def by_id(key):
         return {r["id"]: v for r, v in zip(data[key], converted[key], strict=True)}
 
@@ -517,23 +518,41 @@ def _check_game(data: dict, converted: dict[str, list[dict]]) -> None:
     for record, values in zip(data["sessions"], converted["sessions"], strict=True):
         count = _value(evenings[values["evening_id"]], Evening, "sessions_count")
         if not 1 <= values["number"] <= count:
-            raise _invalid("sessions", record["id"], DomainError(
-                gettext_noop("There is no session %(number)s: the evening has sessions 1 to %(count)s."),
-                number=values["number"], count=count))
+            raise _invalid(
+                "sessions",
+                record["id"],
+                DomainError(
+                    gettext_noop("There is no session %(number)s: the evening has sessions 1 to %(count)s."),
+                    number=values["number"],
+                    count=count,
+                ),
+            )
     for record, values in zip(data["rounds"], converted["rounds"], strict=True):
         evening = evenings[sessions[values["session_id"]]["evening_id"]]
         count = _value(evening, Evening, "rounds_per_session")
         if not 1 <= values["number"] <= count:
-            raise _invalid("rounds", record["id"], DomainError(
-                gettext_noop("There is no round %(number)s: a session has rounds 1 to %(count)s."),
-                number=values["number"], count=count))
+            raise _invalid(
+                "rounds",
+                record["id"],
+                DomainError(
+                    gettext_noop("There is no round %(number)s: a session has rounds 1 to %(count)s."),
+                    number=values["number"],
+                    count=count,
+                ),
+            )
     for record, values in zip(data["deals"], converted["deals"], strict=True):
         session = sessions[rounds[seatings[values["seating_id"]]["round_id"]]["session_id"]]
         count = _value(evenings[session["evening_id"]], Evening, "deals_per_round")
         if not 1 <= values["number"] <= count:
-            raise _invalid("deals", record["id"], DomainError(
-                gettext_noop("There is no deal %(number)s: a round has deals 1 to %(count)s."),
-                number=values["number"], count=count))
+            raise _invalid(
+                "deals",
+                record["id"],
+                DomainError(
+                    gettext_noop("There is no deal %(number)s: a round has deals 1 to %(count)s."),
+                    number=values["number"],
+                    count=count,
+                ),
+            )
         result = DealResult(*(_value(values, Deal, name) for name in ("winner", "to_nil", "bonus_a", "bonus_b")))
         try:
             score = score_deal(result)
@@ -546,12 +565,20 @@ def _check_game(data: dict, converted: dict[str, list[dict]]) -> None:
                 raise _invalid("deals", record["id"], error) from None
         points = (values["points_a"], values["points_b"])
         if points != (score.a, score.b):
-            raise _invalid("deals", record["id"], DomainError(
-                gettext_noop(
-                    "The deal holds %(points_a)s:%(points_b)s matchsticks, but the rules give "
-                    "%(rule_a)s:%(rule_b)s for what was entered."
+            raise _invalid(
+                "deals",
+                record["id"],
+                DomainError(
+                    gettext_noop(
+                        "The deal holds %(points_a)s:%(points_b)s matchsticks, but the rules give "
+                        "%(rule_a)s:%(rule_b)s for what was entered."
+                    ),
+                    points_a=points[0],
+                    points_b=points[1],
+                    rule_a=score.a,
+                    rule_b=score.b,
                 ),
-                points_a=points[0], points_b=points[1], rule_a=score.a, rule_b=score.b))
+            )
 
 
 def _unique_sets(model: type[models.Model]) -> list[tuple[str, ...]]:
@@ -578,9 +605,15 @@ def _check_unique_in_file(data: dict, converted: dict[str, list[dict]]) -> None:
                 if None in value:
                     continue
                 if value in seen:
-                    raise _invalid(key, record["id"], DomainError(
-                        gettext_noop("It repeats %(fields)s of record %(first)s."),
-                        fields=", ".join(n.removesuffix("_id") for n in names), first=seen[value]))
+                    raise _invalid(
+                        key,
+                        record["id"],
+                        DomainError(
+                            gettext_noop("It repeats %(fields)s of record %(first)s."),
+                            fields=", ".join(n.removesuffix("_id") for n in names),
+                            first=seen[value],
+                        ),
+                    )
                 seen[value] = record["id"]
 
 
@@ -594,9 +627,11 @@ def _check_model(key: str, record_id: Any, obj: models.Model) -> None:
             if isinstance(constraint, models.CheckConstraint):
                 constraint.validate(model, obj)
     except ValidationError as error:
-        messages = error.messages if not hasattr(error, "error_dict") else [
-            f"{name}: {' '.join(str(m) for m in errors)}" for name, errors in error.message_dict.items()
-        ]
+        messages = (
+            error.messages
+            if not hasattr(error, "error_dict")
+            else [f"{name}: {' '.join(str(m) for m in errors)}" for name, errors in error.message_dict.items()]
+        )
         raise _invalid(key, record_id, " ".join(messages)[:300]) from None
 
 
@@ -631,9 +666,7 @@ def restore(document: dict, *, allow_duplicates: bool = False) -> RestoreOutcome
             _restore(data, converted, outcome)
     except DatabaseError as error:
         raise BackupError(
-            gettext_noop(
-                "The backup does not fit into this database (%(detail)s). Nothing was restored."
-            ),
+            gettext_noop("The backup does not fit into this database (%(detail)s). Nothing was restored."),
             code="integrity",
             detail=str(error)[:200],
         ) from None
@@ -645,7 +678,7 @@ def _refuse_duplicate_evenings(evenings: list[dict]) -> None:
         if Evening.objects.filter(name=values["name"], date=values["date"]).exists():
             raise BackupError(
                 gettext_noop(
-                    "The evening \"%(name)s\" of %(date)s is already in this database. "
+                    'The evening "%(name)s" of %(date)s is already in this database. '
                     "Nothing was restored. To restore it a second time, allow duplicates "
                     "(restore --allow-duplicates)."
                 ),
@@ -716,8 +749,9 @@ def _order_pair(model: type[models.Model], key: str, record_id: Any, values: dic
         return
     first, second = ORDERED_PAIRS[model]
     if values[first] == values[second]:
-        raise _invalid(key, record_id, DomainError(
-            gettext_noop("Both players of the pair are the same player in this database.")))
+        raise _invalid(
+            key, record_id, DomainError(gettext_noop("Both players of the pair are the same player in this database."))
+        )
     if values[first] > values[second]:
         values[first], values[second] = values[second], values[first]
 
@@ -733,8 +767,10 @@ def _user_map(converted: dict[str, list[dict]]) -> dict[str, Any]:
         if values.get(f.attname)
     }
     user_model = _user_model()
-    found = {getattr(u, user_model.USERNAME_FIELD): u for u in user_model.objects.filter(
-        **{f"{user_model.USERNAME_FIELD}__in": names})}
+    found = {
+        getattr(u, user_model.USERNAME_FIELD): u
+        for u in user_model.objects.filter(**{f"{user_model.USERNAME_FIELD}__in": names})
+    }
     return {name: found.get(name) for name in names}
 
 
@@ -775,11 +811,7 @@ def _create(model, objects: list) -> list:
 def _keep_auto_dates(model, objects: list, values: list[dict]) -> None:
     """Put back the backed-up times of ``auto_now``/``auto_now_add`` fields, which saving
     replaced by the current time."""
-    names = [
-        f.attname
-        for f in _fields(model)
-        if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
-    ]
+    names = [f.attname for f in _fields(model) if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)]
     changed = []
     for obj, vals in zip(objects, values, strict=True):
         if any(name in vals for name in names):

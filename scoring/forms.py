@@ -30,8 +30,11 @@ class EveningForm(forms.ModelForm):
         self.fields["language"].required = False
         for name in ("sessions_count", "rounds_per_session", "deals_per_round"):
             field = self.fields[name]
-            limits = [v for v in Evening._meta.get_field(name).validators
-                      if isinstance(v, (MinValueValidator, MaxValueValidator))]
+            limits = [
+                v
+                for v in Evening._meta.get_field(name).validators
+                if isinstance(v, (MinValueValidator, MaxValueValidator))
+            ]
             field.validators = [v for v in field.validators if not isinstance(v, MinValueValidator)] + limits
             for validator in limits:
                 attr = "min" if isinstance(validator, MinValueValidator) else "max"
@@ -66,18 +69,26 @@ class DealForm(forms.Form):
     )
     to_nil = forms.BooleanField(label=_("To nil (opponents took no trick)"), required=False)
     bonus_a = forms.TypedChoiceField(
-        label=_("Daring and striking, team A"), choices=BONUS_CHOICES, coerce=int, initial=0,
+        label=_("Daring and striking, team A"),
+        choices=BONUS_CHOICES,
+        coerce=int,
+        initial=0,
         widget=forms.RadioSelect,
     )
     bonus_b = forms.TypedChoiceField(
-        label=_("Daring and striking, team B"), choices=BONUS_CHOICES, coerce=int, initial=0,
+        label=_("Daring and striking, team B"),
+        choices=BONUS_CHOICES,
+        coerce=int,
+        initial=0,
         widget=forms.RadioSelect,
     )
     seating = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1)
     # The deal's version the form was made from (0: not entered yet): a deal changed meanwhile on
     # another device is not overwritten silently. Required: a post without it could overwrite.
     version = forms.IntegerField(
-        widget=forms.HiddenInput, min_value=0, max_value=2**31 - 1,
+        widget=forms.HiddenInput,
+        min_value=0,
+        max_value=2**31 - 1,
         error_messages={"required": _("This form is out of date. Please reload the page and enter the deal again.")},
     )
     # Made fresh for every form shown: sending the same form twice saves it once.
@@ -92,8 +103,9 @@ class DealForm(forms.Form):
         """An unbound form for a deal (pre-filled when entered), with a fresh key."""
         initial = {"seating": seating.pk, "bonus_a": 0, "bonus_b": 0, "version": 0, "key": uuid.uuid4()}
         if deal is not None:
-            initial.update(winner=deal.winner, to_nil=deal.to_nil, bonus_a=deal.bonus_a,
-                           bonus_b=deal.bonus_b, version=deal.version)
+            initial.update(
+                winner=deal.winner, to_nil=deal.to_nil, bonus_a=deal.bonus_a, bonus_b=deal.bonus_b, version=deal.version
+            )
         return cls(initial=initial, **kwargs)
 
     def result(self) -> DealResult:
@@ -126,7 +138,9 @@ class OrganiserDealForm(DealForm):
     """The organiser's correction: with a reason, and able to accept an 'impossible' result."""
 
     reason = forms.CharField(
-        label=_("Reason for the correction"), required=False, max_length=500,
+        label=_("Reason for the correction"),
+        required=False,
+        max_length=500,
         widget=forms.TextInput(attrs={"size": 40}),
     )
     accept_impossible = forms.BooleanField(

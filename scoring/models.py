@@ -73,17 +73,24 @@ class Evening(models.Model):
     )
     players = models.ManyToManyField(Player, through="Participant", related_name="evenings")
     ranking_hidden = models.BooleanField(
-        _("ranking hidden on the public screen"), default=False,
+        _("ranking hidden on the public screen"),
+        default=False,
         help_text=_("For the last rounds: the public ranking screen says it will be announced at the end."),
     )
     mix_clubs = models.BooleanField(
-        _("mix clubs"), default=False,
+        _("mix clubs"),
+        default=False,
         help_text=_("The draw prefers partners and opponents from different clubs."),
     )
     language = models.CharField(
-        _("language of the evening"), max_length=8, choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE,
-        help_text=_("Printouts, the public screens and the tablets use this language, whatever language a "
-                    "browser or the organiser's own pages are set to."),
+        _("language of the evening"),
+        max_length=8,
+        choices=settings.LANGUAGES,
+        default=settings.LANGUAGE_CODE,
+        help_text=_(
+            "Printouts, the public screens and the tablets use this language, whatever language a "
+            "browser or the organiser's own pages are set to."
+        ),
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -109,14 +116,13 @@ class Participant(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="participations")
     checked_in = models.BooleanField(_("checked in"), default=True)
     is_stand_in = models.BooleanField(
-        _("stand-in"), default=False,
+        _("stand-in"),
+        default=False,
         help_text=_("Plays to fill a table but is not ranked (Ersatzspieler)."),
     )
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["evening", "player"], name="one_participation_per_evening")
-        ]
+        constraints = [models.UniqueConstraint(fields=["evening", "player"], name="one_participation_per_evening")]
 
 
 class PartnerExclusion(models.Model):
@@ -147,9 +153,7 @@ class Table(models.Model):
 
     class Meta:
         ordering = ["number"]
-        constraints = [
-            models.UniqueConstraint(fields=["evening", "number"], name="unique_table_number")
-        ]
+        constraints = [models.UniqueConstraint(fields=["evening", "number"], name="unique_table_number")]
 
     def __str__(self) -> str:
         return f"{self.evening} / {self.number}"
@@ -161,9 +165,7 @@ class Session(models.Model):
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="sessions")
     number = models.PositiveSmallIntegerField(_("session"))
     seed = models.BigIntegerField(_("random seed"))
-    sitout_player = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
+    sitout_player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     drawn_at = models.DateTimeField(auto_now_add=True)
     drawn_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -172,9 +174,7 @@ class Session(models.Model):
 
     class Meta:
         ordering = ["evening", "number"]
-        constraints = [
-            models.UniqueConstraint(fields=["evening", "number"], name="unique_session_number")
-        ]
+        constraints = [models.UniqueConstraint(fields=["evening", "number"], name="unique_session_number")]
 
 
 class Partnership(models.Model):
@@ -187,9 +187,7 @@ class Partnership(models.Model):
 
     class Meta:
         ordering = ["session", "number"]
-        constraints = [
-            models.UniqueConstraint(fields=["session", "number"], name="unique_partnership_number")
-        ]
+        constraints = [models.UniqueConstraint(fields=["session", "number"], name="unique_partnership_number")]
 
     @property
     def players(self) -> tuple[Player, Player]:
@@ -231,9 +229,7 @@ class Round(models.Model):
 
     class Meta:
         ordering = ["session", "number"]
-        constraints = [
-            models.UniqueConstraint(fields=["session", "number"], name="unique_round_number")
-        ]
+        constraints = [models.UniqueConstraint(fields=["session", "number"], name="unique_round_number")]
 
 
 class Seating(models.Model):
@@ -305,9 +301,7 @@ class DealChange(models.Model):
 
     class Meta:
         ordering = ["deal", "changed_at", "id"]
-        constraints = [
-            models.UniqueConstraint(fields=["deal", "submission"], name="one_change_per_submission")
-        ]
+        constraints = [models.UniqueConstraint(fields=["deal", "submission"], name="one_change_per_submission")]
 
 
 class AttemptCounter(models.Model):

@@ -12,8 +12,9 @@ import re
 _ASCII_DIGITS = re.compile(r"[0-9]{1,9}")
 
 
-def ascii_int(value: object, default: int | None = None, *, minimum: int | None = None,
-              maximum: int | None = None) -> int | None:
+def ascii_int(
+    value: object, default: int | None = None, *, minimum: int | None = None, maximum: int | None = None
+) -> int | None:
     """``value`` as a non-negative int if it is 1-9 ASCII digits within [minimum, maximum],
     else ``default``.
 

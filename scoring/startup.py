@@ -31,7 +31,7 @@ def start_problems() -> list[str]:
             problems.append(
                 f"Das Konto „{user.username}“ hat noch das Demo-Passwort. Neues Passwort setzen: "
                 f"make organiser (Benutzername {user.username}).\n"
-                f"  The login \"{user.username}\" still has the demo password. Set a new one: "
+                f'  The login "{user.username}" still has the demo password. Set a new one: '
                 f"make organiser (user name {user.username})."
             )
     if not users.filter(Q(is_superuser=True) | Q(groups__name=LEADER)).exists():
@@ -44,7 +44,7 @@ def start_problems() -> list[str]:
 
 def refusal_text(problems: list[str]) -> str:
     """The whole message for the terminal."""
-    head = ("Bruus Turnier startet nicht für das Hallennetz / will not start for the hall's network:")
+    head = "Bruus Turnier startet nicht für das Hallennetz / will not start for the hall's network:"
     return "\n".join([head, *(f"- {problem}" for problem in problems)])
 
 

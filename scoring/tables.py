@@ -122,7 +122,7 @@ def ranking_rows(rows, session_count: int, sessions_drawn: int | None = None) ->
 
 
 def team_names(partnership, names: dict[int, str] | None = None) -> str:
-    """"Name & Name", each as shown in the evening (``names``: club added where names collide)."""
+    """ "Name & Name", each as shown in the evening (``names``: club added where names collide)."""
     names = names or {}
     return " & ".join(names.get(p.pk, p.name) for p in (partnership.player_1, partnership.player_2))
 
@@ -143,16 +143,20 @@ class DealResultTable(tables.Table):
     plain values: numbers as numbers, the time as the local time (a date cell in XLSX).
     """
 
-    session = NumberColumn(verbose_name=pgettext_lazy("deal list column", "Session"),
-                           accessor="seating__round__session__number")
+    session = NumberColumn(
+        verbose_name=pgettext_lazy("deal list column", "Session"), accessor="seating__round__session__number"
+    )
     round = NumberColumn(verbose_name=pgettext_lazy("deal list column", "Round"), accessor="seating__round__number")
-    table_number = NumberColumn(verbose_name=pgettext_lazy("deal list column", "Table"),
-                                accessor="seating__table__number")
+    table_number = NumberColumn(
+        verbose_name=pgettext_lazy("deal list column", "Table"), accessor="seating__table__number"
+    )
     number = NumberColumn(verbose_name=pgettext_lazy("deal list column", "Deal"))
-    team_a = tables.Column(verbose_name=pgettext_lazy("deal list column", "Team A"), accessor="seating__team_a",
-                           orderable=False)
-    team_b = tables.Column(verbose_name=pgettext_lazy("deal list column", "Team B"), accessor="seating__team_b",
-                           orderable=False)
+    team_a = tables.Column(
+        verbose_name=pgettext_lazy("deal list column", "Team A"), accessor="seating__team_a", orderable=False
+    )
+    team_b = tables.Column(
+        verbose_name=pgettext_lazy("deal list column", "Team B"), accessor="seating__team_b", orderable=False
+    )
     winner = tables.Column(verbose_name=pgettext_lazy("deal list column", "Five tricks"))
     to_nil = tables.Column(verbose_name=pgettext_lazy("deal list column", "To nil"))
     bonus_a = NumberColumn(verbose_name=pgettext_lazy("deal list column", "Daring and striking A"))

@@ -61,9 +61,9 @@ def record_failure(key: str, window: int) -> int:
     now = timezone.now()
     for _attempt in range(3):
         with transaction.atomic():
-            restarted = AttemptCounter.objects.filter(
-                key=key, window_start__lte=_expired_before(window)
-            ).update(count=1, window_start=now)
+            restarted = AttemptCounter.objects.filter(key=key, window_start__lte=_expired_before(window)).update(
+                count=1, window_start=now
+            )
             if not restarted:
                 updated = AttemptCounter.objects.filter(key=key).update(count=F("count") + 1)
                 if not updated:

@@ -17,6 +17,4 @@ def validate_no_bidi_controls(value: str) -> None:
     """
     char = find_bidi_control(value or "")
     if char is not None:
-        raise ValidationError(
-            gettext(BIDI_CONTROL_MESSAGE) % {"character": f"{ord(char):04X}"}, code="bidi_control"
-        )
+        raise ValidationError(gettext(BIDI_CONTROL_MESSAGE) % {"character": f"{ord(char):04X}"}, code="bidi_control")

@@ -23,8 +23,10 @@ def icon(size: int, *, maskable: bool) -> Image.Image:
         draw.rounded_rectangle((0, 0, big - 1, big - 1), radius=big * 0.18, fill=FIELD)
         unit = big / 32
         offset = 0
+
     def box(x0, y0, x1, y1):
         return (offset + x0 * unit, offset + y0 * unit, offset + x1 * unit, offset + y1 * unit)
+
     draw.rounded_rectangle(box(14, 9, 18, 28), radius=unit, fill=STICK)
     draw.ellipse(box(11.5, 3, 20.5, 13), fill=HEAD)
     return image.resize((size, size), Image.LANCZOS)

@@ -17,12 +17,47 @@ from scoring.domain.ranking import PlayerScore, rank
 from scoring.models import Evening, Player
 from scoring.selectors import RankingRow
 
-FIRST = ["Hauke", "Gönke", "Broder", "Ingwer", "Frauke", "Momme", "Swantje", "Jürgen", "Dörte", "Sönke",
-         "Hans-Peter", "Anna-Katharina Marlene", "Jo", "Spielerin"]
-LAST = ["Petersen", "Hansen", "Ketelsen", "Sönnichsen", "Carstensen", "Feddersen", "Thomsen", "Lützen",
-        "O'Neill-Süderstapel", "Groß", "Ärger", "Brodersen-Christiansen"]
-CLUBS = ["Schwesing", "Oster-Ohrstedt", "Treia", "Ahrenviöl", "Immenstedt", "Husum", "",
-         "Bruusfreunde Oster-Ohrstedt e.V", "SV Hattstedtermarsch 1921 e.V."]
+FIRST = [
+    "Hauke",
+    "Gönke",
+    "Broder",
+    "Ingwer",
+    "Frauke",
+    "Momme",
+    "Swantje",
+    "Jürgen",
+    "Dörte",
+    "Sönke",
+    "Hans-Peter",
+    "Anna-Katharina Marlene",
+    "Jo",
+    "Spielerin",
+]
+LAST = [
+    "Petersen",
+    "Hansen",
+    "Ketelsen",
+    "Sönnichsen",
+    "Carstensen",
+    "Feddersen",
+    "Thomsen",
+    "Lützen",
+    "O'Neill-Süderstapel",
+    "Groß",
+    "Ärger",
+    "Brodersen-Christiansen",
+]
+CLUBS = [
+    "Schwesing",
+    "Oster-Ohrstedt",
+    "Treia",
+    "Ahrenviöl",
+    "Immenstedt",
+    "Husum",
+    "",
+    "Bruusfreunde Oster-Ohrstedt e.V",
+    "SV Hattstedtermarsch 1921 e.V.",
+]
 LONG_EVENING = "Schwesinger Bruus-Abend zum Jahresabschluss im Dörpshus 2026"  # 60 characters
 LONG_NAME = "Anna-Katharina Süderstapel-Ho"  # 30 characters with the number below
 LONG_CLUB = "SV Oster-Ohrstedt-Hattstedt e."  # 30 characters
@@ -52,14 +87,20 @@ def ranking_rows(players: list[Player], rnd: random.Random, sessions: int = 3) -
         for p in players
     ]
     return [
-        RankingRow(place=line.place, shared=line.shared, player=by_id[line.score.player],
-                   sessions=line.score.sessions, total=line.score.total)
+        RankingRow(
+            place=line.place,
+            shared=line.shared,
+            player=by_id[line.score.player],
+            sessions=line.score.sessions,
+            total=line.score.total,
+        )
         for line in rank(scores, name_key=lambda s: by_id[s.player].name)
     ]
 
 
-def session_plan(players: list[Player], rnd: random.Random, *, rounds: int = 4, deals: int = 4,
-                 filled: bool = True) -> SessionPlan:
+def session_plan(
+    players: list[Player], rnd: random.Random, *, rounds: int = 4, deals: int = 4, filled: bool = True
+) -> SessionPlan:
     """A drawn session: partnerships, tables, a sit-out team per round when the number of teams is
     odd, a whole-session sit-out player when the number of players is odd."""
     refs = [PlayerRef(p.pk, p.name, p.club) for p in players]
@@ -76,7 +117,9 @@ def session_plan(players: list[Player], rnd: random.Random, *, rounds: int = 4, 
             lines = ()
             if filled:
                 lines = tuple(
-                    DealLine(d, w, nil, 0, 0, (2 if nil else 1) if w == "A" else 0, (2 if nil else 1) if w == "B" else 0)
+                    DealLine(
+                        d, w, nil, 0, 0, (2 if nil else 1) if w == "A" else 0, (2 if nil else 1) if w == "B" else 0
+                    )
                     for d, w, nil in ((d, rnd.choice("AB"), rnd.random() < 0.2) for d in range(1, deals + 1))
                 )
             url = f"http://127.0.0.1:8000/t/{t + 1:02d}{'Ab3_' * 7}x2/"
@@ -91,6 +134,7 @@ ALPHABET = "abcdefghijklmnopqrstuvwxyzäöüßABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ -
 def varied_people(count: int, rnd: random.Random, *, name_max: int = 30, club_max: int = 30) -> list[Player]:
     """``count`` players whose names (1..name_max characters, often two words) and clubs
     (0..club_max) vary in length and characters, markup and quotes included."""
+
     def text(low: int, high: int) -> str:
         length = rnd.randint(low, max(low, high))
         chars = "".join(rnd.choice(ALPHABET) for _ in range(length))

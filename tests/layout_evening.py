@@ -23,10 +23,10 @@ EVENING_NAME = "Schwesinger Bruus-Abend Herbst"
 @dataclass
 class LayoutEvening:
     evening: Evening
-    entering: Table       # round 2: two deals entered, the form for deal 3
-    finished: Table       # round 2: every deal entered, "Runde abschließen" tapped by team A
-    all_entered: Table    # round 2: every deal entered, not finished yet (the two finish buttons)
-    confirmed: Table      # round 1 confirmed, round 2 not begun: where everyone sits next + the form
+    entering: Table  # round 2: two deals entered, the form for deal 3
+    finished: Table  # round 2: every deal entered, "Runde abschließen" tapped by team A
+    all_entered: Table  # round 2: every deal entered, not finished yet (the two finish buttons)
+    confirmed: Table  # round 1 confirmed, round 2 not begun: where everyone sits next + the form
     entering_seating: Seating
 
 
@@ -46,8 +46,9 @@ def build_layout_evening(language: str = "de") -> LayoutEvening:
     second = {s.table.number: s for s in seatings.filter(round__number=2)}
     entering, finished, all_entered = second[1], second[2], second[4]
     for number in (1, 2):
-        services.enter_deal(seating_id=entering.pk, number=number, result=random_result(rng), via="Test",
-                            table=entering.table)
+        services.enter_deal(
+            seating_id=entering.pk, number=number, result=random_result(rng), via="Test", table=entering.table
+        )
     for seating in (finished, all_entered):
         play_seating(seating, rng, complete=False)
     services.finish_seating(seating_id=finished.pk, table=finished.table, team="A")

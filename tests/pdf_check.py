@@ -43,11 +43,11 @@ class TextLine:
 
     @property
     def top(self) -> float:
-        return self.y + 0.76 * self.size      # DejaVu Sans: ascent of capitals and ä, ö, ü
+        return self.y + 0.76 * self.size  # DejaVu Sans: ascent of capitals and ä, ö, ü
 
     @property
     def bottom(self) -> float:
-        return self.y - 0.24 * self.size      # descenders (g, p, y)
+        return self.y - 0.24 * self.size  # descenders (g, p, y)
 
 
 def text_lines(data: bytes) -> tuple[list[tuple[float, float]], list[TextLine]]:
@@ -57,7 +57,7 @@ def text_lines(data: bytes) -> tuple[list[tuple[float, float]], list[TextLine]]:
     for number, page in enumerate(reader.pages, start=1):
         box = page.mediabox
         sizes.append((float(box.width), float(box.height)))
-        outer: list[tuple] = []          # the page's matrix at each "Do" being read (forms)
+        outer: list[tuple] = []  # the page's matrix at each "Do" being read (forms)
 
         def before(operator, operands, cm, tm, outer=outer):
             if operator == b"Do":
@@ -80,8 +80,17 @@ def text_lines(data: bytes) -> tuple[list[tuple[float, float]], list[TextLine]]:
                 if not line.strip():
                     continue
                 width = stringWidth(line, name, float(size)) * scale
-                found.append(TextLine(number, line, matrix[4], matrix[5] - index * float(size) * scale,
-                                      width, float(size) * scale, name))
+                found.append(
+                    TextLine(
+                        number,
+                        line,
+                        matrix[4],
+                        matrix[5] - index * float(size) * scale,
+                        width,
+                        float(size) * scale,
+                        name,
+                    )
+                )
 
         page.extract_text(visitor_text=visit, visitor_operand_before=before, visitor_operand_after=after)
     return sizes, found
@@ -95,8 +104,12 @@ class Box:
     top: float
 
     def holds(self, line: TextLine, slack: float = 1.0) -> bool:
-        return (line.x >= self.left - slack and line.right <= self.right + slack
-                and line.bottom >= self.bottom - slack and line.top <= self.top + slack)
+        return (
+            line.x >= self.left - slack
+            and line.right <= self.right + slack
+            and line.bottom >= self.bottom - slack
+            and line.top <= self.top + slack
+        )
 
 
 def problems(data: bytes, boxes: list[Box]) -> list[str]:
@@ -110,15 +123,17 @@ def problems(data: bytes, boxes: list[Box]) -> list[str]:
         if not page.holds(line, slack=0):
             found.append(f"page {line.page}: {line.text!r} outside the page ({line.x:.1f}..{line.right:.1f})")
         elif not any(box.holds(line) for box in boxes):
-            found.append(f"page {line.page}: {line.text!r} outside its box "
-                         f"(x {line.x:.1f}..{line.right:.1f}, y {line.bottom:.1f}..{line.top:.1f})")
+            found.append(
+                f"page {line.page}: {line.text!r} outside its box "
+                f"(x {line.x:.1f}..{line.right:.1f}, y {line.bottom:.1f}..{line.top:.1f})"
+            )
     by_page: dict[int, list[TextLine]] = {}
     for line in lines:
         by_page.setdefault(line.page, []).append(line)
     for page_lines in by_page.values():
         page_lines.sort(key=lambda t: t.x)
         for i, a in enumerate(page_lines):
-            for b in page_lines[i + 1:]:
+            for b in page_lines[i + 1 :]:
                 if b.x >= a.right - 0.5:
                     break
                 if min(a.top, b.top) - max(a.bottom, b.bottom) > 0.5:

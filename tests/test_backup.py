@@ -44,8 +44,9 @@ def play_session(evening, user, seed: int, rng: random.Random, complete: bool = 
         for number in range(1, (deals or evening.deals_per_round) + 1):
             a, b = rng.choice(POSSIBLE)
             result = DealResult(rng.choice("AB"), rng.random() < 0.15, a, b)
-            services.enter_deal(seating_id=seating.pk, number=number, result=result,
-                                via=f"Tisch {seating.table.number} (Tablet)")
+            services.enter_deal(
+                seating_id=seating.pk, number=number, result=result, via=f"Tisch {seating.table.number} (Tablet)"
+            )
         if complete:
             services.complete_seating(seating_id=seating.pk)
     return session
@@ -58,20 +59,36 @@ def played_evening(roster_evening, organiser):
     rng = random.Random(11)
     play_session(roster_evening, organiser, seed=5, rng=rng)
     seating = Seating.objects.filter(round__session__evening=roster_evening).order_by("pk").first()
-    services.enter_deal(seating_id=seating.pk, number=2, result=DealResult("B", True, 0, 1),
-                        via="Turnierleitung leitung", user=organiser, reason="Zählfehler")
-    services.enter_deal(seating_id=seating.pk, number=3, result=DealResult("A", False, 3, 3),
-                        via="Turnierleitung leitung", user=organiser, reason="Hausregel", accept_impossible=True)
+    services.enter_deal(
+        seating_id=seating.pk,
+        number=2,
+        result=DealResult("B", True, 0, 1),
+        via="Turnierleitung leitung",
+        user=organiser,
+        reason="Zählfehler",
+    )
+    services.enter_deal(
+        seating_id=seating.pk,
+        number=3,
+        result=DealResult("A", False, 3, 3),
+        via="Turnierleitung leitung",
+        user=organiser,
+        reason="Hausregel",
+        accept_impossible=True,
+    )
     play_session(roster_evening, organiser, seed=6, rng=rng, complete=False, deals=2)
     Participant.objects.filter(evening=roster_evening, player__name="Tom Whitfield").update(checked_in=False)
     # Fields beyond the defaults, so that the round trip has something to lose.
     Evening.objects.filter(pk=roster_evening.pk).update(ranking_hidden=True)
     Session.objects.filter(evening=roster_evening, number=1).update(closed=True)
     Round.objects.filter(session__evening=roster_evening, session__number=1, number=4).update(locked=True)
-    Seating.objects.filter(pk=seating.pk).update(confirmed_by=organiser, confirmed_via="Turnierleitung", finished_by="B")
+    Seating.objects.filter(pk=seating.pk).update(
+        confirmed_by=organiser, confirmed_via="Turnierleitung", finished_by="B"
+    )
     DealChange.objects.filter(deal__seating=seating).update(client="192.168.178.23")
     DealChange.objects.filter(pk=DealChange.objects.filter(deal__seating=seating).first().pk).update(
-        submission=uuid.UUID("5b1c0d6e-8f43-4f0a-9a57-0b3c2f1e7d42"))
+        submission=uuid.UUID("5b1c0d6e-8f43-4f0a-9a57-0b3c2f1e7d42")
+    )
     roster_evening.refresh_from_db()
     return roster_evening
 
@@ -82,8 +99,9 @@ def normalised(document: dict) -> dict:
     position = {key: {r["id"]: i for i, r in enumerate(document["data"][key])} for key, _, _ in backup.MODELS}
     result = {}
     for key, model, _ in backup.MODELS:
-        targets = {f.name: backup.KEY_OF_MODEL.get(f.related_model) for f in model._meta.concrete_fields
-                   if f.is_relation}
+        targets = {
+            f.name: backup.KEY_OF_MODEL.get(f.related_model) for f in model._meta.concrete_fields if f.is_relation
+        }
         records = []
         for record in document["data"][key]:
             record = dict(record, id=position[key][record["id"]])
@@ -97,40 +115,98 @@ def normalised(document: dict) -> dict:
 
 def snapshot(evening: Evening, tokens: bool = True) -> dict:
     """Everything of an evening that matters, by names and numbers (no primary keys)."""
+
     def team(p):
         return (p.number, p.player_1.name, p.player_2.name) if p else None
 
     def where(seating):
         return (seating.round.session.number, seating.round.number, seating.table.number)
 
-    seating_related = ("round__session", "table", "team_a__player_1", "team_a__player_2",
-                       "team_b__player_1", "team_b__player_2")
+    seating_related = (
+        "round__session",
+        "table",
+        "team_a__player_1",
+        "team_a__player_2",
+        "team_b__player_1",
+        "team_b__player_2",
+    )
     return {
-        "evening": (evening.name, evening.date, evening.venue, evening.sessions_count,
-                    evening.rounds_per_session, evening.deals_per_round, evening.created_at),
-        "participants": sorted((p.player.name, p.player.club, p.checked_in)
-                               for p in Participant.objects.filter(evening=evening).select_related("player")),
+        "evening": (
+            evening.name,
+            evening.date,
+            evening.venue,
+            evening.sessions_count,
+            evening.rounds_per_session,
+            evening.deals_per_round,
+            evening.created_at,
+        ),
+        "participants": sorted(
+            (p.player.name, p.player.club, p.checked_in)
+            for p in Participant.objects.filter(evening=evening).select_related("player")
+        ),
         "tables": sorted((t.number, t.token if tokens else None) for t in evening.tables.all()),
-        "sessions": [(s.number, s.seed, s.sitout_player.name if s.sitout_player else None, s.drawn_at,
-                      s.drawn_by.username if s.drawn_by else None)
-                     for s in evening.sessions.order_by("number").select_related("sitout_player", "drawn_by")],
-        "partnerships": [(p.session.number, *team(p)) for p in Partnership.objects.filter(
-            session__evening=evening).select_related("session", "player_1", "player_2").order_by("session__number", "number")],
-        "rounds": [(r.session.number, r.number, team(r.sitout_partnership)) for r in Round.objects.filter(
-            session__evening=evening).select_related("session", "sitout_partnership__player_1",
-                                                      "sitout_partnership__player_2").order_by("session__number", "number")],
-        "seatings": sorted((where(s), team(s.team_a), team(s.team_b), s.completed_at) for s in Seating.objects.filter(
-            round__session__evening=evening).select_related(*seating_related)),
-        "deals": sorted((where(d.seating), d.number, d.winner, d.to_nil, d.bonus_a, d.bonus_b, d.points_a, d.points_b,
-                         d.override_reason, d.updated_at) for d in Deal.objects.filter(
-            seating__round__session__evening=evening).select_related(*(f"seating__{r}" for r in seating_related))),
-        "changes": sorted((where(c.deal.seating), c.deal.number, c.changed_at,
-                           c.changed_by.username if c.changed_by else None, c.via,
-                           json.dumps(c.previous, sort_keys=True), json.dumps(c.new, sort_keys=True), c.reason)
-                          for c in DealChange.objects.filter(deal__seating__round__session__evening=evening)
-                          .select_related("changed_by", *(f"deal__seating__{r}" for r in seating_related))),
-        "ranking": [(r.place, r.shared, r.player.name, r.player.club, r.sessions, r.total)
-                    for r in selectors.evening_ranking(evening)],
+        "sessions": [
+            (
+                s.number,
+                s.seed,
+                s.sitout_player.name if s.sitout_player else None,
+                s.drawn_at,
+                s.drawn_by.username if s.drawn_by else None,
+            )
+            for s in evening.sessions.order_by("number").select_related("sitout_player", "drawn_by")
+        ],
+        "partnerships": [
+            (p.session.number, *team(p))
+            for p in Partnership.objects.filter(session__evening=evening)
+            .select_related("session", "player_1", "player_2")
+            .order_by("session__number", "number")
+        ],
+        "rounds": [
+            (r.session.number, r.number, team(r.sitout_partnership))
+            for r in Round.objects.filter(session__evening=evening)
+            .select_related("session", "sitout_partnership__player_1", "sitout_partnership__player_2")
+            .order_by("session__number", "number")
+        ],
+        "seatings": sorted(
+            (where(s), team(s.team_a), team(s.team_b), s.completed_at)
+            for s in Seating.objects.filter(round__session__evening=evening).select_related(*seating_related)
+        ),
+        "deals": sorted(
+            (
+                where(d.seating),
+                d.number,
+                d.winner,
+                d.to_nil,
+                d.bonus_a,
+                d.bonus_b,
+                d.points_a,
+                d.points_b,
+                d.override_reason,
+                d.updated_at,
+            )
+            for d in Deal.objects.filter(seating__round__session__evening=evening).select_related(
+                *(f"seating__{r}" for r in seating_related)
+            )
+        ),
+        "changes": sorted(
+            (
+                where(c.deal.seating),
+                c.deal.number,
+                c.changed_at,
+                c.changed_by.username if c.changed_by else None,
+                c.via,
+                json.dumps(c.previous, sort_keys=True),
+                json.dumps(c.new, sort_keys=True),
+                c.reason,
+            )
+            for c in DealChange.objects.filter(deal__seating__round__session__evening=evening).select_related(
+                "changed_by", *(f"deal__seating__{r}" for r in seating_related)
+            )
+        ),
+        "ranking": [
+            (r.place, r.shared, r.player.name, r.player.club, r.sessions, r.total)
+            for r in selectors.evening_ranking(evening)
+        ],
     }
 
 
@@ -184,8 +260,19 @@ def test_backup_file_is_readable_utf8_json_or_gzip(played_evening, tmp_path):
     assert backup.read_backup(plain) == backup.read_backup(packed) == json.loads(text)
     assert document["scope"] == "evening" and document["version"] == 1
     deal = document["data"]["deals"][0]
-    assert {"id", "seating", "number", "winner", "to_nil", "bonus_a", "bonus_b", "points_a", "points_b",
-            "override_reason", "updated_at"} <= set(deal)
+    assert {
+        "id",
+        "seating",
+        "number",
+        "winner",
+        "to_nil",
+        "bonus_a",
+        "bonus_b",
+        "points_a",
+        "points_b",
+        "override_reason",
+        "updated_at",
+    } <= set(deal)
     assert all(c["changed_by"] in (None, "leitung") for c in document["data"]["deal_changes"])
 
 
@@ -211,8 +298,14 @@ def test_restore_next_to_the_original_reuses_players_and_needs_allow_duplicates(
 
 
 def test_database_round_trip_with_two_evenings_and_the_register(played_evening, organiser):
-    second = services.create_evening(name="Oster-Ohrstedt", date=date(2026, 12, 5), venue="Gasthof Treia",
-                                     sessions_count=2, rounds_per_session=3, deals_per_round=3)
+    second = services.create_evening(
+        name="Oster-Ohrstedt",
+        date=date(2026, 12, 5),
+        venue="Gasthof Treia",
+        sessions_count=2,
+        rounds_per_session=3,
+        deals_per_round=3,
+    )
     for player in Player.objects.order_by("name")[:12]:
         services.set_checked_in(evening=second, player=player, checked_in=True)
     play_session(second, organiser, seed=9, rng=random.Random(3))
@@ -270,9 +363,9 @@ def _bad_documents(good: dict) -> list[tuple[str, bytes]]:
     return [
         ("not_json", b"Dies ist keine Sicherung."),
         ("not_json", bytes(range(256)) * 8),
-        ("not_json", good_bytes[: len(good_bytes) // 2]),                       # truncated
-        ("bad_gzip", gzip.compress(good_bytes)[:400]),                          # truncated gzip
-        ("bad_gzip", b"\x1f\x8b" + b"kaputt" * 50),                             # not gzip data
+        ("not_json", good_bytes[: len(good_bytes) // 2]),  # truncated
+        ("bad_gzip", gzip.compress(good_bytes)[:400]),  # truncated gzip
+        ("bad_gzip", b"\x1f\x8b" + b"kaputt" * 50),  # not gzip data
         ("foreign", b'{"a": 1}'),
         ("foreign", b"[]"),
         ("foreign", variant(lambda d: d.update(format="bruus-turnier"))),

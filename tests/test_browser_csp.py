@@ -27,18 +27,27 @@ def page_with_log(browser):
     context.close()
 
 
-def test_no_page_breaks_the_policy_and_the_questions_still_ask(live_server, page_with_log, transactional_db,
-                                                                roster_evening, organiser):
+def test_no_page_breaks_the_policy_and_the_questions_still_ask(
+    live_server, page_with_log, transactional_db, roster_evening, organiser
+):
     page, problems = page_with_log
     services.draw_session(evening=roster_evening, seed=1)
     table = Table.objects.get(evening=roster_evening, number=1)
     client = Client()
     client.force_login(organiser)
-    page.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
-                               "url": live_server.url}])
-    for path in ("/", "/hilfe/", f"/abend/{roster_evening.pk}/rangliste/", f"/abend/{roster_evening.pk}/platz/",
-                 f"/organiser/abende/{roster_evening.pk}/", f"/organiser/abende/{roster_evening.pk}/live/",
-                 f"/organiser/abende/{roster_evening.pk}/durchgang/1/", f"/t/{table.token}/"):
+    page.context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    for path in (
+        "/",
+        "/hilfe/",
+        f"/abend/{roster_evening.pk}/rangliste/",
+        f"/abend/{roster_evening.pk}/platz/",
+        f"/organiser/abende/{roster_evening.pk}/",
+        f"/organiser/abende/{roster_evening.pk}/live/",
+        f"/organiser/abende/{roster_evening.pk}/durchgang/1/",
+        f"/t/{table.token}/",
+    ):
         page.goto(live_server.url + path)
         page.wait_for_load_state("networkidle")
     assert not [p for p in problems if "Content Security Policy" in p or "Refused" in p], problems
@@ -62,7 +71,8 @@ def test_no_page_breaks_the_policy_and_the_questions_still_ask(live_server, page
     expect(page.locator("#scorer-state")).to_contain_text("Spiel 1 gespeichert")
     assert page.evaluate("window.__same_page === true")
     seating = services.current_seating(table)
-    services.enter_deal(seating_id=seating.pk, number=2, result=DealResult("B", False, 0, 0), via="other tablet",
-                        table=table)
+    services.enter_deal(
+        seating_id=seating.pk, number=2, result=DealResult("B", False, 0, 0), via="other tablet", table=table
+    )
     expect(page.locator('tr[data-deal="2"]')).to_have_attribute("data-entered", "1", timeout=25_000)
     assert not [p for p in problems if "Content Security Policy" in p or "Refused" in p], problems

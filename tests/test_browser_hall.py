@@ -112,8 +112,9 @@ def test_three_tablets_join_by_code_and_one_by_qr_link(live_server, hall, new_co
         seating = Seating.objects.get(table=tables[number], round__session__number=1, round__number=1)
         deal = Deal.objects.get(seating=seating, number=1)
         assert deal.winner == winner, number
-    played = set(Deal.objects.filter(seating__round__session__evening=evening)
-                 .values_list("seating__table__number", flat=True))
+    played = set(
+        Deal.objects.filter(seating__round__session__evening=evening).values_list("seating__table__number", flat=True)
+    )
     assert played == {1, 2, 3, 4}
 
     # A tablet keeps its table: /tablet/ (the home-screen icon's start page) leads back to it.
@@ -135,8 +136,9 @@ def test_a_wrong_code_says_so_and_a_helper_is_turned_away_from_the_organiser_onl
     page = new_context(TABLET).new_page()
     page.goto(f"{live_server.url}/tablet/")
     page.get_by_label("Tischnummer").fill("2")
-    page.get_by_label("Tischcode (auf der Tischkarte)").fill("ABC DEF" if evening.tables.get(number=2).code != "ABCDEF"
-                                                              else "BCD EFG")
+    page.get_by_label("Tischcode (auf der Tischkarte)").fill(
+        "ABC DEF" if evening.tables.get(number=2).code != "ABCDEF" else "BCD EFG"
+    )
     page.get_by_role("button", name="Tisch öffnen").tap()
     expect(page.get_by_test_id("join-error")).to_contain_text("Das ist nicht der Code von Tisch 2")
     expect(page.get_by_test_id("join-error")).to_contain_text("Noch 9 Versuche")

@@ -186,8 +186,9 @@ def test_a_round_entered_confirmed_and_corrected(live_server, new_context, table
     django_client = Client()
     django_client.force_login(organiser)
     office = new_context(TABLET)
-    office.add_cookies([{"name": "sessionid", "value": django_client.cookies["sessionid"].value,
-                         "url": live_server.url}])
+    office.add_cookies(
+        [{"name": "sessionid", "value": django_client.cookies["sessionid"].value, "url": live_server.url}]
+    )
     desk = office.new_page()
     desk.goto(f"{live_server.url}/organiser/tischrunde/{seating.pk}/?deal=3#edit")
     expect(desk.get_by_test_id("seating-state")).to_have_attribute("data-state", "confirmed")

@@ -79,8 +79,9 @@ def seatings(evening, session_number=1):
 def enter(seating, results):
     """Enter deals 1.. with the given (winner, to_nil, bonus_a, bonus_b)."""
     for number, (winner, to_nil, bonus_a, bonus_b) in enumerate(results, start=1):
-        services.enter_deal(seating_id=seating.pk, number=number,
-                            result=DealResult(winner, to_nil, bonus_a, bonus_b), via="Test")
+        services.enter_deal(
+            seating_id=seating.pk, number=number, result=DealResult(winner, to_nil, bonus_a, bonus_b), via="Test"
+        )
 
 
 def team_names(partnership) -> list[str]:
@@ -104,14 +105,16 @@ def ranking_rows(pages: list[str], session_count: int) -> list[dict]:
                 current.append(line)
     parsed = []
     for page_number, cells in rows:
-        parsed.append({
-            "page": page_number,
-            "place": cells[0],
-            "name": cells[1],
-            "club": "".join(cells[2:-session_count - 1]),
-            "sessions": cells[-session_count - 1:-1],
-            "total": cells[-1],
-        })
+        parsed.append(
+            {
+                "page": page_number,
+                "place": cells[0],
+                "name": cells[1],
+                "club": "".join(cells[2 : -session_count - 1]),
+                "sessions": cells[-session_count - 1 : -1],
+                "total": cells[-1],
+            }
+        )
     return parsed
 
 
@@ -119,11 +122,13 @@ def expected_ranking(evening) -> list[dict]:
     """The ranking from the selector, as the PDF should print it (German number format)."""
     out = []
     for row in selectors.evening_ranking(evening):
-        out.append({
-            "place": f"{row.place}.{'*' if row.shared else ''}",
-            "name": row.player.name,
-            "total": pdf_base.matchsticks(row.total) + ("°" if row.provisional else ""),
-        })
+        out.append(
+            {
+                "place": f"{row.place}.{'*' if row.shared else ''}",
+                "name": row.player.name,
+                "total": pdf_base.matchsticks(row.total) + ("°" if row.provisional else ""),
+            }
+        )
     return out
 
 
@@ -248,11 +253,13 @@ def test_document_queries_do_not_grow_with_players(organiser_client):
         services.draw_session(evening=evening, seed=1)
         enter(seatings(evening)[0], [("A", False, 0, 0)] * 4)
         counts[players] = []
-        for name, args, query in (("ranking_pdf", [evening.pk], ""),
-                                  ("score_sheets_pdf", [evening.pk, 1], ""),
-                                  ("score_sheets_pdf", [evening.pk, 1], "?leer=1"),
-                                  ("table_list_pdf", [evening.pk, 1], ""),
-                                  ("route_cards_pdf", [evening.pk, 1], "")):
+        for name, args, query in (
+            ("ranking_pdf", [evening.pk], ""),
+            ("score_sheets_pdf", [evening.pk, 1], ""),
+            ("score_sheets_pdf", [evening.pk, 1], "?leer=1"),
+            ("table_list_pdf", [evening.pk, 1], ""),
+            ("route_cards_pdf", [evening.pk, 1], ""),
+        ):
             with CaptureQueriesContext(connection) as queries:
                 get_pdf(organiser_client, name, *args, query=query)
             counts[players].append(len(queries))
@@ -280,7 +287,7 @@ def expected_values(seating) -> list[str]:
 
 
 def contains_run(haystack: list[str], needle: list[str]) -> bool:
-    return any(haystack[i:i + len(needle)] == needle for i in range(len(haystack) - len(needle) + 1))
+    return any(haystack[i : i + len(needle)] == needle for i in range(len(haystack) - len(needle) + 1))
 
 
 @pytest.mark.django_db
@@ -325,9 +332,11 @@ def test_score_sheets_200_players_in_round_then_table_order(organiser_client):
     services.draw_session(evening=evening, seed=11)
     all_seatings = seatings(evening)
     assert len(all_seatings) == 200  # 50 tables x 4 rounds
-    played = {0: [("A", True, 0, 0), ("B", False, 0, 1), ("A", False, 2, 0), ("B", True, 0, 0)],
-              57: [("B", False, 0, 0)] * 4,
-              199: [("A", False, 1, 0), ("A", False, 0, 0)]}
+    played = {
+        0: [("A", True, 0, 0), ("B", False, 0, 1), ("A", False, 2, 0), ("B", True, 0, 0)],
+        57: [("B", False, 0, 0)] * 4,
+        199: [("A", False, 1, 0), ("A", False, 0, 0)],
+    }
     for index, results in played.items():
         enter(all_seatings[index], results)
 
@@ -366,7 +375,8 @@ def seat_map(evening, session_number=1):
     where: dict[str, dict[int, int | None]] = {}
     partner: dict[str, str] = {}
     for p in Partnership.objects.filter(session__evening=evening, session__number=session_number).select_related(
-            "player_1", "player_2"):
+        "player_1", "player_2"
+    ):
         partner[p.player_1.name], partner[p.player_2.name] = p.player_2.name, p.player_1.name
     for seating in seatings(evening, session_number):
         for team in (seating.team_a, seating.team_b):
@@ -435,7 +445,7 @@ def test_table_list_and_route_cards_200_players(organiser_client):
     bounds = starts + [players_page]
     for seating in seatings(evening):
         r = seating.round.number
-        block = "\n".join(pages[bounds[r - 1]:bounds[r]])
+        block = "\n".join(pages[bounds[r - 1] : bounds[r]])
         assert "\n".join(team_names(seating.team_a)) in block and "\n".join(team_names(seating.team_b)) in block
     for number, page in enumerate(pages, start=1):
         assert f"Seite {number} von {len(pages)}" in page
@@ -451,7 +461,7 @@ def test_table_list_and_route_cards_200_players(organiser_client):
         lines = lines_of(page)
         for i, line in enumerate(lines):
             if line in where:  # the card's player (partners follow "Partner:")
-                cards.append((page_number, line, lines[i + 1:i + 12]))
+                cards.append((page_number, line, lines[i + 1 : i + 12]))
     assert [name for _, name, _ in cards] == alphabetical(where)
     assert [page for page, _, _ in cards] == [i // 8 for i in range(200)]
     for _, name, rest in cards:
@@ -469,10 +479,13 @@ def test_route_cards_small_evening_with_sit_outs(organiser_client, drawn_roster)
     assert reader.metadata.title == "Laufzettel Durchgang 1 – Schwesing – 2026-11-21"
     assert len(pages) == 4  # 26 cards, 8 to a page
     lines = [line for page in pages for line in lines_of(page)]
-    cards = [i for i, line in enumerate(lines) if line in where and lines[i - 1] == "Schwesing" and
-             lines[i - 2] == "Laufzettel · Durchgang 1"]
+    cards = [
+        i
+        for i, line in enumerate(lines)
+        if line in where and lines[i - 1] == "Schwesing" and lines[i - 2] == "Laufzettel · Durchgang 1"
+    ]
     assert [lines[i] for i in cards] == alphabetical(where)
-    gonke = lines[lines.index("Gönke Hansen", cards[0]) + 1:][:12]
+    gonke = lines[lines.index("Gönke Hansen", cards[0]) + 1 :][:12]
     assert gonke[0] == "Schwesing" and gonke[1] == f"Partner: {partner['Gönke Hansen']}"
     for r in range(1, 5):
         table = where["Gönke Hansen"][r]
@@ -491,8 +504,12 @@ def test_names_with_markup_and_quotes_print_literally(organiser_client):
         services.set_checked_in(evening=evening, player=player, checked_in=True)
     services.draw_session(evening=evening, seed=4)
 
-    documents = [("ranking_pdf", [evening.pk], ""), ("score_sheets_pdf", [evening.pk, 1], "?leer=1"),
-                 ("table_list_pdf", [evening.pk, 1], ""), ("route_cards_pdf", [evening.pk, 1], "")]
+    documents = [
+        ("ranking_pdf", [evening.pk], ""),
+        ("score_sheets_pdf", [evening.pk, 1], "?leer=1"),
+        ("table_list_pdf", [evening.pk, 1], ""),
+        ("route_cards_pdf", [evening.pk, 1], ""),
+    ]
     for name, args, query in documents:
         response, reader, pages, _ = get_pdf(organiser_client, name, *args, query=query)
         text = "\n".join(pages)
@@ -502,7 +519,7 @@ def test_names_with_markup_and_quotes_print_literally(organiser_client):
         assert 'Abend <i>"Treia"</i> & Co' in reader.metadata.title
         # The file name keeps what a file system allows: < > " and / become "-".
         assert "– Abend -i-Treia-i- & Co – 2026-11-21.pdf" in filename_star(response)
-        assert re.fullmatch(r'[a-z0-9-]+\.pdf', filename_ascii(response))
+        assert re.fullmatch(r"[a-z0-9-]+\.pdf", filename_ascii(response))
     _, _, pages, _ = get_pdf(organiser_client, "ranking_pdf", evening.pk)
     assert squeeze(MARKUP_CLUB) in squeeze("\n".join(pages))
     _, _, pages, _ = get_pdf(organiser_client, "score_sheets_pdf", evening.pk, 1)
@@ -524,8 +541,12 @@ def test_fonts_cover_german_and_suits_and_register_once():
 @pytest.mark.django_db
 def test_fonts_are_embedded_and_no_other_font_is_used(organiser_client, drawn_roster):
     evening = drawn_roster
-    for name, args in (("ranking_pdf", [evening.pk]), ("score_sheets_pdf", [evening.pk, 1]),
-                       ("table_list_pdf", [evening.pk, 1]), ("route_cards_pdf", [evening.pk, 1])):
+    for name, args in (
+        ("ranking_pdf", [evening.pk]),
+        ("score_sheets_pdf", [evening.pk, 1]),
+        ("table_list_pdf", [evening.pk, 1]),
+        ("route_cards_pdf", [evening.pk, 1]),
+    ):
         _, reader, _, _ = get_pdf(organiser_client, name, *args)
         seen = set()
         for page in reader.pages:
@@ -545,13 +566,21 @@ def test_rendered_pages_are_not_blank(organiser_client, drawn_roster, tmp_path):
     pdftoppm = shutil.which("pdftoppm")
     assert pdftoppm, "pdftoppm is missing: install Debian's poppler-utils (make chromium does)"
     evening = drawn_roster
-    for name, args, query in (("ranking_pdf", [evening.pk], ""), ("score_sheets_pdf", [evening.pk, 1], ""),
-                              ("table_list_pdf", [evening.pk, 1], ""), ("route_cards_pdf", [evening.pk, 1], "")):
+    for name, args, query in (
+        ("ranking_pdf", [evening.pk], ""),
+        ("score_sheets_pdf", [evening.pk, 1], ""),
+        ("table_list_pdf", [evening.pk, 1], ""),
+        ("route_cards_pdf", [evening.pk, 1], ""),
+    ):
         _, _, _, data = get_pdf(organiser_client, name, *args, query=query)
         source = tmp_path / f"{name}.pdf"
         source.write_bytes(data)
-        subprocess.run([pdftoppm, "-r", "50", "-png", "-f", "1", "-l", "1", str(source), str(tmp_path / name)],
-                       check=True, capture_output=True, timeout=60)
+        subprocess.run(
+            [pdftoppm, "-r", "50", "-png", "-f", "1", "-l", "1", str(source), str(tmp_path / name)],
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
         (image_path,) = tmp_path.glob(f"{name}-*.png")
         image = Image.open(image_path).convert("L")
         assert abs(image.size[0] - 413) <= 1 and abs(image.size[1] - 585) <= 1  # A4 at 50 dpi
@@ -565,8 +594,10 @@ def test_rendered_pages_are_not_blank(organiser_client, drawn_roster, tmp_path):
 
 @pytest.mark.django_db
 def test_documents_need_a_login(client, drawn_roster):
-    for url in (reverse("organiser:ranking_pdf", args=[drawn_roster.pk]),
-                reverse("organiser:score_sheets_pdf", args=[drawn_roster.pk, 1])):
+    for url in (
+        reverse("organiser:ranking_pdf", args=[drawn_roster.pk]),
+        reverse("organiser:score_sheets_pdf", args=[drawn_roster.pk, 1]),
+    ):
         response = client.get(url)
         assert response.status_code == 302 and "/anmelden/" in response["Location"]
 
@@ -586,8 +617,12 @@ def test_undrawn_or_unknown_sessions_redirect_with_a_message(organiser_client, d
 @pytest.mark.django_db
 def test_unknown_evening_is_a_friendly_404(organiser_client):
     missing = (Evening.objects.order_by("-pk").values_list("pk", flat=True).first() or 0) + 1
-    for name, args in (("ranking_pdf", [missing]), ("score_sheets_pdf", [missing, 1]),
-                       ("table_list_pdf", [missing, 1]), ("route_cards_pdf", [missing, 1])):
+    for name, args in (
+        ("ranking_pdf", [missing]),
+        ("score_sheets_pdf", [missing, 1]),
+        ("table_list_pdf", [missing, 1]),
+        ("route_cards_pdf", [missing, 1]),
+    ):
         response = organiser_client.get(reverse(f"organiser:{name}", args=args))
         assert response.status_code == 404
         assert "application/pdf" not in response["Content-Type"]
@@ -610,8 +645,12 @@ def test_links_on_the_organiser_pages(organiser_client, drawn_roster):
     assert f'class="button" href="{reverse("organiser:ranking_pdf", args=[evening.pk])}"' in page
     page = organiser_client.get(reverse("organiser:session_detail", args=[evening.pk, 1])).content.decode()
     sheets = reverse("organiser:score_sheets_pdf", args=[evening.pk, 1])
-    for href in (f"{sheets}?leer=1", sheets, reverse("organiser:table_list_pdf", args=[evening.pk, 1]),
-                 reverse("organiser:route_cards_pdf", args=[evening.pk, 1])):
+    for href in (
+        f"{sheets}?leer=1",
+        sheets,
+        reverse("organiser:table_list_pdf", args=[evening.pk, 1]),
+        reverse("organiser:route_cards_pdf", args=[evening.pk, 1]),
+    ):
         assert f'class="button" href="{href}"' in page, href
     assert "Spielzettel leer (PDF)" in page and "Laufzettel (PDF)" in page
 

@@ -45,7 +45,7 @@ def cut_boxes(columns: int, rows: int) -> list[Box]:
     frames = base.cut_template(columns, rows).frames
     boxes = [Box(f._x1, f._y1, f._x1 + f._width, f._y1 + f._height) for f in frames]
     lowest = min(f._y1 for f in frames)
-    scissors = Box(0, lowest, min(f._x1 for f in frames), H)    # ✂ on the cut lines, left edge
+    scissors = Box(0, lowest, min(f._x1 for f in frames), H)  # ✂ on the cut lines, left edge
     return [*boxes, scissors, Box(base.MARGIN, 0, W - base.MARGIN, lowest)]
 
 
@@ -58,26 +58,42 @@ def sheet_boxes(plan) -> callable:
 def documents(players: list, rnd: random.Random, evening, *, provisional: bool = True):
     """(name, bytes, boxes) of every document of an evening with these players."""
     rows = dd.ranking_rows(players, rnd)
-    if provisional and rows:   # a sit-out credit of a running round, and a shared place
+    if provisional and rows:  # a sit-out credit of a running round, and a shared place
         first = rows[0]
         rows[0] = RankingRow(first.place, True, first.player, first.sessions, first.total, frozenset({1}))
         rows[1:2] = [RankingRow(first.place, True, r.player, r.sessions, r.total) for r in rows[1:2]]
     plan = dd.session_plan(players, rnd)
     rows_per_card_page = 4 if len(plan.rounds) <= 5 else 3
     return [
-        ("ranking", build_ranking(evening, rows, complete=not provisional, sessions_drawn=2,
-                                  printed_at=PRINTED_AT), BODY),
+        (
+            "ranking",
+            build_ranking(evening, rows, complete=not provisional, sessions_drawn=2, printed_at=PRINTED_AT),
+            BODY,
+        ),
         ("table list", build_table_list(evening, plan, printed_at=PRINTED_AT), BODY),
-        ("score sheets blank", build_score_sheets(evening, plan, filled=False, printed_at=PRINTED_AT),
-         sheet_boxes(plan)),
-        ("score sheets filled", build_score_sheets(evening, plan, filled=True, printed_at=PRINTED_AT),
-         sheet_boxes(plan)),
+        (
+            "score sheets blank",
+            build_score_sheets(evening, plan, filled=False, printed_at=PRINTED_AT),
+            sheet_boxes(plan),
+        ),
+        (
+            "score sheets filled",
+            build_score_sheets(evening, plan, filled=True, printed_at=PRINTED_AT),
+            sheet_boxes(plan),
+        ),
         ("route cards", build_route_cards(evening, plan, printed_at=PRINTED_AT), cut_boxes(2, rows_per_card_page)),
-        ("table cards", build_table_cards(
-            evening, [SimpleNamespace(number=seat.table, code="KATWEN") for seat in plan.rounds[0].tables],
-            table_url=lambda table: f"http://192.168.178.20:8000/t/{table.number:02d}{'Ab3_' * 7}x2/",
-            join_url="http://192.168.178.20:8000/tablet/", wifi_name="Dörpshus Schwesing Gäste 5 GHz",
-            printed_at=PRINTED_AT), cut_boxes(1, 2)),
+        (
+            "table cards",
+            build_table_cards(
+                evening,
+                [SimpleNamespace(number=seat.table, code="KATWEN") for seat in plan.rounds[0].tables],
+                table_url=lambda table: f"http://192.168.178.20:8000/t/{table.number:02d}{'Ab3_' * 7}x2/",
+                join_url="http://192.168.178.20:8000/tablet/",
+                wifi_name="Dörpshus Schwesing Gäste 5 GHz",
+                printed_at=PRINTED_AT,
+            ),
+            cut_boxes(1, 2),
+        ),
     ]
 
 
@@ -135,12 +151,13 @@ def test_ranking_marks_provisional_sitout_credit_with_a_legend():
     players = dd.people(10, rnd)
     rows = dd.ranking_rows(players, rnd)
     r = rows[0]
-    rows[0] = RankingRow(r.place, r.shared, r.player, (Fraction(57, 4), Fraction(3), Fraction(0)),
-                         Fraction(57, 4) + 3, frozenset({0}))
+    rows[0] = RankingRow(
+        r.place, r.shared, r.player, (Fraction(57, 4), Fraction(3), Fraction(0)), Fraction(57, 4) + 3, frozenset({0})
+    )
     with translation.override("de"):
         data = build_ranking(dd.evening(), rows, complete=False, sessions_drawn=1, printed_at=PRINTED_AT)
     text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
-    assert "14,3°" in text and "17,3°" in text          # half up, with the mark
+    assert "14,3°" in text and "17,3°" in text  # half up, with the mark
     assert "° vorläufig: Freilos-Gutschrift" in text
 
 
@@ -194,7 +211,7 @@ def test_ranking_builds_for_every_number_of_players_from_4_to_300():
     failures = []
     for count in range(4, 301):
         rnd = random.Random(count)
-        players = dd.people(count, rnd)      # names up to 30 characters, as "Spielerin 0001 Ketelsen"
+        players = dd.people(count, rnd)  # names up to 30 characters, as "Spielerin 0001 Ketelsen"
         rows = dd.ranking_rows(players, rnd)
         try:
             data = build_ranking(dd.evening(), rows, complete=count % 2 == 0, sessions_drawn=count % 4)
@@ -204,8 +221,9 @@ def test_ranking_builds_for_every_number_of_players_from_4_to_300():
     assert failures == []
 
 
-@hypothesis.settings(max_examples=6, deadline=None, derandomize=True,
-                     suppress_health_check=[hypothesis.HealthCheck.too_slow])
+@hypothesis.settings(
+    max_examples=6, deadline=None, derandomize=True, suppress_health_check=[hypothesis.HealthCheck.too_slow]
+)
 @hypothesis.given(
     count=st.integers(4, 300),
     seed=st.integers(0, 2**32),

@@ -69,8 +69,11 @@ def snapshot(session: Session):
         session.sitout_player_id,
         sorted(Partnership.objects.filter(session=session).values_list("number", "player_1_id", "player_2_id")),
         sorted(Round.objects.filter(session=session).values_list("number", "sitout_partnership_id")),
-        sorted(Seating.objects.filter(round__session=session).values_list("round__number", "table_id", "team_a_id",
-                                                                          "team_b_id")),
+        sorted(
+            Seating.objects.filter(round__session=session).values_list(
+                "round__number", "table_id", "team_a_id", "team_b_id"
+            )
+        ),
     )
 
 
@@ -120,7 +123,7 @@ def test_stand_ins_fill_the_tables_and_are_not_ranked(organiser_client):
     ranked = [row.player.name for row in selectors.evening_ranking(evening)]
     assert len(ranked) == 26 and not any(name.startswith("Ersatz") for name in ranked)
     page = organiser_client.get(reverse("organiser:session_detail", args=[evening.pk, 1])).content.decode()
-    assert "Ersatz 1 <small class=\"stand-in\">(Ersatz)</small>" in page
+    assert 'Ersatz 1 <small class="stand-in">(Ersatz)</small>' in page
     csv = organiser_client.get(reverse("organiser:ranking", args=[evening.pk]) + "?_export=csv")
     assert "Ersatz 1" not in csv.content.decode("utf-8-sig")
 
@@ -189,8 +192,7 @@ def test_not_together_bad_input():
     assert error.value.code == "players_missing"
     assert not PartnerExclusion.objects.exists()
     services.add_partner_exclusion(evening=evening, player_a_id=one.pk, player_b_id=player("Spieler 2").pk)
-    _, created = services.add_partner_exclusion(evening=evening, player_a_id=player("Spieler 2").pk,
-                                                player_b_id=one.pk)
+    _, created = services.add_partner_exclusion(evening=evening, player_a_id=player("Spieler 2").pk, player_b_id=one.pk)
     assert not created and PartnerExclusion.objects.count() == 1
 
 
@@ -205,12 +207,13 @@ def test_impossible_wishes_name_the_player_and_save_nothing(organiser_client):
     assert error.value.code == "partner_impossible"
     assert error.value.params["players"] == "Spieler 1"
     assert not Session.objects.exists() and not Partnership.objects.exists() and not Table.objects.exists()
-    response = organiser_client.post(reverse("organiser:session_draw", args=[evening.pk]), {"number": "1"},
-                                     follow=True)
+    response = organiser_client.post(reverse("organiser:session_draw", args=[evening.pk]), {"number": "1"}, follow=True)
     text = [str(m) for m in response.context["messages"]]
-    assert text == ["Niemand darf Partner von Spieler 1 sein: Die Wünsche „nicht zusammen“ schließen alle anderen "
-                    "anwesenden Spieler aus. Bitte löschen Sie einen Wunsch oder tragen Sie mehr Spieler als anwesend "
-                    "ein."]
+    assert text == [
+        "Niemand darf Partner von Spieler 1 sein: Die Wünsche „nicht zusammen“ schließen alle anderen "
+        "anwesenden Spieler aus. Bitte löschen Sie einen Wunsch oder tragen Sie mehr Spieler als anwesend "
+        "ein."
+    ]
     assert not Session.objects.exists()
 
 
@@ -220,13 +223,17 @@ def test_wishes_on_the_check_in_page(organiser_client):
     a, b = player("Spieler 1"), player("Spieler 2")
     page = organiser_client.get(reverse("organiser:evening_players", args=[evening.pk])).content.decode()
     assert "Wünsche für die Auslosung" in page and "Nicht zusammen" in page
-    response = organiser_client.post(reverse("organiser:exclusion_add", args=[evening.pk]),
-                                     {"player_a": a.pk, "player_b": b.pk}, follow=True)
-    assert "Spieler 1 und Spieler 2 werden nicht als Partner ausgelost." in [str(m) for m in response.context["messages"]]
+    response = organiser_client.post(
+        reverse("organiser:exclusion_add", args=[evening.pk]), {"player_a": a.pk, "player_b": b.pk}, follow=True
+    )
+    assert "Spieler 1 und Spieler 2 werden nicht als Partner ausgelost." in [
+        str(m) for m in response.context["messages"]
+    ]
     wish = PartnerExclusion.objects.get()
     assert "Spieler 1 – Spieler 2" in response.content.decode()
-    response = organiser_client.post(reverse("organiser:exclusion_add", args=[evening.pk]),
-                                     {"player_a": a.pk, "player_b": a.pk}, follow=True)
+    response = organiser_client.post(
+        reverse("organiser:exclusion_add", args=[evening.pk]), {"player_a": a.pk, "player_b": a.pk}, follow=True
+    )
     assert "Bitte wählen Sie zwei verschiedene Spieler." in [str(m) for m in response.context["messages"]]
     organiser_client.post(reverse("organiser:exclusion_remove", args=[evening.pk, wish.pk]))
     assert not PartnerExclusion.objects.exists()
@@ -268,8 +275,11 @@ def test_replacement_keeps_every_result_and_the_ranking_right():
     assert not Participant.objects.get(evening=evening, player=leaver).checked_in
     after = change.partnership_after
     assert {after.player_1_id, after.player_2_id} == {partner.pk, sitter.pk}
-    assert Seating.objects.filter(round__session=session, round__number=1).filter(
-        team_a=team).count() + Seating.objects.filter(round__session=session, round__number=1, team_b=team).count() == 1
+    assert (
+        Seating.objects.filter(round__session=session, round__number=1).filter(team_a=team).count()
+        + Seating.objects.filter(round__session=session, round__number=1, team_b=team).count()
+        == 1
+    )
     assert not Seating.objects.filter(round__session=session, round__number__gte=2, team_a=team).exists()
     assert not Seating.objects.filter(round__session=session, round__number__gte=2, team_b=team).exists()
     for number in (2, 3, 4):
@@ -504,9 +514,14 @@ def test_redraw_and_swap_pages(organiser_client):
     assert session.seed != 18
     assert f"Durchgang 1 neu ausgelost (Zufallszahl {session.seed})" in str(list(response.context["messages"])[0])
     first, second = session.partnerships.order_by("number")[:2]
-    response = organiser_client.post(reverse("organiser:session_swap", args=[evening.pk, 1]),
-                                     {"player_a": first.player_1_id, "player_b": second.player_1_id}, follow=True)
-    assert [str(m) for m in response.context["messages"]] == ["Spieler getauscht. Bitte drucken Sie die neue Tischliste."]
+    response = organiser_client.post(
+        reverse("organiser:session_swap", args=[evening.pk, 1]),
+        {"player_a": first.player_1_id, "player_b": second.player_1_id},
+        follow=True,
+    )
+    assert [str(m) for m in response.context["messages"]] == [
+        "Spieler getauscht. Bitte drucken Sie die neue Tischliste."
+    ]
     play_round(session, 1)
     response = organiser_client.post(url, {"confirm": "1"}, follow=True)
     assert [str(m) for m in response.context["messages"]] == [
@@ -588,8 +603,14 @@ def _two_draws_in_two_processes(tmp_path) -> list[str]:
         subprocess.run([sys.executable, *command], cwd=root, env=env, check=True, capture_output=True)
     start = str(time.time() + 3)
     processes = [
-        subprocess.Popen([sys.executable, "-c", DRAW_AT_ONCE, start, str(seed)], cwd=root, env=env,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-c", DRAW_AT_ONCE, start, str(seed)],
+            cwd=root,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for seed in (1, 2)
     ]
     results = []
@@ -612,8 +633,9 @@ def _two_draws_in_two_threads() -> list[str]:
     def draw(seed):
         try:
             barrier.wait()
-            results.append(str(services.draw_session(evening=Evening.objects.get(pk=evening.pk), seed=seed,
-                                                     number=1).seed))
+            results.append(
+                str(services.draw_session(evening=Evening.objects.get(pk=evening.pk), seed=seed, number=1).seed)
+            )
         except services.ServiceError as error:
             results.append(error.code)
         finally:
@@ -717,14 +739,14 @@ def test_wishes_stand_ins_and_replacements_survive_a_backup():
     from scoring import backup
 
     evening = make_evening(17)
-    services.add_partner_exclusion(evening=evening, player_a_id=player("Spieler 1").pk,
-                                   player_b_id=player("Spieler 2").pk)
+    services.add_partner_exclusion(
+        evening=evening, player_a_id=player("Spieler 1").pk, player_b_id=player("Spieler 2").pk
+    )
     services.set_stand_in(evening=evening, player=player("Spieler 3"), stand_in=True)
     session = services.draw_session(evening=evening, seed=22)
     play_round(session, 1)
     team = session.partnerships.first()
-    services.replace_player(session_id=session.pk, leaving_id=team.player_1_id,
-                            replacement_id=session.sitout_player_id)
+    services.replace_player(session_id=session.pk, leaving_id=team.player_1_id, replacement_id=session.sitout_player_id)
     document = backup.export_evening(evening)
     restored = backup.restore(document, allow_duplicates=True).evenings[0]
     assert restored.pk != evening.pk

@@ -24,9 +24,21 @@ pytestmark = pytest.mark.django_db
 
 POSSIBLE = [(0, 0), (1, 0), (0, 1), (2, 0), (0, 2), (1, 1), (3, 0), (0, 3), (2, 1), (1, 2), (4, 0), (0, 4)]
 RANKING_HEADERS = ["Platz", "Name", "Verein", "Durchgang 1", "Durchgang 2", "Durchgang 3", "Gesamt"]
-DEAL_HEADERS = ["Durchgang", "Runde", "Tisch", "Spiel", "Team A", "Team B", "Fünf Stiche", "Zu Null",
-                "Wagen und Schlagen A", "Wagen und Schlagen B", "Streichhölzer A", "Streichhölzer B",
-                "Eingegeben/geändert"]
+DEAL_HEADERS = [
+    "Durchgang",
+    "Runde",
+    "Tisch",
+    "Spiel",
+    "Team A",
+    "Team B",
+    "Fünf Stiche",
+    "Zu Null",
+    "Wagen und Schlagen A",
+    "Wagen und Schlagen B",
+    "Streichhölzer A",
+    "Streichhölzer B",
+    "Eingegeben/geändert",
+]
 
 
 def play(evening, seed=1, deals=4, rounds=None):
@@ -39,8 +51,12 @@ def play(evening, seed=1, deals=4, rounds=None):
     for seating in seatings:
         for number in range(1, deals + 1):
             a, b = rng.choice(POSSIBLE)
-            services.enter_deal(seating_id=seating.pk, number=number,
-                                result=DealResult(rng.choice("AB"), rng.random() < 0.2, a, b), via="Tablet")
+            services.enter_deal(
+                seating_id=seating.pk,
+                number=number,
+                result=DealResult(rng.choice("AB"), rng.random() < 0.2, a, b),
+                via="Tablet",
+            )
     return session
 
 
@@ -152,8 +168,11 @@ def test_deal_export_has_one_row_per_deal_with_the_right_points(organiser_client
         assert isinstance(row[10], int)
         assert isinstance(row[12], datetime)
         assert row[12] == timezone.localtime(deal.updated_at).replace(tzinfo=None, microsecond=0)
-    corrected = next(r for r in rows[1:] if r[:4] == [1, seating.round.number, seating.table.number, 1]
-                     and r[4].startswith(seating.team_a.player_1.name))
+    corrected = next(
+        r
+        for r in rows[1:]
+        if r[:4] == [1, seating.round.number, seating.table.number, 1] and r[4].startswith(seating.team_a.player_1.name)
+    )
     assert corrected[6:12] == ["Team B", "ja", 2, 1, 2, 3]
     assert any("ö" in row[4] + row[5] or "ü" in row[4] + row[5] for row in rows[1:])
 
@@ -200,7 +219,7 @@ def test_exports_need_a_login(client, roster_evening):
 def test_formulas_in_names_stay_text_and_file_names_keep_umlauts(organiser_client):
     evening = make_evening(8, name='Süderlügum "Pokal"/2026')
     player = Player.objects.get(name="Spieler 1")
-    player.name = "=HYPERLINK(\"http://example.com\",\"x\")"
+    player.name = '=HYPERLINK("http://example.com","x")'
     player.save()
     play(evening, seed=1, rounds=[1], deals=1)
     response = organiser_client.get(reverse("organiser:ranking", args=[evening.pk]) + "?_export=xlsx")
@@ -216,8 +235,13 @@ def test_formulas_in_names_stay_text_and_file_names_keep_umlauts(organiser_clien
 
 @pytest.mark.parametrize(
     ("name", "query"),
-    [("ranking", "?_export=xlsx"), ("ranking", "?_export=csv"), ("deal_results", "?_export=csv"),
-     ("deal_results", "?_export=xlsx"), ("deal_results", "")],
+    [
+        ("ranking", "?_export=xlsx"),
+        ("ranking", "?_export=csv"),
+        ("deal_results", "?_export=csv"),
+        ("deal_results", "?_export=xlsx"),
+        ("deal_results", ""),
+    ],
 )
 def test_export_query_count_does_not_grow_with_players(organiser_client, django_assert_num_queries, name, query):
     counts = []

@@ -74,11 +74,14 @@ def test_whole_evening_through_the_pages(roster_evening, organiser_client, clien
                 assert f'data-testid="total-b">{total_b}<' in page
                 # The scorer finishes the round for their team; the other team confirms it.
                 scorer_team = rng.choice("AB")
-                response = scorer.post(reverse("scorer:finish", args=[seating.table.token]),
-                                       {"seating": seating.pk, "team": scorer_team})
+                response = scorer.post(
+                    reverse("scorer:finish", args=[seating.table.token]), {"seating": seating.pk, "team": scorer_team}
+                )
                 assert response.status_code == 302
-                response = scorer.post(reverse("scorer:confirm", args=[seating.table.token]),
-                                       {"seating": seating.pk, "team": "B" if scorer_team == "A" else "A"})
+                response = scorer.post(
+                    reverse("scorer:confirm", args=[seating.table.token]),
+                    {"seating": seating.pk, "team": "B" if scorer_team == "A" else "A"},
+                )
                 assert response.status_code == 302
                 seating.refresh_from_db()
                 assert seating.completed_at is not None

@@ -52,15 +52,38 @@ def field_names() -> list[str]:
     return sorted(names - {"csrfmiddlewaretoken", "viewport", "file"})
 
 
-FORM_CLASSES = [form for form in vars(app_forms).values()
-                if isinstance(form, type) and issubclass(form, django_forms.BaseForm) and hasattr(form, "base_fields")]
+FORM_CLASSES = [
+    form
+    for form in vars(app_forms).values()
+    if isinstance(form, type) and issubclass(form, django_forms.BaseForm) and hasattr(form, "base_fields")
+]
 FIELDS = field_names()
 KEYS = [str(uuid.UUID(int=n)) for n in range(1, 4)]  # a few keys used again and again
 # Hypothesis tries the first values of a list first: the ones that broke pages before go first.
 NUMBERS = ["²", "99999999999999999999", "-1", "٣", "0", "1", "2", "4", "9", "1_0", " 1", "1.5", "1e3"]
 EXAMPLES_PER_URL = 8
-AWKWARD = ["", "3", "5", "A", "B", "C", "a", "on", "true", "x", "<b>x</b>", "Boy\u202eJensen", "%", "/", "\x00",
-           *KEYS, "not-a-uuid", "csv", "xlsx", "ä" * 300]
+AWKWARD = [
+    "",
+    "3",
+    "5",
+    "A",
+    "B",
+    "C",
+    "a",
+    "on",
+    "true",
+    "x",
+    "<b>x</b>",
+    "Boy\u202eJensen",
+    "%",
+    "/",
+    "\x00",
+    *KEYS,
+    "not-a-uuid",
+    "csv",
+    "xlsx",
+    "ä" * 300,
+]
 
 
 @pytest.fixture
@@ -72,8 +95,14 @@ def world(roster_evening, organiser):
     seatings = list(Seating.objects.filter(round__session__evening=evening, round__number=1).order_by("table__number"))
     for seating in seatings[1:4]:
         for number in range(1, evening.deals_per_round + 1):
-            services.enter_deal(seating_id=seating.pk, number=number, result=DealResult("B", False, 0, 1),
-                                via="setup", table=seating.table, based_on_version=0)
+            services.enter_deal(
+                seating_id=seating.pk,
+                number=number,
+                result=DealResult("B", False, 0, 1),
+                via="setup",
+                table=seating.table,
+                based_on_version=0,
+            )
     services.finish_seating(seating_id=seatings[1].pk, table=seatings[1].table, team="A")
     services.finish_seating(seating_id=seatings[2].pk, table=seatings[2].table, team="A")
     services.confirm_seating(seating_id=seatings[2].pk, table=seatings[2].table, team="B")
@@ -112,8 +141,11 @@ def fields_read_by(callback) -> list[str]:
 def url_names():
     from django.urls import get_resolver
 
-    return [(name, tuple(entry.pattern.converters), fields_read_by(entry.callback))
-            for name, entry in patterns(get_resolver()) if name.split(":")[0] not in SKIPPED_URLS]
+    return [
+        (name, tuple(entry.pattern.converters), fields_read_by(entry.callback))
+        for name, entry in patterns(get_resolver())
+        if name.split(":")[0] not in SKIPPED_URLS
+    ]
 
 
 def values(world):
@@ -137,8 +169,9 @@ def requests(draw, world, url):
     kwargs = {}
     for key in converters:
         if key == "token":  # a tablet's real link most of the time (read again: the fuzz renews links)
-            kwargs[key] = draw(st.one_of(st.sampled_from(tokens(world)), st.text("abcXYZ019-_", min_size=1,
-                                                                                   max_size=40)))
+            kwargs[key] = draw(
+                st.one_of(st.sampled_from(tokens(world)), st.text("abcXYZ019-_", min_size=1, max_size=40))
+            )
         else:
             kwargs[key] = draw(st.one_of(st.sampled_from(world["ids"].get(key, [1])), st.integers(0, 10**12)))
     method = draw(st.sampled_from(["get", "post"]))
@@ -152,15 +185,24 @@ def requests(draw, world, url):
             kwargs.update(token=tokens(world)[table], number=number)
         else:
             kwargs["pk"] = world["seatings"][table]
-        current = Deal.objects.filter(seating_id=world["seatings"][table], number=number).values_list(
-            "version", flat=True).first() or 0
-        bonus_a, bonus_b = draw(st.one_of(st.sampled_from(sorted(POSSIBLE_BONUS_PAIRS)),
-                                          st.tuples(st.integers(0, 4), st.integers(0, 4))))
-        data = {"seating": str(world["seatings"][table]), "winner": draw(st.sampled_from("AB")),
-                "bonus_a": str(bonus_a), "bonus_b": str(bonus_b),
-                "version": str(draw(st.one_of(st.just(current), st.integers(0, 3)))),
-                "key": draw(st.one_of(st.builds(lambda: str(uuid.uuid4())), st.sampled_from(KEYS))),
-                "number": str(number)}
+        current = (
+            Deal.objects.filter(seating_id=world["seatings"][table], number=number)
+            .values_list("version", flat=True)
+            .first()
+            or 0
+        )
+        bonus_a, bonus_b = draw(
+            st.one_of(st.sampled_from(sorted(POSSIBLE_BONUS_PAIRS)), st.tuples(st.integers(0, 4), st.integers(0, 4)))
+        )
+        data = {
+            "seating": str(world["seatings"][table]),
+            "winner": draw(st.sampled_from("AB")),
+            "bonus_a": str(bonus_a),
+            "bonus_b": str(bonus_b),
+            "version": str(draw(st.one_of(st.just(current), st.integers(0, 3)))),
+            "key": draw(st.one_of(st.builds(lambda: str(uuid.uuid4())), st.sampled_from(KEYS))),
+            "number": str(number),
+        }
         if draw(st.booleans()):
             data["to_nil"] = "on"
         if draw(st.booleans()):
@@ -171,8 +213,9 @@ def requests(draw, world, url):
     for field in fields:
         data[field] = draw(st.lists(values(world), min_size=1, max_size=2))
     if method == "post" and draw(st.integers(0, 9)) == 0:
-        data["file"] = SimpleUploadedFile(draw(st.sampled_from(["x.csv", "x.xlsx", "x.pdf"])),
-                                          draw(st.binary(max_size=200)))
+        data["file"] = SimpleUploadedFile(
+            draw(st.sampled_from(["x.csv", "x.xlsx", "x.pdf"])), draw(st.binary(max_size=200))
+        )
     return role, method, reverse(name, kwargs=kwargs), data, draw(st.booleans())
 
 
@@ -214,9 +257,13 @@ def test_fuzz_every_url_field_and_role(world):
 
     for url in url_names():
         examples = EXAMPLES_PER_URL * (10 if url[0] in ("scorer:deal", "organiser:seating_detail") else 1)
-        check = settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck),
-                         derandomize=True, database=None)(given(st.lists(requests(world, url), min_size=1,
-                                                                         max_size=2))(run))
+        check = settings(
+            max_examples=examples,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+            derandomize=True,
+            database=None,
+        )(given(st.lists(requests(world, url), min_size=1, max_size=2))(run))
         check()
     assert {200, 302, 404, 422} <= seen_status, seen_status
     assert DealChange.objects.count() > changes_before + 8  # the fuzz did enter and correct deals

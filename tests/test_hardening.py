@@ -120,9 +120,11 @@ def test_superscript_digits_are_no_server_error_anywhere(client, organiser, seat
         ("get", reverse("organiser:seating_detail", args=[seating.pk]), {"deal": SUPERSCRIPT_TWO}),
         ("get", reverse("organiser:player_import"), {"evening": SUPERSCRIPT_TWO}),
         ("post", reverse("organiser:session_draw", args=[evening.pk]), {"number": SUPERSCRIPT_TWO}),
-        ("post", reverse("organiser:seating_detail", args=[seating.pk]),
-         {"number": SUPERSCRIPT_TWO, "seating": seating.pk, "winner": "A", "bonus_a": 0, "bonus_b": 0,
-          "version": 0}),
+        (
+            "post",
+            reverse("organiser:seating_detail", args=[seating.pk]),
+            {"number": SUPERSCRIPT_TWO, "seating": seating.pk, "winner": "A", "bonus_a": 0, "bonus_b": 0, "version": 0},
+        ),
         ("post", reverse("organiser:exclusion_add", args=[evening.pk]), {"player_a": "١", "player_b": "٢"}),
     ]
     for who, requests in ((client, anonymous), (organiser_client, organiser_requests)):
@@ -144,11 +146,17 @@ def test_a_superscript_deal_number_on_the_tablet_says_there_is_no_such_deal(clie
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("field, values", [("winner", ["A", "B"]), ("bonus_a", ["0", "1"]),
-                                           ("version", ["0", "0"])])
+@pytest.mark.parametrize("field, values", [("winner", ["A", "B"]), ("bonus_a", ["0", "1"]), ("version", ["0", "0"])])
 def test_two_values_for_one_field_are_refused(client, seating, field, values):
-    data = {"seating": seating.pk, "winner": "A", "bonus_a": 0, "bonus_b": 0, "version": 0,
-            "key": str(uuid.uuid4()), field: values}
+    data = {
+        "seating": seating.pk,
+        "winner": "A",
+        "bonus_a": 0,
+        "bonus_b": 0,
+        "version": 0,
+        "key": str(uuid.uuid4()),
+        field: values,
+    }
     response = client.post(deal_url(seating), data, HTTP_HX_REQUEST="true")
     assert response.status_code == 422
     assert "mit zwei Antworten" in response.content.decode()
@@ -160,8 +168,11 @@ def test_two_values_for_one_field_are_refused(client, seating, field, values):
 
 @pytest.mark.django_db
 def test_every_page_has_a_content_security_policy_without_inline_script(client, organiser_client, seating):
-    for who, url in ((client, reverse("public:home")), (client, reverse("scorer:table", args=[seating.table.token])),
-                     (organiser_client, reverse("organiser:evening_detail", args=[seating.table.evening_id]))):
+    for who, url in (
+        (client, reverse("public:home")),
+        (client, reverse("scorer:table", args=[seating.table.token])),
+        (organiser_client, reverse("organiser:evening_detail", args=[seating.table.evening_id])),
+    ):
         response = who.get(url)
         policy = response["Content-Security-Policy"]
         assert "script-src 'self';" in policy and "'unsafe-inline'" not in policy and "unsafe-eval" not in policy
@@ -180,11 +191,20 @@ def test_bidi_controls_are_refused_in_names_and_clubs(organiser_client, char):
     assert response.status_code == 200 and "Schreibrichtung" in response.content.decode()
     response = organiser_client.post(reverse("organiser:player_list"), {"name": "Hans", "club": f"Husum{char}"})
     assert "Schreibrichtung" in response.content.decode()
-    response = organiser_client.post(reverse("organiser:evening_create"), {
-        "name": f"Abend{char}", "date": "2026-11-21", "venue": "", "sessions_count": 3, "rounds_per_session": 4,
-        "deals_per_round": 4})
+    response = organiser_client.post(
+        reverse("organiser:evening_create"),
+        {
+            "name": f"Abend{char}",
+            "date": "2026-11-21",
+            "venue": "",
+            "sessions_count": 3,
+            "rounds_per_session": 4,
+            "deals_per_round": 4,
+        },
+    )
     assert response.status_code == 200 and "Schreibrichtung" in response.content.decode()
     from scoring.models import Evening, Player
+
     assert not Player.objects.exists() and not Evening.objects.exists()
     with pytest.raises(services.ServiceError) as error:
         services.add_player(name=f"Gönke{char}", club="")

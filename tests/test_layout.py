@@ -64,7 +64,9 @@ PAGES: dict[str, list[tuple[str, str, Url]]] = {
     "login": [("login", PUBLIC, lambda ev: reverse("login"))],
     "public:home": [("home", PUBLIC, lambda ev: reverse("public:home"))],
     "public:help": [("help", PUBLIC, lambda ev: reverse("public:help"))],
-    "public:ranking_screen": [("ranking-screen", PUBLIC, lambda ev: reverse("public:ranking_screen", args=[ev.evening.pk]))],
+    "public:ranking_screen": [
+        ("ranking-screen", PUBLIC, lambda ev: reverse("public:ranking_screen", args=[ev.evening.pk]))
+    ],
     "public:seat_finder": [("seat-finder", PUBLIC, lambda ev: reverse("public:seat_finder", args=[ev.evening.pk]))],
     "public:seat": [
         ("seat", PUBLIC, lambda ev: reverse("public:seat", args=[ev.evening.pk, _player_pk(ev)])),
@@ -80,20 +82,33 @@ PAGES: dict[str, list[tuple[str, str, Url]]] = {
     ],
     "organiser:evening_list": [("evenings", ORGANISER, lambda ev: reverse("organiser:evening_list"))],
     "organiser:evening_create": [("evening-new", ORGANISER, lambda ev: reverse("organiser:evening_create"))],
-    "organiser:evening_detail": [("evening", ORGANISER, lambda ev: reverse("organiser:evening_detail", args=[ev.evening.pk]))],
-    "organiser:evening_players": [("check-in", ORGANISER, lambda ev: reverse("organiser:evening_players", args=[ev.evening.pk]))],
-    "organiser:session_detail": [("session", ORGANISER, lambda ev: reverse("organiser:session_detail", args=[ev.evening.pk, 1]))],
+    "organiser:evening_detail": [
+        ("evening", ORGANISER, lambda ev: reverse("organiser:evening_detail", args=[ev.evening.pk]))
+    ],
+    "organiser:evening_players": [
+        ("check-in", ORGANISER, lambda ev: reverse("organiser:evening_players", args=[ev.evening.pk]))
+    ],
+    "organiser:session_detail": [
+        ("session", ORGANISER, lambda ev: reverse("organiser:session_detail", args=[ev.evening.pk, 1]))
+    ],
     "organiser:ranking": [("ranking", ORGANISER, lambda ev: reverse("organiser:ranking", args=[ev.evening.pk]))],
-    "organiser:deal_results": [("deals", ORGANISER, lambda ev: reverse("organiser:deal_results", args=[ev.evening.pk]))],
+    "organiser:deal_results": [
+        ("deals", ORGANISER, lambda ev: reverse("organiser:deal_results", args=[ev.evening.pk]))
+    ],
     "organiser:seating_detail": [
         ("table-round", ORGANISER, lambda ev: reverse("organiser:seating_detail", args=[_seating(ev).pk])),
-        ("table-round-correction", ORGANISER,
-         lambda ev: reverse("organiser:seating_detail", args=[_confirmed_seating(ev).pk]) + "?deal=1"),
+        (
+            "table-round-correction",
+            ORGANISER,
+            lambda ev: reverse("organiser:seating_detail", args=[_confirmed_seating(ev).pk]) + "?deal=1",
+        ),
     ],
     "organiser:live": [("live", ORGANISER, lambda ev: reverse("organiser:live", args=[ev.evening.pk]))],
     "organiser:fairness": [("fairness", ORGANISER, lambda ev: reverse("organiser:fairness", args=[ev.evening.pk]))],
     "organiser:player_list": [("players", ORGANISER, lambda ev: reverse("organiser:player_list"))],
-    "organiser:player_edit": [("player-edit", ORGANISER, lambda ev: reverse("organiser:player_edit", args=[_player_pk(ev)]))],
+    "organiser:player_edit": [
+        ("player-edit", ORGANISER, lambda ev: reverse("organiser:player_edit", args=[_player_pk(ev)]))
+    ],
     "organiser:player_import": [("player-import", ORGANISER, lambda ev: reverse("organiser:player_import"))],
     "organiser:tablets": [("tablets", ORGANISER, lambda ev: reverse("organiser:tablets", args=[ev.evening.pk]))],
     "organiser:logins": [("logins", ORGANISER, lambda ev: reverse("organiser:logins"))],
@@ -107,12 +122,30 @@ POST_ONLY = "a form's target (POST only), answers with a redirect to a page chec
 PDF = "a printed document (PDF), checked by tests/test_documents.py"
 #: URL name -> why it is not a page of its own.
 NOT_PAGES: dict[str, str] = {
-    **{f"organiser:{name}": POST_ONLY for name in (
-        "check_in", "session_draw", "table_link_regenerate", "round_lock", "session_close", "ranking_visibility",
-        "seating_confirm", "stand_in", "mix_clubs", "exclusion_add", "exclusion_remove", "session_redraw",
-        "session_swap", "session_replace", "evening_language", "tablet_unlock", "login_password", "login_role",
-        "login_active",
-    )},
+    **{
+        f"organiser:{name}": POST_ONLY
+        for name in (
+            "check_in",
+            "session_draw",
+            "table_link_regenerate",
+            "round_lock",
+            "session_close",
+            "ranking_visibility",
+            "seating_confirm",
+            "stand_in",
+            "mix_clubs",
+            "exclusion_add",
+            "exclusion_remove",
+            "session_redraw",
+            "session_swap",
+            "session_replace",
+            "evening_language",
+            "tablet_unlock",
+            "login_password",
+            "login_role",
+            "login_active",
+        )
+    },
     **{f"scorer:{name}": POST_ONLY for name in ("deal", "finish", "confirm", "reopen")},
     "scorer:poll": "the tablet's polling: a part of the tablet page (or 204), checked with it",
     "logout": POST_ONLY,
@@ -195,12 +228,14 @@ def test_every_page_fits_at_every_size(live_server, browser: Browser, transactio
     session_cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
     contexts = {}
     for logged_in in (True, False):
-        context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True,
-                                      is_mobile=width < 500, locale="de-DE")
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, has_touch=True, is_mobile=width < 500, locale="de-DE"
+        )
         context.set_default_timeout(TIMEOUT_MS)
         if logged_in:
-            context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session_cookie,
-                                  "url": live_server.url}])
+            context.add_cookies(
+                [{"name": settings.SESSION_COOKIE_NAME, "value": session_cookie, "url": live_server.url}]
+            )
         contexts[logged_in] = context.new_page()
     problems: list[str] = []
     try:

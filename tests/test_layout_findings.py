@@ -18,8 +18,15 @@ from tests.conftest import make_evening
 from tests.layout_evening import build_layout_evening
 
 GERMAN = {"HTTP_ACCEPT_LANGUAGE": "de"}
-NEW_EVENING = {"name": "Herbstabend", "date": "2026-11-21", "venue": "Dörpshus", "sessions_count": 3,
-               "rounds_per_session": 4, "deals_per_round": 4, "language": "de"}
+NEW_EVENING = {
+    "name": "Herbstabend",
+    "date": "2026-11-21",
+    "venue": "Dörpshus",
+    "sessions_count": 3,
+    "rounds_per_session": 4,
+    "deals_per_round": 4,
+    "language": "de",
+}
 
 
 def field_block(page: str, name: str) -> str:
@@ -37,8 +44,9 @@ def test_new_evening_form_has_the_limits_in_the_browser(organiser_client):
 
 @pytest.mark.django_db
 def test_new_evening_error_stands_at_its_own_field(organiser_client):
-    response = organiser_client.post(reverse("organiser:evening_create"), {**NEW_EVENING, "sessions_count": 0},
-                                     **GERMAN)
+    response = organiser_client.post(
+        reverse("organiser:evening_create"), {**NEW_EVENING, "sessions_count": 0}, **GERMAN
+    )
     assert response.status_code == 200 and not Evening.objects.exists()
     page = response.content.decode()
     assert "größer oder gleich 1" in field_block(page, "sessions_count")
@@ -98,8 +106,15 @@ def test_check_in_search_field_is_big_enough(live_server, browser: Browser, tran
     client = Client()
     client.force_login(organiser)
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="de-DE")
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                          "url": live_server.url}])
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": live_server.url,
+            }
+        ]
+    )
     page = context.new_page()
     page.goto(live_server.url + reverse("organiser:evening_players", args=[evening.pk]))
     field = page.locator('form.search input[name="q"]')
@@ -110,8 +125,7 @@ def test_check_in_search_field_is_big_enough(live_server, browser: Browser, tran
 
 
 @pytest.mark.browser
-def test_offline_entry_drops_the_old_saved_message_and_says_what_it_is(live_server, browser: Browser,
-                                                                       transactional_db):
+def test_offline_entry_drops_the_old_saved_message_and_says_what_it_is(live_server, browser: Browser, transactional_db):
     ev = build_layout_evening()
     seating = Seating.objects.get(pk=ev.entering_seating.pk)
     context = browser.new_context(viewport={"width": 800, "height": 1280}, has_touch=True, locale="de-DE")
@@ -130,7 +144,8 @@ def test_offline_entry_drops_the_old_saved_message_and_says_what_it_is(live_serv
     expect(page.get_by_test_id("connection")).to_contain_text("nicht gesendet")
     expect(page.locator("#scorer-state .msg.success")).to_have_count(0)  # "Spiel 3 gespeichert" is gone
     expect(page.locator('tr[data-deal="4"] td.pending-info')).to_have_text(
-        "noch nicht gesendet Fünf Stiche: Team B · zu Null · Streichhölzer A:B 0:2")
+        "noch nicht gesendet Fünf Stiche: Team B · zu Null · Streichhölzer A:B 0:2"
+    )
     assert seating.deals.filter(number=4).count() == 0
     context.set_offline(False)
     expect(page.locator('[data-testid="pending-badge"]')).to_have_count(0, timeout=20_000)
@@ -141,8 +156,9 @@ def test_offline_entry_drops_the_old_saved_message_and_says_what_it_is(live_serv
 @pytest.mark.browser
 def test_seat_finder_on_a_phone_header_is_short_and_search_fits(live_server, browser: Browser, transactional_db):
     ev = build_layout_evening()
-    context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True, is_mobile=True,
-                                  locale="de-DE")
+    context = browser.new_context(
+        viewport={"width": 360, "height": 640}, has_touch=True, is_mobile=True, locale="de-DE"
+    )
     page = context.new_page()
     page.goto(live_server.url + reverse("public:seat_finder", args=[ev.evening.pk]))
     header = page.locator("header.top").bounding_box()

@@ -64,8 +64,15 @@ def test_new_evenings_are_german_and_the_form_offers_every_language(organiser_cl
     assert 'name="language"' in page and '<option value="de" selected>' in page and '<option value="en">' in page
     response = organiser_client.post(
         reverse("organiser:evening_create"),
-        {"name": "Open", "date": "2026-12-05", "venue": "", "sessions_count": 3, "rounds_per_session": 4,
-         "deals_per_round": 4, "language": "en"},
+        {
+            "name": "Open",
+            "date": "2026-12-05",
+            "venue": "",
+            "sessions_count": 3,
+            "rounds_per_session": 4,
+            "deals_per_round": 4,
+            "language": "en",
+        },
     )
     assert response.status_code == 302
     assert Evening.objects.get(name="Open").language == "en"
@@ -101,8 +108,12 @@ def test_tablet_speaks_the_evenings_language_not_the_browsers(german_evening, en
 
 def test_tablet_messages_are_in_the_evenings_language(german_evening):
     seating = Seating.objects.filter(round__session__evening=german_evening, round__number=1).first()
-    response = Client().post(reverse("scorer:finish", args=[seating.table.token]),
-                             {"seating": seating.pk, "team": "A"}, follow=True, **ENGLISH_BROWSER)
+    response = Client().post(
+        reverse("scorer:finish", args=[seating.table.token]),
+        {"seating": seating.pk, "team": "A"},
+        follow=True,
+        **ENGLISH_BROWSER,
+    )
     assert "Runde abgeschlossen" in text(response)
 
 
@@ -110,8 +121,9 @@ def test_the_history_names_the_table_link_in_the_readers_language(organiser_clie
     """The tablet writes "Tisch 1 (Tisch-Link)"; the English organiser reads "Table 1 (table link)"."""
     seating = Seating.objects.filter(round__session__evening=german_evening, round__number=1).first()
     DealChange.objects.filter(deal__seating=seating, deal__number=1).update(via="Tisch 1 (Tisch-Link)")
-    Seating.objects.filter(pk=seating.pk).update(confirmed_via="Tisch 1 (Tisch-Link), Team B",
-                                                 completed_at="2026-11-21T20:00:00Z")
+    Seating.objects.filter(pk=seating.pk).update(
+        confirmed_via="Tisch 1 (Tisch-Link), Team B", completed_at="2026-11-21T20:00:00Z"
+    )
     english_organiser(organiser_client)
     page = text(organiser_client.get(reverse("organiser:seating_detail", args=[seating.pk]), **GERMAN_BROWSER))
     assert "Table 1 (table link)" in page and "(Table 1 (table link), team B)" in page and "Tisch-Link" not in page
@@ -122,8 +134,7 @@ def test_the_history_names_the_table_link_in_the_readers_language(organiser_clie
 
 @pytest.mark.parametrize("name", ["ranking_screen", "seat_finder"])
 def test_public_screens_speak_the_evenings_language(german_evening, english_evening, name):
-    page = text(english_organiser(Client()).get(reverse(f"public:{name}", args=[german_evening.pk]),
-                                                **ENGLISH_BROWSER))
+    page = text(english_organiser(Client()).get(reverse(f"public:{name}", args=[german_evening.pk]), **ENGLISH_BROWSER))
     assert '<html lang="de">' in page and ("Rangliste" in page or "Wo sitze ich?" in page)
     assert 'name="language"' not in page
     page = text(Client().get(reverse(f"public:{name}", args=[english_evening.pk]), **GERMAN_BROWSER))
@@ -160,8 +171,9 @@ def test_organiser_pages_follow_the_organiser_not_the_evening(organiser_client, 
         ("route_cards_pdf", 1, "Laufzettel", "Route card"),
     ],
 )
-def test_printouts_are_in_the_evenings_language(organiser_client, german_evening, english_evening,
-                                                name, number, german, english):
+def test_printouts_are_in_the_evenings_language(
+    organiser_client, german_evening, english_evening, name, number, german, english
+):
     def url(evening):
         return reverse(f"organiser:{name}", args=[evening.pk] + ([number] if number else []))
 
@@ -173,8 +185,9 @@ def test_printouts_are_in_the_evenings_language(organiser_client, german_evening
     assert english in printed and german not in printed
 
 
-@pytest.mark.parametrize(("name", "german", "english"), [("ranking", "Verein", "Club"),
-                                                          ("deal_results", "Fünf Stiche", "Five tricks")])
+@pytest.mark.parametrize(
+    ("name", "german", "english"), [("ranking", "Verein", "Club"), ("deal_results", "Fünf Stiche", "Five tricks")]
+)
 def test_downloads_are_in_the_evenings_language(organiser_client, german_evening, name, german, english):
     english_organiser(organiser_client)
     url = reverse(f"organiser:{name}", args=[german_evening.pk])

@@ -32,8 +32,7 @@ def enter(seating, count=None):
 
 def cell_states(html: str) -> dict[tuple[int, int], str]:
     return {
-        (int(t), int(r)): s
-        for s, t, r in re.findall(r'data-state="(\w+)" data-table="(\d+)" data-round="(\d+)"', html)
+        (int(t), int(r)): s for s, t, r in re.findall(r'data-state="(\w+)" data-table="(\d+)" data-round="(\d+)"', html)
     }
 
 
@@ -48,12 +47,12 @@ def drawn(roster_evening):
 
 @pytest.mark.django_db
 def test_live_overview_shows_each_tables_state(organiser_client, drawn):
-    enter(seating_at(drawn, 1))                                   # table 1: entered ...
+    enter(seating_at(drawn, 1))  # table 1: entered ...
     services.finish_seating(seating_id=seating_at(drawn, 1).pk, table=seating_at(drawn, 1).table, team="A")
-    enter(seating_at(drawn, 2), count=2)                          # table 2: in progress, 2 of 4
+    enter(seating_at(drawn, 2), count=2)  # table 2: in progress, 2 of 4
     three = seating_at(drawn, 3)
     enter(three)
-    services.complete_seating(seating_id=three.pk)                # table 3: confirmed
+    services.complete_seating(seating_id=three.pk)  # table 3: confirmed
     response = organiser_client.get(reverse("organiser:live", args=[drawn.pk]))
     assert response.status_code == 200
     html = response.content.decode()
@@ -74,8 +73,12 @@ def test_live_overview_needs_a_login_and_works_before_any_draw(organiser_client,
     client = Client()  # no login
     url = reverse("organiser:live", args=[roster_evening.pk])
     assert client.get(url).status_code == 302
-    for name, args in (("round_lock", [roster_evening.pk, 1]), ("session_close", [roster_evening.pk, 1]),
-                       ("ranking_visibility", [roster_evening.pk]), ("seating_confirm", [1])):
+    for name, args in (
+        ("round_lock", [roster_evening.pk, 1]),
+        ("session_close", [roster_evening.pk, 1]),
+        ("ranking_visibility", [roster_evening.pk]),
+        ("seating_confirm", [1]),
+    ):
         response = client.post(reverse(f"organiser:{name}", args=args))
         assert response.status_code == 302 and "/anmelden/" in response["Location"], name
     response = organiser_client.get(url)
@@ -113,8 +116,10 @@ def test_lock_and_unlock_a_round(organiser_client, drawn):
     other = make_evening(8, name="Anderer Abend")
     services.draw_session(evening=other, seed=1)
     foreign = Round.objects.filter(session__evening=other).first()
-    assert organiser_client.post(reverse("organiser:round_lock", args=[drawn.pk, foreign.pk]),
-                                 {"locked": "1"}).status_code == 404
+    assert (
+        organiser_client.post(reverse("organiser:round_lock", args=[drawn.pk, foreign.pk]), {"locked": "1"}).status_code
+        == 404
+    )
 
 
 @pytest.mark.django_db
@@ -125,7 +130,10 @@ def test_close_and_reopen_a_session(organiser_client, drawn):
     assert Session.objects.get(evening=drawn).closed
     organiser_client.post(url, {"closed": "0"})
     assert not Session.objects.get(evening=drawn).closed
-    assert organiser_client.post(reverse("organiser:session_close", args=[drawn.pk, 2]), {"closed": "1"}).status_code == 404
+    assert (
+        organiser_client.post(reverse("organiser:session_close", args=[drawn.pk, 2]), {"closed": "1"}).status_code
+        == 404
+    )
 
 
 # --- The public ranking screen -----------------------------------------------------------------
@@ -210,8 +218,11 @@ def test_a_player_sees_table_and_partner_now_and_next(client, drawn):
     assert "Tisch 1" in now and first.team_a.player_2.name in now
     assert first.team_b.player_1.name in now  # the opponents
     later = Seating.objects.select_related("table").filter(round__session__evening=drawn, round__number=2)
-    where = {p: s.table.number for s in later for p in (s.team_a.player_1_id, s.team_a.player_2_id,
-                                                       s.team_b.player_1_id, s.team_b.player_2_id)}
+    where = {
+        p: s.table.number
+        for s in later
+        for p in (s.team_a.player_1_id, s.team_a.player_2_id, s.team_b.player_1_id, s.team_b.player_2_id)
+    }
     following = html.split('data-testid="seat-next"')[1].split("</section>")[0]
     if player.pk in where:
         assert f"Tisch {where[player.pk]}" in following

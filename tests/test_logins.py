@@ -23,8 +23,10 @@ def log_in(client, username, password) -> bool:
 
 
 def new_login(client, username, password, role=HELPER, again=None):
-    return client.post(URL, {"username": username, "role": role, "password1": password,
-                             "password2": password if again is None else again})
+    return client.post(
+        URL,
+        {"username": username, "role": role, "password1": password, "password2": password if again is None else again},
+    )
 
 
 def test_the_turnierleitung_creates_a_helper_who_can_log_in(organiser_client):
@@ -38,14 +40,16 @@ def test_the_turnierleitung_creates_a_helper_who_can_log_in(organiser_client):
     assert helper.get(URL).status_code == 403
 
 
-@pytest.mark.parametrize(("password", "again", "message"), [
-    ("kurz", None, "zu kurz"),
-    (DEMO_PASSWORD, None, "Demo-Passwort"),
-    ("kassentisch", None, "zu ähnlich"),  # similar to the user name
-    ("Kassentisch-2026", "Kassentisch-2027", "verschieden"),
-])
-def test_weak_demo_or_mismatched_passwords_are_refused_and_nothing_is_saved(organiser_client, password, again,
-                                                                             message):
+@pytest.mark.parametrize(
+    ("password", "again", "message"),
+    [
+        ("kurz", None, "zu kurz"),
+        (DEMO_PASSWORD, None, "Demo-Passwort"),
+        ("kassentisch", None, "zu ähnlich"),  # similar to the user name
+        ("Kassentisch-2026", "Kassentisch-2027", "verschieden"),
+    ],
+)
+def test_weak_demo_or_mismatched_passwords_are_refused_and_nothing_is_saved(organiser_client, password, again, message):
     response = new_login(organiser_client, "kassentisch", password, again=again)
     assert response.status_code == 422
     assert message in response.content.decode()
@@ -54,13 +58,17 @@ def test_weak_demo_or_mismatched_passwords_are_refused_and_nothing_is_saved(orga
 
 def test_new_password_role_and_deactivation(organiser_client, django_user_model):
     helper = make_login(django_user_model, "helfer", HELPER)
-    response = organiser_client.post(reverse("organiser:login_password", args=[helper.pk]),
-                                     {f"u{helper.pk}-password1": "Neu-und-lang-1", f"u{helper.pk}-password2": "Neu-und-lang-1"})
+    response = organiser_client.post(
+        reverse("organiser:login_password", args=[helper.pk]),
+        {f"u{helper.pk}-password1": "Neu-und-lang-1", f"u{helper.pk}-password2": "Neu-und-lang-1"},
+    )
     assert response.status_code == 302
     helper.refresh_from_db()
     assert helper.check_password("Neu-und-lang-1")
-    response = organiser_client.post(reverse("organiser:login_password", args=[helper.pk]),
-                                     {f"u{helper.pk}-password1": "123", f"u{helper.pk}-password2": "123"})
+    response = organiser_client.post(
+        reverse("organiser:login_password", args=[helper.pk]),
+        {f"u{helper.pk}-password1": "123", f"u{helper.pk}-password2": "123"},
+    )
     assert response.status_code == 422 and "zu kurz" in response.content.decode()
     organiser_client.post(reverse("organiser:login_role", args=[helper.pk]), {"role": LEADER})
     assert role_of(django_user_model.objects.get(pk=helper.pk)) == LEADER
@@ -70,16 +78,19 @@ def test_new_password_role_and_deactivation(organiser_client, django_user_model)
 
 
 def test_the_club_never_locks_itself_out(organiser_client, organiser):
-    response = organiser_client.post(reverse("organiser:login_active", args=[organiser.pk]), {"active": "0"},
-                                     follow=True)
+    response = organiser_client.post(
+        reverse("organiser:login_active", args=[organiser.pk]), {"active": "0"}, follow=True
+    )
     assert "eigene Anmeldung" in response.content.decode()
-    response = organiser_client.post(reverse("organiser:login_role", args=[organiser.pk]), {"role": HELPER},
-                                     follow=True)
+    response = organiser_client.post(
+        reverse("organiser:login_role", args=[organiser.pk]), {"role": HELPER}, follow=True
+    )
     assert "letzte Anmeldung der Turnierleitung" in response.content.decode()
     organiser.refresh_from_db()
     assert organiser.is_active and role_of(organiser) == LEADER
-    response = organiser_client.post(reverse("organiser:login_role", args=[organiser.pk]), {"role": "Chef"},
-                                     follow=True)
+    response = organiser_client.post(
+        reverse("organiser:login_role", args=[organiser.pk]), {"role": "Chef"}, follow=True
+    )
     assert response.status_code == 200 and role_of(organiser) == LEADER
 
 

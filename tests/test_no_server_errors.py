@@ -11,10 +11,31 @@ from scoring.models import Seating
 
 JUNK_POSTS = [
     {},
-    {"seating": "x", "winner": "Z", "bonus_a": "-1", "bonus_b": "99", "number": "abc", "version": "-5",
-     "key": "not-a-uuid", "team": "C", "present": "2", "player_a": "x", "player_b": "", "leaving": "0",
-     "replacement": "999999", "reason": "<script>", "locked": "vielleicht", "closed": "?", "hidden": "?",
-     "name": "", "club": "x" * 500, "q": "%", "language": "xx", "confirm": "1", "evening": "abc"},
+    {
+        "seating": "x",
+        "winner": "Z",
+        "bonus_a": "-1",
+        "bonus_b": "99",
+        "number": "abc",
+        "version": "-5",
+        "key": "not-a-uuid",
+        "team": "C",
+        "present": "2",
+        "player_a": "x",
+        "player_b": "",
+        "leaving": "0",
+        "replacement": "999999",
+        "reason": "<script>",
+        "locked": "vielleicht",
+        "closed": "?",
+        "hidden": "?",
+        "name": "",
+        "club": "x" * 500,
+        "q": "%",
+        "language": "xx",
+        "confirm": "1",
+        "evening": "abc",
+    },
 ]
 
 
@@ -42,8 +63,14 @@ def bad_urls(evening, seating, token):
         yield reverse(name, kwargs=unknown)
         real = {}
         for key in converters:
-            real[key] = {"pk": evening.pk, "number": 1, "token": token, "player_pk": 999999,
-                         "round_pk": 999999, "exclusion_pk": 999999}.get(key, 1)
+            real[key] = {
+                "pk": evening.pk,
+                "number": 1,
+                "token": token,
+                "player_pk": 999999,
+                "round_pk": 999999,
+                "exclusion_pk": 999999,
+            }.get(key, 1)
         if name == "organiser:seating_detail" or name == "organiser:seating_confirm":
             real["pk"] = seating.pk
         yield reverse(name, kwargs=real)

@@ -26,14 +26,32 @@ from scoring.templatetags.bruus import format_matchsticks
 
 # Surname order (DIN 5007-1): Ärger = Arger, Groß = Gross; Sönke before Swantje.
 ROSTER = [
-    ("Swantje Sönnichsen", "Treia"), ("Sönke Sönnichsen", "Treia"), ("Zoe Ärger", "Husum"),
-    ("anna Arger", "Husum"), ("Ilse Gross", "Viöl"), ("Hans Groß", "Schwesing"), ("Broder Hansen", "Husum"),
-    ("Jens Carstensen", "Viöl"), ("Jens Carstensen", "Schwesing"), ("Momme Öhlers", "Treia"),
-    ("Ocke Olsen", "Treia"), ("Uwe Übel", "Husum"),
+    ("Swantje Sönnichsen", "Treia"),
+    ("Sönke Sönnichsen", "Treia"),
+    ("Zoe Ärger", "Husum"),
+    ("anna Arger", "Husum"),
+    ("Ilse Gross", "Viöl"),
+    ("Hans Groß", "Schwesing"),
+    ("Broder Hansen", "Husum"),
+    ("Jens Carstensen", "Viöl"),
+    ("Jens Carstensen", "Schwesing"),
+    ("Momme Öhlers", "Treia"),
+    ("Ocke Olsen", "Treia"),
+    ("Uwe Übel", "Husum"),
 ]
 EXPECTED = [
-    "anna Arger", "Zoe Ärger", "Jens Carstensen", "Jens Carstensen", "Hans Groß", "Ilse Gross",
-    "Broder Hansen", "Momme Öhlers", "Ocke Olsen", "Sönke Sönnichsen", "Swantje Sönnichsen", "Uwe Übel",
+    "anna Arger",
+    "Zoe Ärger",
+    "Jens Carstensen",
+    "Jens Carstensen",
+    "Hans Groß",
+    "Ilse Gross",
+    "Broder Hansen",
+    "Momme Öhlers",
+    "Ocke Olsen",
+    "Sönke Sönnichsen",
+    "Swantje Sönnichsen",
+    "Uwe Übel",
 ]
 
 
@@ -72,19 +90,22 @@ def test_seat_finder_and_documents_use_the_same_order(client, organiser_client, 
     page = client.get(reverse("public:seat_finder", args=[evening.pk])).content.decode()
     names = [n for n, _ in ROSTER]
     assert names_in(page, names) == EXPECTED
-    letters = re.findall(r'<h2[^>]*>\s*([A-Z?#])\s*</h2>', page)
-    assert letters[:4] == ["A", "C", "G", "H"]      # Ärger under A (the surname's letter)
+    letters = re.findall(r"<h2[^>]*>\s*([A-Z?#])\s*</h2>", page)
+    assert letters[:4] == ["A", "C", "G", "H"]  # Ärger under A (the surname's letter)
 
     response = organiser_client.get(reverse("organiser:route_cards_pdf", args=[evening.pk, 1]))
     text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(b"".join(response.streaming_content))).pages)
     # The route cards: one per player, in list order (the partner line follows each name).
-    headings = [line for line in text.splitlines() if line.strip() in set(names) | {
-        "Jens Carstensen (Viöl)", "Jens Carstensen (Schwesing)"}]
+    headings = [
+        line
+        for line in text.splitlines()
+        if line.strip() in set(names) | {"Jens Carstensen (Viöl)", "Jens Carstensen (Schwesing)"}
+    ]
     assert [re.sub(r" \(.*\)", "", h) for h in headings] == EXPECTED
 
 
 def test_ranking_ties_in_german_order(organiser_client, evening):
-    services.draw_session(evening=evening, seed=3)      # nothing entered: everybody shares place 1
+    services.draw_session(evening=evening, seed=3)  # nothing entered: everybody shares place 1
     rows = selectors.evening_ranking(evening)
     assert [r.player.name for r in rows] == EXPECTED
     assert {r.place for r in rows} == {1}
@@ -136,12 +157,12 @@ def test_sitout_credit_counts_finished_tables_only_and_is_provisional(organiser_
     evening, (first, second, third), sitters = running
     rows = {r.player.pk: r for r in selectors.evening_ranking(evening)}
     for player in sitters:
-        assert rows[player.pk].sessions[0] == Fraction(4, 2)       # (3 + 1) / 2, not (3 + 1 + 4 + 0 + 0 + 0) / 6
+        assert rows[player.pk].sessions[0] == Fraction(4, 2)  # (3 + 1) / 2, not (3 + 1 + 4 + 0 + 0 + 0) / 6
         assert rows[player.pk].provisional == {0}
 
     with translation.override("de"):
         page = organiser_client.get(reverse("organiser:ranking", args=[evening.pk])).content.decode()
-        assert page.count("2°") == 4                              # session 1 and total of both sitters
+        assert page.count("2°") == 4  # session 1 and total of both sitters
         assert "° vorläufig: Freilos-Gutschrift" in page
         screen = client.get(reverse("public:ranking_screen", args=[evening.pk])).content.decode()
         assert screen.count("2°") == 2 and "° vorläufig" in screen
@@ -154,7 +175,7 @@ def test_sitout_credit_counts_finished_tables_only_and_is_provisional(organiser_
     for seating in (first, second, third):
         services.complete_seating(seating_id=seating.pk)
     rows = {r.player.pk: r for r in selectors.evening_ranking(evening)}
-    for player in sitters:   # (3 + 1 + 4 + 2 + 4 + 0) / 6 = 14 / 6, final
+    for player in sitters:  # (3 + 1 + 4 + 2 + 4 + 0) / 6 = 14 / 6, final
         assert rows[player.pk].sessions[0] == Fraction(14, 6) and rows[player.pk].provisional == frozenset()
     with translation.override("de"):
         live = organiser_client.get(reverse("organiser:live", args=[evening.pk])).content.decode()
@@ -186,9 +207,14 @@ def test_players_with_the_same_name_show_their_club(organiser_client, client, ev
 
     page = organiser_client.get(reverse("organiser:session_detail", args=[evening.pk, 1])).content.decode()
     assert all(name in page for name in jens)
-    seating = next(s for s in Seating.objects.filter(round__session__evening=evening).select_related(
-        *selectors.PARTNERSHIP_PLAYERS, "table") if "Jens Carstensen" in
-        (s.team_a.player_1.name, s.team_a.player_2.name, s.team_b.player_1.name, s.team_b.player_2.name))
+    seating = next(
+        s
+        for s in Seating.objects.filter(round__session__evening=evening).select_related(
+            *selectors.PARTNERSHIP_PLAYERS, "table"
+        )
+        if "Jens Carstensen"
+        in (s.team_a.player_1.name, s.team_a.player_2.name, s.team_b.player_1.name, s.team_b.player_2.name)
+    )
     tablet = client.get(reverse("scorer:table", args=[seating.table.token])).content.decode()
     assert "Jens Carstensen (" in tablet and "Jens Carstensen &" not in tablet
     services.enter_deal(seating_id=seating.pk, number=1, result=DealResult("A", False, 0, 0), via="Test")

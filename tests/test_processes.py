@@ -32,14 +32,20 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def environment(tmp_path: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE")}
-    env.update(DATA_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="bruus_tournament.settings", PYTHONPATH=str(ROOT),
-               DEBUG="false", ALLOWED_HOSTS="127.0.0.1,localhost,testserver")
+    env.update(
+        DATA_DIR=str(tmp_path),
+        DJANGO_SETTINGS_MODULE="bruus_tournament.settings",
+        PYTHONPATH=str(ROOT),
+        DEBUG="false",
+        ALLOWED_HOSTS="127.0.0.1,localhost,testserver",
+    )
     return env
 
 
 def run(env, code: str, *args: str) -> str:
-    result = subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, env=env, capture_output=True,
-                            text=True, timeout=180)
+    result = subprocess.run(
+        [sys.executable, "-c", code, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=180
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     return result.stdout
 
@@ -65,8 +71,9 @@ print(" ".join(t.token for t in evening.tables.order_by("number")))
 def database(tmp_path):
     """A migrated SQLite file with a drawn evening of 24 players; returns (env, table tokens)."""
     env = environment(tmp_path)
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True,
-                   capture_output=True, timeout=180)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True, capture_output=True, timeout=180
+    )
     return env, run(env, SETUP).split()
 
 
@@ -89,9 +96,17 @@ print(" ".join(map(str, answers)))
 
 def two_processes_at_once(env, what: str, count: int) -> list[int]:
     start = str(time.time() + 2)
-    processes = [subprocess.Popen([sys.executable, "-c", AT_ONCE, start, what, str(count), str(i)], cwd=ROOT,
-                                  env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-                 for i in range(2)]
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", AT_ONCE, start, what, str(count), str(i)],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for i in range(2)
+    ]
     answers = []
     for process in processes:
         out, err = process.communicate(timeout=180)
@@ -106,8 +121,10 @@ def test_two_workers_hitting_the_wrong_link_limit_together_get_exactly_ten(datab
     answers = two_processes_at_once(env, "links", 12)
     assert answers.count(404) == 10 and answers.count(429) == 14, answers
     # A third process (a restarted worker) still sees the count: even a real link waits.
-    check = "import django; django.setup()\nfrom django.test import Client\n" \
-            f"print(Client(REMOTE_ADDR='192.0.2.10').get('/t/{tokens[0]}/').status_code)"
+    check = (
+        "import django; django.setup()\nfrom django.test import Client\n"
+        f"print(Client(REMOTE_ADDR='192.0.2.10').get('/t/{tokens[0]}/').status_code)"
+    )
     assert run(env, check).strip() == "429"
 
 
@@ -119,18 +136,22 @@ def test_two_workers_share_the_login_lockout(database):
     # again (5 if two failures land at the very same moment), not 4 per process as with counts in
     # each process's memory.
     assert answers.count(200) in (4, 5) and answers.count(200) + answers.count(429) == 8, answers
-    check = ("import django; django.setup()\nfrom django.test import Client\n"
-             "print(Client(REMOTE_ADDR='192.0.2.10').post('/anmelden/', "
-             "{'username': 'leitung', 'password': 'geheim-123'}).status_code)")
+    check = (
+        "import django; django.setup()\nfrom django.test import Client\n"
+        "print(Client(REMOTE_ADDR='192.0.2.10').post('/anmelden/', "
+        "{'username': 'leitung', 'password': 'geheim-123'}).status_code)"
+    )
     assert run(env, check).strip() == "429"  # even the right password, from a third process
 
 
 def test_sqlite_runs_with_synchronous_full(tmp_path):
     env = environment(tmp_path)
-    code = ("import django; django.setup()\nfrom django.db import connection\n"
-            "with connection.cursor() as c:\n"
-            "    c.execute('PRAGMA synchronous'); print(c.fetchone()[0])\n"
-            "    c.execute('PRAGMA journal_mode'); print(c.fetchone()[0])")
+    code = (
+        "import django; django.setup()\nfrom django.db import connection\n"
+        "with connection.cursor() as c:\n"
+        "    c.execute('PRAGMA synchronous'); print(c.fetchone()[0])\n"
+        "    c.execute('PRAGMA journal_mode'); print(c.fetchone()[0])"
+    )
     assert run(env, code).split() == ["2", "wal"]  # 2 = FULL
 
 
@@ -145,10 +166,30 @@ def free_port() -> int:
 
 def start_server(env, port: int) -> subprocess.Popen:
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "bruus_tournament.wsgi", "--config", "python:bruus_tournament.gunicorn_conf",
-         "--bind", f"127.0.0.1:{port}", "--worker-class", "gthread", "--workers", "2", "--threads", "4",
-         "--log-level", "warning"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "bruus_tournament.wsgi",
+            "--config",
+            "python:bruus_tournament.gunicorn_conf",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--worker-class",
+            "gthread",
+            "--workers",
+            "2",
+            "--threads",
+            "4",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -172,9 +213,17 @@ class Tablet:
 
     def enter(self, number: int, version: int, winner: str, bonus_a: int) -> int | None:
         """The deal's version shown with "saved" (the page's answer), else None."""
-        data = urllib.parse.urlencode({
-            "csrfmiddlewaretoken": self.csrf, "seating": self.seating, "winner": winner, "bonus_a": bonus_a,
-            "bonus_b": 0, "version": version, "key": str(uuid.uuid4())}).encode()
+        data = urllib.parse.urlencode(
+            {
+                "csrfmiddlewaretoken": self.csrf,
+                "seating": self.seating,
+                "winner": winner,
+                "bonus_a": bonus_a,
+                "bonus_b": 0,
+                "version": version,
+                "key": str(uuid.uuid4()),
+            }
+        ).encode()
         request = urllib.request.Request(f"{self.base}spiel/{number}/", data=data, headers={"HX-Request": "true"})
         try:
             with self.opener.open(request, timeout=10) as response:

@@ -51,7 +51,8 @@ def test_impossible_deals_with_a_recomputed_checksum_are_refused_naming_the_reco
     assert error.code == "invalid_record"
     assert german(error) == (
         f"Die Sicherung kann nicht wiederhergestellt werden: Datensatz deals {first}: Es gibt kein "
-        "Spiel 9: Eine Runde hat die Spiele 1 bis 4. Es wurde nichts wiederhergestellt.")
+        "Spiel 9: Eine Runde hat die Spiele 1 bis 4. Es wurde nichts wiederhergestellt."
+    )
     # 3:3 for daring and striking without the organiser's reason.
     accepted = deal_with(good["data"], bonus_a=3, bonus_b=3)
     assert accepted["override_reason"] == "Hausregel"
@@ -62,8 +63,9 @@ def test_impossible_deals_with_a_recomputed_checksum_are_refused_naming_the_reco
     error = refusal(crafted(good, lambda d: deal_with(d, id=plain["id"]).update(points_a=99, points_b=99)))
     assert f"deals {plain['id']}" in german(error) and "99:99" in german(error)
     # A bonus of 9 with a reason is still scored as entered: the points must match.
-    error = refusal(crafted(good, lambda d: deal_with(d, id=plain["id"]).update(
-        bonus_a=9, override_reason="Hausregel")))
+    error = refusal(
+        crafted(good, lambda d: deal_with(d, id=plain["id"]).update(bonus_a=9, override_reason="Hausregel"))
+    )
     assert "Regeln ergeben" in german(error)
     # The good file is restored afterwards.
     backup.restore(good)
@@ -77,8 +79,9 @@ def test_the_models_own_constraints_are_checked_naming_the_record(played_evening
     error = refusal(crafted(good, lambda d: d["seatings"][0].update(team_b=seating["team_a"])))
     assert error.code == "invalid_record" and f"seatings {seating['id']}" in german(error)
     second = good["data"]["deals"][1]
-    error = refusal(crafted(good, lambda d: d["deals"][1].update(number=d["deals"][0]["number"],
-                                                                  seating=d["deals"][0]["seating"])))
+    error = refusal(
+        crafted(good, lambda d: d["deals"][1].update(number=d["deals"][0]["number"], seating=d["deals"][0]["seating"]))
+    )
     assert f"deals {second['id']}" in german(error)
     error = refusal(crafted(good, lambda d: d["evenings"][0].update(deals_per_round=99)))
     assert "evenings" in german(error)

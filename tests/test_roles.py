@@ -59,9 +59,7 @@ NEEDS = {
 
 def organiser_patterns():
     """Every URL pattern under the ``organiser`` namespace, straight from the URLconf."""
-    resolver = next(
-        p for p in get_resolver().url_patterns if isinstance(p, URLResolver) and p.namespace == "organiser"
-    )
+    resolver = next(p for p in get_resolver().url_patterns if isinstance(p, URLResolver) and p.namespace == "organiser")
     return list(resolver.url_patterns)
 
 
@@ -91,8 +89,12 @@ def world(db, django_user_model):
         "leader": make_login(django_user_model, "leitung", LEADER),
     }
     return {
-        "evening": evening, "player": player, "exclusion": exclusion, "seating": seating,
-        "round": Round.objects.filter(session=session).first(), "users": users,
+        "evening": evening,
+        "player": player,
+        "exclusion": exclusion,
+        "seating": seating,
+        "round": Round.objects.filter(session=session).first(),
+        "users": users,
     }
 
 

@@ -53,7 +53,9 @@ def test_regenerated_link_replaces_the_old_one_at_once(organiser_client, client,
     assert client.get(reverse("scorer:table", args=[old])).status_code == 404
     assert client.get(reverse("scorer:table", args=[table.token])).status_code == 200
     seating = Seating.objects.filter(table=table).order_by("round__number").first()
-    client.post(reverse("scorer:deal", args=[old, 1]), {"seating": seating.pk, "winner": "A", "bonus_a": 0, "bonus_b": 0})
+    client.post(
+        reverse("scorer:deal", args=[old, 1]), {"seating": seating.pk, "winner": "A", "bonus_a": 0, "bonus_b": 0}
+    )
     assert not Deal.objects.exists()
 
 
@@ -64,9 +66,11 @@ def test_table_link_enters_only_its_own_current_round(client, roster_evening):
     later = Seating.objects.filter(table=table, round__number=2).get()
     other = Seating.objects.filter(round__number=1).exclude(table=table).first()
     for seating in (later, other):
-        response = client.post(reverse("scorer:deal", args=[table.token, 1]),
-                               {"seating": seating.pk, "winner": "A", "bonus_a": 0, "bonus_b": 0, "version": 0},
-                               follow=True)
+        response = client.post(
+            reverse("scorer:deal", args=[table.token, 1]),
+            {"seating": seating.pk, "winner": "A", "bonus_a": 0, "bonus_b": 0, "version": 0},
+            follow=True,
+        )
         assert 'class="msg error"' in response.content.decode()
     assert not Deal.objects.exists()
 
@@ -97,8 +101,10 @@ def test_scorer_forms_are_csrf_protected(roster_evening):
     table = Table.objects.get(evening=roster_evening, number=1)
     seating = Seating.objects.filter(table=table, round__number=1).get()
     strict = Client(enforce_csrf_checks=True)
-    response = strict.post(reverse("scorer:deal", args=[table.token, 1]),
-                           {"seating": seating.pk, "winner": "A", "bonus_a": 0, "bonus_b": 0})
+    response = strict.post(
+        reverse("scorer:deal", args=[table.token, 1]),
+        {"seating": seating.pk, "winner": "A", "bonus_a": 0, "bonus_b": 0},
+    )
     assert response.status_code == 403
     assert not Deal.objects.exists()
 
@@ -116,6 +122,7 @@ def test_organiser_can_still_correct_with_service_after_regeneration(roster_even
     services.draw_session(evening=roster_evening, seed=1)
     seating = Seating.objects.filter(round__number=1).select_related("table").first()
     services.regenerate_table_link(table_id=seating.table_id)
-    deal = services.enter_deal(seating_id=seating.pk, number=1, result=DealResult("A", False, 0, 0), via="org",
-                               user=organiser)
+    deal = services.enter_deal(
+        seating_id=seating.pk, number=1, result=DealResult("A", False, 0, 0), via="org", user=organiser
+    )
     assert deal.points_a == 1

@@ -95,11 +95,19 @@ def test_impossible_result_saves_nothing_unless_the_organiser_accepts_it(roster_
         services.enter_deal(seating_id=seating.pk, number=1, result=impossible, via="t", table=seating.table)
     assert not Deal.objects.exists()
     with pytest.raises(services.ServiceError) as error:
-        services.enter_deal(seating_id=seating.pk, number=1, result=impossible, via="o", user=organiser,
-                            accept_impossible=True)
+        services.enter_deal(
+            seating_id=seating.pk, number=1, result=impossible, via="o", user=organiser, accept_impossible=True
+        )
     assert error.value.code == "reason_missing"
-    deal = services.enter_deal(seating_id=seating.pk, number=1, result=impossible, via="o", user=organiser,
-                               accept_impossible=True, reason="Ortsbrauch in Treia")
+    deal = services.enter_deal(
+        seating_id=seating.pk,
+        number=1,
+        result=impossible,
+        via="o",
+        user=organiser,
+        accept_impossible=True,
+        reason="Ortsbrauch in Treia",
+    )
     assert (deal.points_a, deal.points_b) == (3, 2) and deal.override_reason == "Ortsbrauch in Treia"
 
 
@@ -128,12 +136,19 @@ def test_table_link_cannot_touch_another_table_or_a_finished_round(roster_evenin
         services.enter_deal(seating_id=first.pk, number=n, result=PLAIN_A, via="t", table=first.table)
     services.complete_seating(seating_id=first.pk, table=first.table)
     with pytest.raises(services.ServiceError) as error:
-        services.enter_deal(seating_id=first.pk, number=1, result=DealResult("B", False, 0, 0), via="t",
-                            table=first.table)
+        services.enter_deal(
+            seating_id=first.pk, number=1, result=DealResult("B", False, 0, 0), via="t", table=first.table
+        )
     assert error.value.code == "round_complete"
     # The organiser can still correct, with the trail kept.
-    deal = services.enter_deal(seating_id=first.pk, number=1, result=DealResult("B", False, 0, 0), via="org",
-                               user=organiser, reason="Streit am Tisch")
+    deal = services.enter_deal(
+        seating_id=first.pk,
+        number=1,
+        result=DealResult("B", False, 0, 0),
+        via="org",
+        user=organiser,
+        reason="Streit am Tisch",
+    )
     assert deal.points_b == 1
     assert deal.changes.last().reason == "Streit am Tisch" and deal.changes.last().changed_by == organiser
 

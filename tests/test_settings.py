@@ -49,7 +49,11 @@ def test_deploy_check_is_clean_in_production_mode():
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT,
-        env={**{k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}, "DEBUG": "false", "SECRET_KEY": "x" * 20 + "abcdefghijklmnopqrstuvwxyz0123456789"},
+        env={
+            **{k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"},
+            "DEBUG": "false",
+            "SECRET_KEY": "x" * 20 + "abcdefghijklmnopqrstuvwxyz0123456789",
+        },
         capture_output=True,
         text=True,
     )
@@ -61,8 +65,9 @@ def test_sqlite_file_database_runs_in_wal_mode(tmp_path):
 
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE")}
     env["DATA_DIR"] = str(tmp_path)
-    result = subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env,
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stderr
     mode = sqlite3.connect(tmp_path / "bruus.sqlite3").execute("PRAGMA journal_mode").fetchone()[0]
     assert mode == "wal"

@@ -103,13 +103,18 @@ def test_the_wsgi_application_refuses_with_debug_off(settings):
 def test_make_serve_refuses_a_demo_database_before_gunicorn_starts(tmp_path):
     """scripts/serve.sh on a database made by ``make run``: exit status 1, the message in both
     languages, and no server started (nothing listens)."""
-    env = {**os.environ, "DATA_DIR": str(tmp_path), "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
-           "DEBUG": "true", "PORT": "8799", "PUBLIC_BASE_URL": "http://192.168.1.20:8799"}
+    env = {
+        **os.environ,
+        "DATA_DIR": str(tmp_path),
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        "DEBUG": "true",
+        "PORT": "8799",
+        "PUBLIC_BASE_URL": "http://192.168.1.20:8799",
+    }
     env.pop("DJANGO_SETTINGS_MODULE", None)
     python = str(ROOT / ".venv" / "bin" / "python")
     for command in (["migrate", "--noinput", "-v0"], ["load_demo"]):
-        subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True, capture_output=True,
-                       timeout=300)
+        subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True, capture_output=True, timeout=300)
     result = subprocess.run(["scripts/serve.sh"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert result.returncode == 1
     assert "hat noch das Demo-Passwort" in result.stderr

@@ -75,15 +75,24 @@ def test_the_same_form_sent_twice_is_saved_once(client, seating, htmx):
 @pytest.mark.django_db
 def test_a_replay_after_a_correction_does_not_undo_it(seating):
     key = uuid.uuid4()
-    services.enter_deal(seating_id=seating.pk, number=1, result=A_WINS, via="t", table=seating.table, key=key,
-                        based_on_version=0)
-    services.enter_deal(seating_id=seating.pk, number=1, result=B_WINS, via="t", table=seating.table,
-                        key=uuid.uuid4(), based_on_version=1)
+    services.enter_deal(
+        seating_id=seating.pk, number=1, result=A_WINS, via="t", table=seating.table, key=key, based_on_version=0
+    )
+    services.enter_deal(
+        seating_id=seating.pk,
+        number=1,
+        result=B_WINS,
+        via="t",
+        table=seating.table,
+        key=uuid.uuid4(),
+        based_on_version=1,
+    )
     # The first form arrives once more (a tablet that lost its connection sends it again): not
     # "saved" (the database does not hold it), a conflict naming what is stored.
     with pytest.raises(services.ConflictError) as conflict:
-        services.enter_deal(seating_id=seating.pk, number=1, result=A_WINS, via="t", table=seating.table,
-                            key=key, based_on_version=0)
+        services.enter_deal(
+            seating_id=seating.pk, number=1, result=A_WINS, via="t", table=seating.table, key=key, based_on_version=0
+        )
     assert conflict.value.code == "changed_since" and conflict.value.params["winner"] == "B"
     assert Deal.objects.get().winner == "B" and Deal.objects.get().version == 2
     assert DealChange.objects.count() == 2
@@ -133,11 +142,25 @@ def test_entries_without_key_still_work_but_the_version_is_required(client, seat
 @pytest.mark.django_db
 def test_a_stale_form_is_refused_with_the_current_value(seating):
     # Two tablets on one table: both showed deal 1 as not entered (version 0).
-    services.enter_deal(seating_id=seating.pk, number=1, result=DealResult("A", True, 0, 0), via="tablet 1",
-                        table=seating.table, key=uuid.uuid4(), based_on_version=0)
+    services.enter_deal(
+        seating_id=seating.pk,
+        number=1,
+        result=DealResult("A", True, 0, 0),
+        via="tablet 1",
+        table=seating.table,
+        key=uuid.uuid4(),
+        based_on_version=0,
+    )
     with pytest.raises(services.ConflictError) as conflict:
-        services.enter_deal(seating_id=seating.pk, number=1, result=B_WINS, via="tablet 2",
-                            table=seating.table, key=uuid.uuid4(), based_on_version=0)
+        services.enter_deal(
+            seating_id=seating.pk,
+            number=1,
+            result=B_WINS,
+            via="tablet 2",
+            table=seating.table,
+            key=uuid.uuid4(),
+            based_on_version=0,
+        )
     assert conflict.value.code == "conflict" and conflict.value.deal.winner == "A"
     assert conflict.value.params["points_a"] == 2 and conflict.value.params["points_b"] == 0
     deal = Deal.objects.get()
@@ -147,10 +170,18 @@ def test_a_stale_form_is_refused_with_the_current_value(seating):
 
 @pytest.mark.django_db
 def test_a_stale_form_with_the_same_result_is_no_conflict(seating):
-    services.enter_deal(seating_id=seating.pk, number=1, result=A_WINS, via="t", table=seating.table,
-                        based_on_version=0)
-    deal = services.enter_deal(seating_id=seating.pk, number=1, result=A_WINS, via="t", table=seating.table,
-                               based_on_version=0, key=uuid.uuid4())
+    services.enter_deal(
+        seating_id=seating.pk, number=1, result=A_WINS, via="t", table=seating.table, based_on_version=0
+    )
+    deal = services.enter_deal(
+        seating_id=seating.pk,
+        number=1,
+        result=A_WINS,
+        via="t",
+        table=seating.table,
+        based_on_version=0,
+        key=uuid.uuid4(),
+    )
     assert deal.outcome == "unchanged" and DealChange.objects.count() == 1
 
 
@@ -176,10 +207,19 @@ def test_conflict_on_the_tablet_page_says_so_and_changes_nothing(client, seating
 def test_the_organiser_form_also_refuses_a_stale_version(organiser_client, seating):
     services.enter_deal(seating_id=seating.pk, number=1, result=A_WINS, via="t", table=seating.table)
     url = reverse("organiser:seating_detail", args=[seating.pk])
-    data = {"number": 1, "seating": seating.pk, "winner": "B", "bonus_a": 0, "bonus_b": 0, "version": 1,
-            "key": str(uuid.uuid4()), "reason": ""}
-    services.enter_deal(seating_id=seating.pk, number=1, result=DealResult("A", True, 0, 0), via="t",
-                        table=seating.table)  # the table corrects meanwhile: version 2
+    data = {
+        "number": 1,
+        "seating": seating.pk,
+        "winner": "B",
+        "bonus_a": 0,
+        "bonus_b": 0,
+        "version": 1,
+        "key": str(uuid.uuid4()),
+        "reason": "",
+    }
+    services.enter_deal(
+        seating_id=seating.pk, number=1, result=DealResult("A", True, 0, 0), via="t", table=seating.table
+    )  # the table corrects meanwhile: version 2
     response = organiser_client.post(url, data)
     assert response.status_code == 200 and "anderen Gerät" in response.content.decode()
     assert Deal.objects.get().to_nil is True
@@ -192,8 +232,9 @@ def test_the_organiser_form_also_refuses_a_stale_version(organiser_client, seati
 def test_finish_then_the_other_team_confirms(client, seating):
     token = seating.table.token
     enter_all(seating)
-    response = client.post(reverse("scorer:finish", args=[token]), {"seating": seating.pk, "team": "A"},
-                           HTTP_HX_REQUEST="true")
+    response = client.post(
+        reverse("scorer:finish", args=[token]), {"seating": seating.pk, "team": "A"}, HTTP_HX_REQUEST="true"
+    )
     page = response.content.decode()
     assert response.status_code == 200 and 'data-testid="confirm-button"' in page
     assert 'name="team" value="B"' in page  # team B is asked to confirm
@@ -213,8 +254,9 @@ def test_finish_then_the_other_team_confirms(client, seating):
 def test_the_team_that_entered_cannot_confirm(client, seating):
     enter_all(seating)
     services.finish_seating(seating_id=seating.pk, table=seating.table, team="A")
-    response = client.post(reverse("scorer:confirm", args=[seating.table.token]),
-                           {"seating": seating.pk, "team": "A"}, follow=True)
+    response = client.post(
+        reverse("scorer:confirm", args=[seating.table.token]), {"seating": seating.pk, "team": "A"}, follow=True
+    )
     assert any("Team A hat diese Runde eingetragen" in m for m in messages_in(response))
     seating.refresh_from_db()
     assert seating.completed_at is None and seating.finished_by == "A"
@@ -250,8 +292,9 @@ def test_a_correction_after_finishing_reopens_the_round(client, seating):
 def test_the_other_team_can_send_the_round_back(client, seating):
     enter_all(seating)
     services.finish_seating(seating_id=seating.pk, table=seating.table, team="A")
-    response = client.post(reverse("scorer:reopen", args=[seating.table.token]), {"seating": seating.pk},
-                           HTTP_HX_REQUEST="true")
+    response = client.post(
+        reverse("scorer:reopen", args=[seating.table.token]), {"seating": seating.pk}, HTTP_HX_REQUEST="true"
+    )
     assert 'data-testid="finish"' in response.content.decode()
     seating.refresh_from_db()
     assert seating.finished_at is None
@@ -298,7 +341,8 @@ def test_the_next_session_waits_for_every_confirmation(organiser_client, drawn):
             services.complete_seating(seating_id=s.pk)
     last = seatings[-1]
     services.finish_seating(seating_id=last.pk, table=last.table, team="A") if services.current_seating(
-        last.table).pk == last.pk else None
+        last.table
+    ).pk == last.pk else None
     assert not services.session_is_complete(session)
     organiser_client.post(reverse("organiser:session_draw", args=[drawn.pk]))
     assert Session.objects.filter(evening=drawn).count() == 1
@@ -323,8 +367,15 @@ def test_after_confirmation_only_the_organiser_corrects_with_a_reason(client, or
     url = reverse("organiser:seating_detail", args=[seating.pk])
     page = organiser_client.get(url + "?deal=2").content.decode()
     assert 'name="reason"' in page and "required" in page.split('name="reason"')[1].split(">")[0]
-    data = {"number": 2, "seating": seating.pk, "winner": "B", "bonus_a": 0, "bonus_b": 0, "version": 1,
-            "key": str(uuid.uuid4())}
+    data = {
+        "number": 2,
+        "seating": seating.pk,
+        "winner": "B",
+        "bonus_a": 0,
+        "bonus_b": 0,
+        "version": 1,
+        "key": str(uuid.uuid4()),
+    }
     response = organiser_client.post(url, {**data, "reason": ""})
     assert response.status_code == 200 and response.context["form"].errors
     with pytest.raises(services.ServiceError) as refused:
@@ -404,26 +455,34 @@ def test_foreign_and_tampered_table_links_change_nothing(client, drawn, seating)
     enter_all(other)
     key = uuid.uuid4()
     # Table 1's link, the other table's round: refused with a message.
-    response = client.post(reverse("scorer:deal", args=[seating.table.token, 1]),
-                           {"seating": other.pk, "winner": "B", "bonus_a": 0, "bonus_b": 0, "key": key, "version": 0},
-                           follow=True)
+    response = client.post(
+        reverse("scorer:deal", args=[seating.table.token, 1]),
+        {"seating": other.pk, "winner": "B", "bonus_a": 0, "bonus_b": 0, "key": key, "version": 0},
+        follow=True,
+    )
     assert any("gehört zu einem anderen Tisch" in m for m in messages_in(response))
     for name in ("finish", "confirm", "reopen"):
-        response = client.post(reverse(f"scorer:{name}", args=[seating.table.token]),
-                               {"seating": other.pk, "team": "A"}, follow=True)
+        response = client.post(
+            reverse(f"scorer:{name}", args=[seating.table.token]), {"seating": other.pk, "team": "A"}, follow=True
+        )
         assert any("anderen Tisch" in m for m in messages_in(response)), name
     # A tampered link: the friendly 404, nothing saved.
-    for name, args in (("deal", [seating.table.token + "x", 1]), ("finish", ["gibt-es-nicht"]),
-                       ("confirm", [seating.table.token[:-1]])):
+    for name, args in (
+        ("deal", [seating.table.token + "x", 1]),
+        ("finish", ["gibt-es-nicht"]),
+        ("confirm", [seating.table.token[:-1]]),
+    ):
         response = client.post(reverse(f"scorer:{name}", args=args), {"seating": seating.pk, "team": "B"})
         assert response.status_code == 404
     # Garbage in the hidden fields: the form says so.
     for extra in ({"key": "kein-uuid", "version": 0}, {"version": "-1"}):
         assert post_deal(client, seating, 1, **extra).status_code == 422
     for seating_id in ("x", "", str(10**12)):
-        response = client.post(reverse("scorer:deal", args=[seating.table.token, 1]),
-                               {"seating": seating_id, "winner": "A", "bonus_a": 0, "bonus_b": 0, "version": 0},
-                               HTTP_HX_REQUEST="true")
+        response = client.post(
+            reverse("scorer:deal", args=[seating.table.token, 1]),
+            {"seating": seating_id, "winner": "A", "bonus_a": 0, "bonus_b": 0, "version": 0},
+            HTTP_HX_REQUEST="true",
+        )
         page = response.content.decode()
         assert 'class="msg error"' in page or 'class="errorlist' in page, seating_id
     assert not Deal.objects.filter(seating=seating).exists()
@@ -440,9 +499,11 @@ def test_a_deal_of_a_finished_round_or_a_later_round_is_refused(client, seating)
     response = post_deal(client, seating, 1, winner="B", key=uuid.uuid4(), version=1, htmx=True)
     assert "kann am Tisch nicht mehr geändert werden" in response.content.decode()
     later = Seating.objects.get(table=seating.table, round__number=3)
-    response = client.post(reverse("scorer:deal", args=[seating.table.token, 1]),
-                           {"seating": later.pk, "winner": "A", "bonus_a": 0, "bonus_b": 0, "version": 0},
-                           follow=True)
+    response = client.post(
+        reverse("scorer:deal", args=[seating.table.token, 1]),
+        {"seating": later.pk, "winner": "A", "bonus_a": 0, "bonus_b": 0, "version": 0},
+        follow=True,
+    )
     assert any("nicht die laufende Runde" in m for m in messages_in(response))
     assert not Deal.objects.filter(seating=later).exists()
     assert not Deal.objects.filter(seating=seating, winner="B").exists()

@@ -161,8 +161,13 @@ def test_a_stale_cookie_shows_the_form_without_counting(drawn):
 
 
 def test_addresses_of_this_machine_are_recognised():
-    for url in ("http://127.0.0.1:8000", "http://localhost:8000", "http://[::1]:8000", "http://0.0.0.0:8000",
-                "http://127.0.1.1"):
+    for url in (
+        "http://127.0.0.1:8000",
+        "http://localhost:8000",
+        "http://[::1]:8000",
+        "http://0.0.0.0:8000",
+        "http://127.0.1.1",
+    ):
         assert points_at_this_machine(url), url
     for url in (HALL, "http://bruus.fritz.box:8000", "https://turnier.example.org"):
         assert not points_at_this_machine(url), url
@@ -182,7 +187,7 @@ def test_every_link_uses_the_public_address(drawn, organiser_client, settings):
     tablets_page = organiser_client.get(pages["tablets"]).content.decode()
     assert f'data-url="{HALL}/t/{table.token}/"' in tablets_page
     assert f"{HALL}/tablet/" in tablets_page
-    assert tablets_page.count("<svg class=\"qr\"") == drawn.tables.count()
+    assert tablets_page.count('<svg class="qr"') == drawn.tables.count()
     live_page = organiser_client.get(pages["live"]).content.decode()
     assert f"{HALL}/abend/{drawn.pk}/rangliste/" in live_page
     assert f"{HALL}/abend/{drawn.pk}/platz/" in live_page
@@ -216,9 +221,15 @@ def test_a_bad_public_base_url_stops_the_start(monkeypatch):
 
     for value in ("192.168.1.20:8000", "ftp://x", "http://x/pfad"):
         result = subprocess.run(
-            [sys.executable, "-c", "import django, os; os.environ['DJANGO_SETTINGS_MODULE']="
-             "'bruus_tournament.settings'; django.setup()"],
-            env={"PUBLIC_BASE_URL": value, "PATH": "/usr/bin:/bin"}, cwd=ROOT, capture_output=True, text=True,
+            [
+                sys.executable,
+                "-c",
+                "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='bruus_tournament.settings'; django.setup()",
+            ],
+            env={"PUBLIC_BASE_URL": value, "PATH": "/usr/bin:/bin"},
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
         )
         assert result.returncode != 0 and "PUBLIC_BASE_URL" in result.stderr, value
 

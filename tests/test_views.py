@@ -14,7 +14,12 @@ from tests.conftest import ROSTER, make_evening
 
 
 def first_seating(evening):
-    return Seating.objects.filter(round__session__evening=evening).select_related("table").order_by("round__number", "table__number").first()
+    return (
+        Seating.objects.filter(round__session__evening=evening)
+        .select_related("table")
+        .order_by("round__number", "table__number")
+        .first()
+    )
 
 
 @pytest.mark.django_db
@@ -26,8 +31,16 @@ def test_organiser_pages_need_a_login(client, roster_evening):
 @pytest.mark.django_db
 def test_create_evening_with_default_format(organiser_client):
     response = organiser_client.post(
-        reverse("organiser:evening_create"), {"name": "Herbstturnier", "date": "2026-11-21", "venue": "Treia",
-                                              "sessions_count": 3, "rounds_per_session": 4, "deals_per_round": 4})
+        reverse("organiser:evening_create"),
+        {
+            "name": "Herbstturnier",
+            "date": "2026-11-21",
+            "venue": "Treia",
+            "sessions_count": 3,
+            "rounds_per_session": 4,
+            "deals_per_round": 4,
+        },
+    )
     assert response.status_code == 302
     evening = Evening.objects.get(name="Herbstturnier")
     assert (evening.sessions_count, evening.rounds_per_session, evening.deals_per_round) == (3, 4, 4)
@@ -35,8 +48,9 @@ def test_create_evening_with_default_format(organiser_client):
 
 @pytest.mark.django_db
 def test_create_evening_bad_input_shows_errors(organiser_client):
-    response = organiser_client.post(reverse("organiser:evening_create"), {"name": "", "date": "kein Datum",
-                                                                            "sessions_count": 0})
+    response = organiser_client.post(
+        reverse("organiser:evening_create"), {"name": "", "date": "kein Datum", "sessions_count": 0}
+    )
     assert response.status_code == 200
     assert response.context["form"].errors
     assert not Evening.objects.exists()
@@ -55,8 +69,10 @@ def test_check_in_and_out(organiser_client, roster_evening):
 @pytest.mark.django_db
 def test_names_with_markup_and_quotes_are_shown_literally(organiser_client, client):
     evening = make_evening(3)
-    organiser_client.post(reverse("organiser:evening_players", args=[evening.pk]),
-                          {"name": '<script>alert(1)</script> "Jan" O\'Neill', "club": "<b>Treia</b>"})
+    organiser_client.post(
+        reverse("organiser:evening_players", args=[evening.pk]),
+        {"name": '<script>alert(1)</script> "Jan" O\'Neill', "club": "<b>Treia</b>"},
+    )
     page = organiser_client.get(reverse("organiser:evening_players", args=[evening.pk])).content.decode()
     assert "<script>alert(1)</script>" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &quot;Jan&quot; O&#x27;Neill" in page
@@ -111,7 +127,10 @@ def test_scorer_bad_input_changes_nothing(client, roster_evening):
         (base, {"seating": seating.pk, "winner": "C", "bonus_a": "x", "bonus_b": "0"}),
         (base, {"seating": seating.pk, "winner": "A", "bonus_a": "2", "bonus_b": "2"}),
         (base, {"seating": seating.pk + 1, "winner": "A", "bonus_a": "0", "bonus_b": "0"}),
-        (reverse("scorer:deal", args=[seating.table.token, 9]), {"seating": seating.pk, "winner": "A", "bonus_a": "0", "bonus_b": "0"}),
+        (
+            reverse("scorer:deal", args=[seating.table.token, 9]),
+            {"seating": seating.pk, "winner": "A", "bonus_a": "0", "bonus_b": "0"},
+        ),
     ]
     for url, data in bad_posts:
         response = client.post(url, data, follow=True)
@@ -129,8 +148,10 @@ def test_scorer_round_flow_shows_where_to_sit_next(client, roster_evening):
     seating = first_seating(roster_evening)
     token = seating.table.token
     for n in range(1, 5):
-        client.post(reverse("scorer:deal", args=[token, n]),
-                    {"seating": seating.pk, "winner": "A", "to_nil": "on", "bonus_a": "1", "bonus_b": "0", "version": 0})
+        client.post(
+            reverse("scorer:deal", args=[token, n]),
+            {"seating": seating.pk, "winner": "A", "to_nil": "on", "bonus_a": "1", "bonus_b": "0", "version": 0},
+        )
     page = client.get(reverse("scorer:table", args=[token])).content.decode()
     assert 'data-testid="total-a">12<' in page and 'data-testid="total-b">0<' in page
     # The scorer (team A) finishes the round, the other team confirms it: only then is it final.
@@ -143,15 +164,19 @@ def test_scorer_round_flow_shows_where_to_sit_next(client, roster_evening):
     for player in (seating.team_a.player_1, seating.team_b.player_2):
         assert player.name in page
     # After finishing, the tablet cannot change the round any more.
-    client.post(reverse("scorer:deal", args=[token, 1]),
-                {"seating": seating.pk, "winner": "B", "bonus_a": "0", "bonus_b": "0", "version": 1})
+    client.post(
+        reverse("scorer:deal", args=[token, 1]),
+        {"seating": seating.pk, "winner": "B", "bonus_a": "0", "bonus_b": "0", "version": 1},
+    )
     assert Deal.objects.get(seating=seating, number=1).winner == "A"
 
 
 @pytest.mark.django_db
 def test_import_preview_then_confirm(organiser_client, roster_evening):
     Player.objects.filter(name="Tom Whitfield").update(club="England")
-    content = "Name;Verein\nTom Whitfield;England\nNeue Spielerin;Husum\n;Husum\nNeue Spielerin;Husum\n".encode("cp1252")
+    content = "Name;Verein\nTom Whitfield;England\nNeue Spielerin;Husum\n;Husum\nNeue Spielerin;Husum\n".encode(
+        "cp1252"
+    )
     url = reverse("organiser:player_import") + f"?evening={roster_evening.pk}"
     upload = io.BytesIO(content)
     upload.name = "liste.csv"
@@ -179,8 +204,12 @@ def test_import_xlsx_and_bad_files(organiser_client):
     buffer.name = "spieler.xlsx"
     response = organiser_client.post(reverse("organiser:player_import"), {"file": buffer})
     assert [p.name for p, _ in response.context["preview"]["rows"]] == ["Hauke Petersen"]
-    for name, content in (("liste.pdf", b"%PDF-1.4"), ("leer.csv", b""), ("kaputt.xlsx", b"PK\x03\x04kaputt"),
-                          ("binär.csv", bytes(range(256)) * 4)):
+    for name, content in (
+        ("liste.pdf", b"%PDF-1.4"),
+        ("leer.csv", b""),
+        ("kaputt.xlsx", b"PK\x03\x04kaputt"),
+        ("binär.csv", bytes(range(256)) * 4),
+    ):
         upload = io.BytesIO(content)
         upload.name = name
         response = organiser_client.post(reverse("organiser:player_import"), {"file": upload})
@@ -244,14 +273,21 @@ def test_page_query_counts_do_not_grow_with_players(organiser_client, client):
         services.draw_session(evening=evening, seed=1)
         seating = first_seating(evening)
         for n in range(1, 5):
-            services.enter_deal(seating_id=seating.pk, number=n, result=services.DealResult("A", False, 0, 0),
-                                via="t", table=seating.table)
+            services.enter_deal(
+                seating_id=seating.pk,
+                number=n,
+                result=services.DealResult("A", False, 0, 0),
+                via="t",
+                table=seating.table,
+            )
         services.complete_seating(seating_id=seating.pk, table=seating.table)
-        counts.append((
-            _count_queries(organiser_client, reverse("organiser:evening_detail", args=[evening.pk])),
-            _count_queries(organiser_client, reverse("organiser:session_detail", args=[evening.pk, 1])),
-            _count_queries(client, reverse("scorer:table", args=[seating.table.token])),
-        ))
+        counts.append(
+            (
+                _count_queries(organiser_client, reverse("organiser:evening_detail", args=[evening.pk])),
+                _count_queries(organiser_client, reverse("organiser:session_detail", args=[evening.pk, 1])),
+                _count_queries(client, reverse("scorer:table", args=[seating.table.token])),
+            )
+        )
     assert counts[0] == counts[1]
 
 
@@ -289,12 +325,23 @@ def test_player_register_search_and_correction(organiser_client):
 def test_check_in_page_search_keeps_the_filter(organiser_client, roster_evening):
     url = reverse("organiser:evening_players", args=[roster_evening.pk])
     page = organiser_client.get(url + "?q=ohrstedt").content.decode()
-    shown = {name for name in Player.objects.values_list("name", flat=True)
-             if f'id="p{Player.objects.get(name=name).pk}"' in page}
-    assert shown == {"Jürgen Lützen", "Dörte Boysen", "Sönke Andresen", "Wiebke Matthiesen", "Uwe Christiansen",
-                     "Knut Lorenzen", "Heike Nissen"}
+    shown = {
+        name
+        for name in Player.objects.values_list("name", flat=True)
+        if f'id="p{Player.objects.get(name=name).pk}"' in page
+    }
+    assert shown == {
+        "Jürgen Lützen",
+        "Dörte Boysen",
+        "Sönke Andresen",
+        "Wiebke Matthiesen",
+        "Uwe Christiansen",
+        "Knut Lorenzen",
+        "Heike Nissen",
+    }
     player = Player.objects.get(name="Knut Lorenzen")
-    response = organiser_client.post(reverse("organiser:check_in", args=[roster_evening.pk, player.pk]),
-                                     {"present": "0", "q": "ohrstedt"})
+    response = organiser_client.post(
+        reverse("organiser:check_in", args=[roster_evening.pk, player.pk]), {"present": "0", "q": "ohrstedt"}
+    )
     assert response["Location"].endswith(f"?q=ohrstedt#p{player.pk}")
     assert not Participant.objects.get(evening=roster_evening, player=player).checked_in

@@ -105,8 +105,9 @@ def person_sort_key(player: PlayerRef) -> tuple:
     return person_key(player.name, player.club, player.id)
 
 
-def player_ref(player: Player, stand_ins: frozenset[int] = frozenset(), names: dict[int, str] | None = None
-               ) -> PlayerRef:
+def player_ref(
+    player: Player, stand_ins: frozenset[int] = frozenset(), names: dict[int, str] | None = None
+) -> PlayerRef:
     """The player as printed: the evening's display name (``names``, see
     :func:`scoring.selectors.evening_display_names`), a stand-in (plays, is not ranked) marked
     "(Ersatz)" after the name."""
@@ -116,8 +117,9 @@ def player_ref(player: Player, stand_ins: frozenset[int] = frozenset(), names: d
     return PlayerRef(id=player.pk, name=player.name, club=player.club, shown=shown)
 
 
-def team(partnership: Partnership, stand_ins: frozenset[int] = frozenset(), names: dict[int, str] | None = None
-         ) -> Team:
+def team(
+    partnership: Partnership, stand_ins: frozenset[int] = frozenset(), names: dict[int, str] | None = None
+) -> Team:
     return Team(
         partnership.number,
         (player_ref(partnership.player_1, stand_ins, names), player_ref(partnership.player_2, stand_ins, names)),
@@ -216,11 +218,18 @@ def load_session_plan(
     if with_deals:
         for deal in Deal.objects.filter(seating__round__session=session).order_by("seating_id", "number"):
             deals[deal.seating_id].append(deal)
-    people = list(Participant.objects.filter(evening=evening).values_list(
-        "player_id", "is_stand_in", "player__name", "player__club"))
+    people = list(
+        Participant.objects.filter(evening=evening).values_list(
+            "player_id", "is_stand_in", "player__name", "player__club"
+        )
+    )
     stand_ins = frozenset(pid for pid, stand_in, _, _ in people if stand_in)
     names = display_names((pid, name, club) for pid, _, name, club in people)
     return session_plan(
-        session, deals_per_round=evening.deals_per_round, scorer_url=scorer_url, deals=deals,
-        stand_ins=stand_ins, names=names,
+        session,
+        deals_per_round=evening.deals_per_round,
+        scorer_url=scorer_url,
+        deals=deals,
+        stand_ins=stand_ins,
+        names=names,
     )

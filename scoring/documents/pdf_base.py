@@ -67,8 +67,15 @@ register_fonts()
 
 
 @cache
-def style(size: float, *, bold: bool = False, align: str = "left", color: str = "#000000",
-          leading: float | None = None, space_after: float = 0) -> ParagraphStyle:
+def style(
+    size: float,
+    *,
+    bold: bool = False,
+    align: str = "left",
+    color: str = "#000000",
+    leading: float | None = None,
+    space_after: float = 0,
+) -> ParagraphStyle:
     """A paragraph style in DejaVu Sans (cached: styles are shared, never changed)."""
     alignment = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}[align]
     return ParagraphStyle(
@@ -96,8 +103,11 @@ class Para(Paragraph):
     def wrap(self, available_width, available_height):
         # reportlab's split() deletes ``blPara`` (the line breaking) when the paragraph does not
         # fit at the foot of a page; then the remembered size is no longer backed by lines.
-        if (self._wrapped_at is not None and abs(self._wrapped_at - available_width) < 1e-6
-                and "blPara" in self.__dict__):
+        if (
+            self._wrapped_at is not None
+            and abs(self._wrapped_at - available_width) < 1e-6
+            and "blPara" in self.__dict__
+        ):
             return self.width, self.height
         result = super().wrap(available_width, available_height)
         # Remember only a real line breaking, not "no room at all" (which sets no lines).
@@ -245,7 +255,7 @@ class PageDecor:
     footnotes: tuple[str, ...] = ()
 
 
-FOOTER_Y = 7 * mm      # baseline of the footer line (title, printed at, page X of Y)
+FOOTER_Y = 7 * mm  # baseline of the footer line (title, printed at, page X of Y)
 FOOTER_SIZE = 9
 FOOTNOTE_SIZE = 10
 FOOTNOTE_LEADING = 5 * mm
@@ -265,7 +275,7 @@ def footer_space(decor: PageDecor) -> float:
 
 
 def footer_text(decor: PageDecor, width: float) -> str:
-    """"<title> · Gedruckt am <date> <time>" within ``width``: the title is shortened (…) when
+    """ "<title> · Gedruckt am <date> <time>" within ``width``: the title is shortened (…) when
     needed, the printed date and time never."""
     tail = f" · {decor.printed}"
     return _clip(decor.title, FOOTER_SIZE, width - text_width(tail, FOOTER_SIZE)) + tail
@@ -335,20 +345,29 @@ def _clip(text: str, size: float, width: float) -> str:
     return text + "…"
 
 
-def body_template(pagesize=A4, *, top: float = MARGIN, bottom: float = FOOTER_SPACE,
-                  template_id: str = "body") -> PageTemplate:
+def body_template(
+    pagesize=A4, *, top: float = MARGIN, bottom: float = FOOTER_SPACE, template_id: str = "body"
+) -> PageTemplate:
     """One frame filling the page inside the margins, above the footer (``bottom``: its height,
     :func:`footer_space`)."""
     width, height = pagesize
     frame = Frame(
-        MARGIN, bottom, width - 2 * MARGIN, height - top - bottom,
-        leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id=f"{template_id}-frame",
+        MARGIN,
+        bottom,
+        width - 2 * MARGIN,
+        height - top - bottom,
+        leftPadding=0,
+        rightPadding=0,
+        topPadding=0,
+        bottomPadding=0,
+        id=f"{template_id}-frame",
     )
     return PageTemplate(id=template_id, frames=[frame], pagesize=pagesize)
 
 
-def cut_template(columns: int, rows: int, *, pagesize=A4, inset: float = 7 * mm,
-                 template_id: str = "cut") -> PageTemplate:
+def cut_template(
+    columns: int, rows: int, *, pagesize=A4, inset: float = 7 * mm, template_id: str = "cut"
+) -> PageTemplate:
     """A page of ``columns`` x ``rows`` equal pieces to cut apart, one frame each, with dashed
     cut lines and scissors between them. The footer stays below the lowest row."""
     width, height = pagesize
@@ -358,12 +377,19 @@ def cut_template(columns: int, rows: int, *, pagesize=A4, inset: float = 7 * mm,
     frames = []
     for r in range(rows):
         for c in range(columns):
-            frames.append(Frame(
-                c * piece_w + inset, height - top - (r + 1) * piece_h + inset / 2,
-                piece_w - 2 * inset, piece_h - inset,
-                leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0,
-                id=f"{template_id}-{r}-{c}",
-            ))
+            frames.append(
+                Frame(
+                    c * piece_w + inset,
+                    height - top - (r + 1) * piece_h + inset / 2,
+                    piece_w - 2 * inset,
+                    piece_h - inset,
+                    leftPadding=0,
+                    rightPadding=0,
+                    topPadding=0,
+                    bottomPadding=0,
+                    id=f"{template_id}-{r}-{c}",
+                )
+            )
 
     def cut_lines(canvas, doc):
         canvas.saveState()
@@ -384,18 +410,34 @@ def cut_template(columns: int, rows: int, *, pagesize=A4, inset: float = 7 * mm,
     return PageTemplate(id=template_id, frames=frames, onPage=cut_lines, pagesize=pagesize)
 
 
-def render(story: list[Flowable], *, title: str, decor: PageDecor, templates: Sequence[PageTemplate] | None = None,
-           subject: str = "") -> bytes:
+def render(
+    story: list[Flowable],
+    *,
+    title: str,
+    decor: PageDecor,
+    templates: Sequence[PageTemplate] | None = None,
+    subject: str = "",
+) -> bytes:
     """Lay out ``story`` and return the PDF. ``title`` goes into the document's metadata."""
     buffer = io.BytesIO()
     doc = BaseDocTemplate(
-        buffer, pagesize=A4, title=title, author=CREATOR, creator=CREATOR, subject=subject,
-        lang=get_language() or "de", leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
-        bottomMargin=footer_space(decor), displayDocTitle=True,
+        buffer,
+        pagesize=A4,
+        title=title,
+        author=CREATOR,
+        creator=CREATOR,
+        subject=subject,
+        lang=get_language() or "de",
+        leftMargin=MARGIN,
+        rightMargin=MARGIN,
+        topMargin=MARGIN,
+        bottomMargin=footer_space(decor),
+        displayDocTitle=True,
         # Every page starts in DejaVu Sans: no reference to a non-embedded standard font.
-        initialFontName=FONT, initialFontSize=10, initialLeading=12,
+        initialFontName=FONT,
+        initialFontSize=10,
+        initialLeading=12,
     )
     doc.addPageTemplates(list(templates) if templates else [body_template(bottom=footer_space(decor))])
     doc.build(story, canvasmaker=_canvas_class(decor))
     return buffer.getvalue()
-

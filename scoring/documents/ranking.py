@@ -19,15 +19,17 @@ from scoring.documents import pdf_base as base
 from scoring.domain.ranking import PROVISIONAL_MARK
 from scoring.selectors import RankingRow
 
-BODY = 14            # pt: readable from two metres
+BODY = 14  # pt: readable from two metres
 HEAD = 12
 ROW_PADDING = 3
 CELL_PADDING = 4
 
 
 def PROVISIONAL_LEGEND() -> str:  # noqa: N802 (a translated constant)
-    return gettext("° provisional: sit-out credit from the tables that have finished the round; "
-                   "it changes until every table has confirmed.")
+    return gettext(
+        "° provisional: sit-out credit from the tables that have finished the round; "
+        "it changes until every table has confirmed."
+    )
 
 
 def ranking_name(evening, *, complete: bool) -> str:
@@ -69,19 +71,28 @@ def build_ranking(
     )
 
     story = [
-        base.para(gettext("Final ranking") if complete else gettext("Ranking (provisional)"), 24, bold=True,
-                  space_after=4, color="#000000" if complete else "#b00020"),
+        base.para(
+            gettext("Final ranking") if complete else gettext("Ranking (provisional)"),
+            24,
+            bold=True,
+            space_after=4,
+            color="#000000" if complete else "#b00020",
+        ),
         base.para(evening.name, 18, bold=True, space_after=2),
         base.para(" · ".join(x for x in (base.long_date(evening.date), evening.venue) if x), BODY, space_after=6),
     ]
     if not complete:
-        story.append(base.para(gettext("Provisional: deals are still missing."), BODY, bold=True,
-                               color="#b00020", space_after=6))
+        story.append(
+            base.para(gettext("Provisional: deals are still missing."), BODY, bold=True, color="#b00020", space_after=6)
+        )
     story.append(_table(rows, session_count, drawn))
     story += [
         Spacer(1, 3 * mm),
-        base.para(gettext("* shared place. Sit-outs are credited with the average of the teams that "
-                          "played in that round."), 11, color="#555555"),
+        base.para(
+            gettext("* shared place. Sit-outs are credited with the average of the teams that played in that round."),
+            11,
+            color="#555555",
+        ),
     ]
     return base.render(story, title=title, decor=decor, subject=gettext("Ranking"))
 
@@ -93,12 +104,12 @@ def _table(rows: Sequence[RankingRow], session_count: int, drawn: int) -> LongTa
     for row in rows:
         sessions = [
             base.matchsticks(row.sessions[i]) + (PROVISIONAL_MARK if i in row.provisional else "")
-            if i < drawn and i < len(row.sessions) else "–"
+            if i < drawn and i < len(row.sessions)
+            else "–"
             for i in range(session_count)
         ]
         total = base.matchsticks(row.total) + (PROVISIONAL_MARK if row.provisional else "")
-        cells.append((f"{row.place}.{'*' if row.shared else ''}", row.player.name, row.player.club,
-                      sessions, total))
+        cells.append((f"{row.place}.{'*' if row.shared else ''}", row.player.name, row.player.club, sessions, total))
 
     pad = 2 * CELL_PADDING + 2
 
@@ -108,8 +119,11 @@ def _table(rows: Sequence[RankingRow], session_count: int, drawn: int) -> LongTa
     session_head = gettext("Session")
     # Headings are set in HEAD (bold), values in BODY.
     place_w = max(widest([gettext("Place")], HEAD, bold=True), widest([c[0] for c in cells], BODY))
-    number_w = max(widest(["000", *(s for c in cells for s in c[3])], BODY), 12 * mm,
-                   widest([session_head], HEAD, bold=True) / session_count)
+    number_w = max(
+        widest(["000", *(s for c in cells for s in c[3])], BODY),
+        12 * mm,
+        widest([session_head], HEAD, bold=True) / session_count,
+    )
     total_w = max(widest([gettext("Total")], HEAD, bold=True), widest(["000", *(c[4] for c in cells)], BODY, bold=True))
     rest = width - place_w - session_count * number_w - total_w
     # Sized from the content: both on one line if they fit; else the clubs' longest word keeps
@@ -125,12 +139,24 @@ def _table(rows: Sequence[RankingRow], session_count: int, drawn: int) -> LongTa
     # into the others: a SPAN would make reportlab recompute spans on every page break.
     head_pad = (session_count * number_w - base.text_width(session_head, HEAD, bold=True)) / 2
     first = ["", "", "", session_head, *[""] * (session_count - 1), ""]
-    second = [gettext("Place"), gettext("Name"), gettext("Club"),
-              *[str(n) for n in range(1, session_count + 1)], gettext("Total")]
+    second = [
+        gettext("Place"),
+        gettext("Name"),
+        gettext("Club"),
+        *[str(n) for n in range(1, session_count + 1)],
+        gettext("Total"),
+    ]
     data = [first, second]
     for place, name, club, sessions, total in cells:
-        data.append([place, base.cell(name, BODY, name_w, padding=pad), base.cell(club, BODY, club_w, padding=pad),
-                     *sessions, total])
+        data.append(
+            [
+                place,
+                base.cell(name, BODY, name_w, padding=pad),
+                base.cell(club, BODY, club_w, padding=pad),
+                *sessions,
+                total,
+            ]
+        )
     last = 3 + session_count
     commands = [
         ("LEFTPADDING", (0, 0), (-1, -1), CELL_PADDING),

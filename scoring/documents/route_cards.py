@@ -42,11 +42,15 @@ def build_route_cards(evening, plan: SessionPlan, *, printed_at: datetime | None
         ]
         if player.club:
             content.append(base.para(player.club, 10, color="#555555"))
-        content.append(base.para(
-            gettext("Partner: %(name)s") % {"name": partner.label} if partner
-            else gettext("You sit out this whole session."),
-            12, space_after=4,
-        ))
+        content.append(
+            base.para(
+                gettext("Partner: %(name)s") % {"name": partner.label}
+                if partner
+                else gettext("You sit out this whole session."),
+                12,
+                space_after=4,
+            )
+        )
         content.append(_rounds(seats[player], frame._width))
         story.append(KeepInFrame(frame._width, frame._height, content, mode="shrink"))
     if not story:
@@ -62,14 +66,16 @@ def _rounds(seats, width: float) -> Table:
     return Table(
         data,
         colWidths=[width * 0.45, width * 0.55],
-        style=TableStyle([
-            ("FONT", (0, 0), (0, -1), base.FONT, 13),
-            ("FONT", (1, 0), (1, -1), base.FONT_BOLD, 13),
-            ("LEFTPADDING", (0, 0), (-1, -1), 2),
-            ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-            ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
-            ("LINEBELOW", (0, 0), (-1, -2), 0.4, base.RULE),
-            ("ROWBACKGROUNDS", (0, 0), (-1, -1), [colors.white, base.LIGHT]),
-        ]),
+        style=TableStyle(
+            [
+                ("FONT", (0, 0), (0, -1), base.FONT, 13),
+                ("FONT", (1, 0), (1, -1), base.FONT_BOLD, 13),
+                ("LEFTPADDING", (0, 0), (-1, -1), 2),
+                ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
+                ("LINEBELOW", (0, 0), (-1, -2), 0.4, base.RULE),
+                ("ROWBACKGROUNDS", (0, 0), (-1, -1), [colors.white, base.LIGHT]),
+            ]
+        ),
         hAlign="LEFT",
     )

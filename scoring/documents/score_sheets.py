@@ -31,14 +31,14 @@ from scoring.documents.data import DealLine, SessionPlan, TableSeat
 
 QR_SIZE = 30 * mm
 CHECK = "✓"
-SHEET_WIDTH = base.PAGE_WIDTH - 14 * mm   # the frame of cut_template(1, 2)
+SHEET_WIDTH = base.PAGE_WIDTH - 14 * mm  # the frame of cut_template(1, 2)
 RED_SUITS = ("♥", "♦")
 DEAL_W = 15 * mm
-TEAM_COLUMNS = (0.19, 0.17, 0.30, 0.34)   # five tricks, to nil, daring and striking, matchsticks
+TEAM_COLUMNS = (0.19, 0.17, 0.30, 0.34)  # five tricks, to nil, daring and striking, matchsticks
 COLUMNS = [DEAL_W] + [(SHEET_WIDTH - DEAL_W) / 2 * f for f in TEAM_COLUMNS] * 2
 VALUE_SIZE = 13
-LEGEND_SIZE = 10      # pt: the rules legend, readable for scorers over 60
-URL_SIZE = 9          # pt: the table's link under the teams
+LEGEND_SIZE = 10  # pt: the rules legend, readable for scorers over 60
+URL_SIZE = 9  # pt: the table's link under the teams
 
 
 def score_sheets_name(evening, session_number: int, *, filled: bool) -> str:
@@ -104,9 +104,7 @@ class QrCode(Flowable):
 # --- The document ----------------------------------------------------------------------------
 
 
-def build_score_sheets(
-    evening, plan: SessionPlan, *, filled: bool, printed_at: datetime | None = None
-) -> bytes:
+def build_score_sheets(evening, plan: SessionPlan, *, filled: bool, printed_at: datetime | None = None) -> bytes:
     """All score sheets of a session, in round then table order, as PDF bytes.
 
     Two sheets to an A4 page when a sheet fits half a page (4 deals per round do), else one.
@@ -120,9 +118,7 @@ def build_score_sheets(
     decor = base.PageDecor(title=title, printed=base.printed_text(printed_at))
     parts = _Parts.make(evening, plan.deals_per_round)
     sheets = [
-        _sheet(parts, plan, round_.number, seat, filled=filled)
-        for round_ in plan.rounds
-        for seat in round_.tables
+        _sheet(parts, plan, round_.number, seat, filled=filled) for round_ in plan.rounds for seat in round_.tables
     ]
     template = base.cut_template(1, 2, template_id="two")
     frame = template.frames[0]
@@ -151,23 +147,29 @@ class _Parts:
     """What every sheet of a document shares."""
 
     kicker: str
-    grid: base.Stamp           # the deal table's headings, deal numbers, lines, "Runde gesamt"
+    grid: base.Stamp  # the deal table's headings, deal numbers, lines, "Runde gesamt"
     row_heights: tuple[float, ...]
-    footer: base.Stamp         # legend and signature fields
+    footer: base.Stamp  # legend and signature fields
     label_width: float
 
     @classmethod
     def make(cls, evening, deals_per_round: int) -> _Parts:
         grid_table = _grid(deals_per_round)
         grid_table.wrap(SHEET_WIDTH, 100_000)
-        label_width = max(base.text_width(gettext("Team A") + ":", 13, bold=True),
-                          base.text_width(gettext("Team B") + ":", 13, bold=True)) + 6
+        label_width = (
+            max(
+                base.text_width(gettext("Team A") + ":", 13, bold=True),
+                base.text_width(gettext("Team B") + ":", 13, bold=True),
+            )
+            + 6
+        )
         return cls(
             kicker=" · ".join((gettext("Score sheet"), evening.name)),
             grid=base.Stamp(f"grid-{deals_per_round}", [grid_table], SHEET_WIDTH),
             row_heights=tuple(grid_table._rowHeights),
-            footer=base.Stamp("legend-signatures", [Spacer(1, 1 * mm), _legend(), Spacer(1, 0.5 * mm), _signatures()],
-                              SHEET_WIDTH),
+            footer=base.Stamp(
+                "legend-signatures", [Spacer(1, 1 * mm), _legend(), Spacer(1, 0.5 * mm), _signatures()], SHEET_WIDTH
+            ),
             label_width=label_width,
         )
 
@@ -176,8 +178,9 @@ def _sheet(parts: _Parts, plan: SessionPlan, round_number: int, seat: TableSeat,
     header = SheetHeader(
         parts,
         table=gettext("Table %(n)s") % {"n": seat.table},
-        session=" · ".join((gettext("Session %(number)s") % {"number": plan.number},
-                            gettext("Round %(n)s") % {"n": round_number})),
+        session=" · ".join(
+            (gettext("Session %(number)s") % {"number": plan.number}, gettext("Round %(n)s") % {"n": round_number})
+        ),
         teams=((gettext("Team A") + ":", seat.team_a.label), (gettext("Team B") + ":", seat.team_b.label)),
         url=seat.scorer_url,
     )
@@ -242,11 +245,13 @@ def _line_height(line) -> float:
 
 
 def _legend() -> Paragraph:
-    text = escape(gettext(
-        "Five tricks: tick the team that reached five tricks first (1 matchstick, 2 to nil). "
-        "Daring and striking with ♠8 Toller Hund, ♥K Bruus, ♣J Spitz: successful dare 1, "
-        "strike 2, strike and dare onwards 3, counterstrike 4; both dared by one team 2, struck 3."
-    ))
+    text = escape(
+        gettext(
+            "Five tricks: tick the team that reached five tricks first (1 matchstick, 2 to nil). "
+            "Daring and striking with ♠8 Toller Hund, ♥K Bruus, ♣J Spitz: successful dare 1, "
+            "strike 2, strike and dare onwards 3, counterstrike 4; both dared by one team 2, struck 3."
+        )
+    )
     for suit in RED_SUITS:
         text = text.replace(suit, f'<font color="#b00020">{suit}</font>')
     return base.Para(text, base.style(LEGEND_SIZE, color="#333333"))
@@ -254,8 +259,10 @@ def _legend() -> Paragraph:
 
 def _grid(deals_per_round: int) -> Table:
     """The deal table without values: headings, deal numbers, lines."""
-    heads = [base.para(h, 8.5, bold=True, align="center", leading=10) for h in (
-        gettext("Five tricks"), gettext("To nil"), gettext("Daring and striking"), gettext("Matchsticks"))]
+    heads = [
+        base.para(h, 8.5, bold=True, align="center", leading=10)
+        for h in (gettext("Five tricks"), gettext("To nil"), gettext("Daring and striking"), gettext("Matchsticks"))
+    ]
     data = [
         ["", gettext("Team A"), "", "", "", gettext("Team B"), "", "", ""],
         [base.para(gettext("Deal"), 8.5, bold=True, align="center"), *heads, *heads],
@@ -267,27 +274,29 @@ def _grid(deals_per_round: int) -> Table:
         data,
         colWidths=COLUMNS,
         rowHeights=[None, None] + [7.5 * mm] * (len(data) - 2),
-        style=TableStyle([
-            ("FONT", (0, 0), (-1, -1), base.FONT, VALUE_SIZE),
-            ("SPAN", (1, 0), (4, 0)),
-            ("SPAN", (5, 0), (8, 0)),
-            ("SPAN", (0, last), (3, last)),
-            ("SPAN", (5, last), (7, last)),
-            ("FONT", (0, 0), (-1, 0), base.FONT_BOLD, 11),
-            ("FONT", (0, 2), (0, -1), base.FONT, VALUE_SIZE),
-            ("FONT", (0, last), (-1, last), base.FONT_BOLD, 12),
-            ("ALIGN", (0, 0), (-1, -1), "CENTER"),
-            ("ALIGN", (0, last), (0, last), "RIGHT"),
-            ("ALIGN", (5, last), (5, last), "RIGHT"),
-            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-            ("GRID", (0, 0), (-1, -1), 0.6, colors.black),
-            ("LINEAFTER", (4, 0), (4, -1), 2, colors.black),
-            ("BOX", (0, 0), (-1, -1), 1.2, colors.black),
-            ("BACKGROUND", (0, 0), (-1, 1), colors.HexColor("#e6e6e6")),
-            ("BACKGROUND", (0, last), (-1, last), colors.HexColor("#f2f2f2")),
-            ("TOPPADDING", (0, 0), (-1, -1), 2),
-            ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
-        ]),
+        style=TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), base.FONT, VALUE_SIZE),
+                ("SPAN", (1, 0), (4, 0)),
+                ("SPAN", (5, 0), (8, 0)),
+                ("SPAN", (0, last), (3, last)),
+                ("SPAN", (5, last), (7, last)),
+                ("FONT", (0, 0), (-1, 0), base.FONT_BOLD, 11),
+                ("FONT", (0, 2), (0, -1), base.FONT, VALUE_SIZE),
+                ("FONT", (0, last), (-1, last), base.FONT_BOLD, 12),
+                ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+                ("ALIGN", (0, last), (0, last), "RIGHT"),
+                ("ALIGN", (5, last), (5, last), "RIGHT"),
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ("GRID", (0, 0), (-1, -1), 0.6, colors.black),
+                ("LINEAFTER", (4, 0), (4, -1), 2, colors.black),
+                ("BOX", (0, 0), (-1, -1), 1.2, colors.black),
+                ("BACKGROUND", (0, 0), (-1, 1), colors.HexColor("#e6e6e6")),
+                ("BACKGROUND", (0, last), (-1, last), colors.HexColor("#f2f2f2")),
+                ("TOPPADDING", (0, 0), (-1, -1), 2),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+            ]
+        ),
     )
 
 
@@ -341,16 +350,17 @@ COLUMN_STARTS = list(itertools.accumulate([0, *COLUMNS[:-1]]))
 def _signatures() -> Table:
     label = gettext("Signature %(team)s")
     return Table(
-        [["", "", ""],
-         [label % {"team": gettext("Team A")}, "", label % {"team": gettext("Team B")}]],
+        [["", "", ""], [label % {"team": gettext("Team A")}, "", label % {"team": gettext("Team B")}]],
         colWidths=[SHEET_WIDTH * 0.45, SHEET_WIDTH * 0.1, SHEET_WIDTH * 0.45],
         rowHeights=[8.5 * mm, None],
-        style=TableStyle([
-            ("FONT", (0, 0), (-1, -1), base.FONT, 9),
-            ("LINEBELOW", (0, 0), (0, 0), 0.8, colors.black),
-            ("LINEBELOW", (2, 0), (2, 0), 0.8, colors.black),
-            ("TEXTCOLOR", (0, 1), (-1, 1), base.GREY),
-            ("LEFTPADDING", (0, 0), (-1, -1), 0),
-            ("TOPPADDING", (0, 1), (-1, 1), 1),
-        ]),
+        style=TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), base.FONT, 9),
+                ("LINEBELOW", (0, 0), (0, 0), 0.8, colors.black),
+                ("LINEBELOW", (2, 0), (2, 0), 0.8, colors.black),
+                ("TEXTCOLOR", (0, 1), (-1, 1), base.GREY),
+                ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                ("TOPPADDING", (0, 1), (-1, 1), 1),
+            ]
+        ),
     )

@@ -25,8 +25,15 @@ def table_cards_name(evening) -> str:
     return base.document_name(gettext("Table cards"), evening)
 
 
-def build_table_cards(evening, tables: Sequence, *, table_url: Callable[[object], str], join_url: str,
-                      wifi_name: str = "", printed_at: datetime | None = None) -> bytes:
+def build_table_cards(
+    evening,
+    tables: Sequence,
+    *,
+    table_url: Callable[[object], str],
+    join_url: str,
+    wifi_name: str = "",
+    printed_at: datetime | None = None,
+) -> bytes:
     """The cards of ``tables`` (objects with ``number`` and ``code``), in table order, as PDF
     bytes. ``table_url(table)`` is the absolute link of a table's page (the QR code);
     ``join_url`` the absolute address of ``/tablet/``."""
@@ -40,8 +47,7 @@ def build_table_cards(evening, tables: Sequence, *, table_url: Callable[[object]
             story.append(FrameBreak())
         content = [
             base.para(evening.name, 12, color="#555555", align="center"),
-            base.para(gettext("Table %(n)s") % {"n": table.number}, 84, bold=True, align="center",
-                      space_after=4 * mm),
+            base.para(gettext("Table %(n)s") % {"n": table.number}, 84, bold=True, align="center", space_after=4 * mm),
             _body(table, table_url(table), join_url, wifi_name, frame._width),
         ]
         story.append(KeepInFrame(frame._width, frame._height, content, mode="shrink"))
@@ -64,10 +70,12 @@ def _body(table, url: str, join_url: str, wifi_name: str, width: float) -> Table
     return Table(
         [[QrCode(url, size=CARD_QR_SIZE), right]],
         colWidths=[CARD_QR_SIZE + 8 * mm, text_width],
-        style=TableStyle([
-            ("VALIGN", (0, 0), (-1, -1), "TOP"),
-            ("LEFTPADDING", (0, 0), (-1, -1), 0),
-            ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-        ]),
+        style=TableStyle(
+            [
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+            ]
+        ),
         hAlign="CENTER",
     )

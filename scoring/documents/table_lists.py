@@ -17,10 +17,10 @@ from reportlab.platypus import PageBreak, Spacer, Table, TableStyle
 from scoring.documents import pdf_base as base
 from scoring.documents.data import RoundPlan, SessionPlan, partner_of, person_sort_key, seats_by_player
 
-NAME = 18        # pt, team names on the wall
-NUMBER = 28      # pt, table numbers
-LIST = 14        # pt, the A-Z list
-SITS_OUT = 10    # pt, "setzt aus" in a round column of the A-Z list
+NAME = 18  # pt, team names on the wall
+NUMBER = 28  # pt, table numbers
+LIST = 14  # pt, the A-Z list
+SITS_OUT = 10  # pt, "setzt aus" in a round column of the A-Z list
 
 
 def table_list_name(evening, session_number: int) -> str:
@@ -54,8 +54,13 @@ def _round_table(round_: RoundPlan, heading: str) -> Table:
     names repeat at the top of every page the round needs, so each page on the wall says which
     round it is."""
     width = base.PAGE_WIDTH - 2 * base.MARGIN
-    number_w = max(base.text_width(gettext("Table"), 12, bold=True),
-                   base.text_width(str(max((t.table for t in round_.tables), default=0)), NUMBER, bold=True)) + 16
+    number_w = (
+        max(
+            base.text_width(gettext("Table"), 12, bold=True),
+            base.text_width(str(max((t.table for t in round_.tables), default=0)), NUMBER, bold=True),
+        )
+        + 16
+    )
     team_w = (width - number_w) / 2
     data = [
         [base.para(heading, 24, bold=True), "", ""],
@@ -67,23 +72,25 @@ def _round_table(round_: RoundPlan, heading: str) -> Table:
         data,
         colWidths=[number_w, team_w, team_w],
         repeatRows=2,
-        style=TableStyle([
-            ("FONT", (0, 0), (-1, -1), base.FONT, NAME),
-            ("SPAN", (0, 0), (-1, 0)),
-            ("LEFTPADDING", (0, 0), (0, 0), 0),
-            ("BOTTOMPADDING", (0, 0), (-1, 0), 10),
-            ("FONT", (0, 1), (-1, 1), base.FONT_BOLD, 12),
-            ("FONT", (0, 2), (0, -1), base.FONT_BOLD, NUMBER, NUMBER * 1.1),
-            ("FONT", (1, 2), (-1, -1), base.FONT, NAME, NAME * 1.2),
-            ("ALIGN", (0, 1), (0, -1), "CENTER"),
-            ("VALIGN", (0, 1), (-1, -1), "MIDDLE"),
-            ("TOPPADDING", (0, 1), (-1, -1), 5),
-            ("BOTTOMPADDING", (0, 1), (-1, -1), 6),
-            ("LINEBELOW", (0, 1), (-1, 1), 1.2, colors.black),
-            ("LINEBELOW", (0, 2), (-1, -1), 0.5, base.RULE),
-            ("LINEAFTER", (0, 1), (1, -1), 0.5, base.RULE),
-            ("ROWBACKGROUNDS", (0, 2), (-1, -1), [colors.white, base.LIGHT]),
-        ]),
+        style=TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), base.FONT, NAME),
+                ("SPAN", (0, 0), (-1, 0)),
+                ("LEFTPADDING", (0, 0), (0, 0), 0),
+                ("BOTTOMPADDING", (0, 0), (-1, 0), 10),
+                ("FONT", (0, 1), (-1, 1), base.FONT_BOLD, 12),
+                ("FONT", (0, 2), (0, -1), base.FONT_BOLD, NUMBER, NUMBER * 1.1),
+                ("FONT", (1, 2), (-1, -1), base.FONT, NAME, NAME * 1.2),
+                ("ALIGN", (0, 1), (0, -1), "CENTER"),
+                ("VALIGN", (0, 1), (-1, -1), "MIDDLE"),
+                ("TOPPADDING", (0, 1), (-1, -1), 5),
+                ("BOTTOMPADDING", (0, 1), (-1, -1), 6),
+                ("LINEBELOW", (0, 1), (-1, 1), 1.2, colors.black),
+                ("LINEBELOW", (0, 2), (-1, -1), 0.5, base.RULE),
+                ("LINEAFTER", (0, 1), (1, -1), 0.5, base.RULE),
+                ("ROWBACKGROUNDS", (0, 2), (-1, -1), [colors.white, base.LIGHT]),
+            ]
+        ),
     )
 
 
@@ -100,8 +107,12 @@ def _sitouts(plan: SessionPlan, round_: RoundPlan) -> list:
     if round_.sitout:
         out += [Spacer(1, 4 * mm), base.para(gettext("Sits out") + ": " + round_.sitout.label, NAME, bold=True)]
     if plan.sitout_player:
-        out += [Spacer(1, 4 * mm), base.para(
-            gettext("%(name)s sits out this whole session.") % {"name": plan.sitout_player.label}, NAME, bold=True)]
+        out += [
+            Spacer(1, 4 * mm),
+            base.para(
+                gettext("%(name)s sits out this whole session.") % {"name": plan.sitout_player.label}, NAME, bold=True
+            ),
+        ]
     return out
 
 
@@ -114,15 +125,18 @@ def _players_table(plan: SessionPlan) -> Table:
     sits_out = gettext("sits out")
     # Narrow round columns ("setzt aus" may take two lines), so that names rarely wrap.
     heads = [gettext("Round %(n)s") % {"n": n} for n in rounds]
-    widest_word = max([base.text_width(word, SITS_OUT) for word in sits_out.split()]
-                      + [base.text_width(word, SITS_OUT, bold=True) for head in heads for word in head.split()])
+    widest_word = max(
+        [base.text_width(word, SITS_OUT) for word in sits_out.split()]
+        + [base.text_width(word, SITS_OUT, bold=True) for head in heads for word in head.split()]
+    )
     round_w = max(widest_word + 16, base.text_width("00", LIST, bold=True) + 16, 14 * mm)
     if len(rounds) * round_w > width * 0.5:
         round_w = width * 0.5 / max(len(rounds), 1)
     name_w = (width - len(rounds) * round_w) * 0.52
     partner_w = width - len(rounds) * round_w - name_w
-    data = [[gettext("Name"), gettext("Partner"),
-             *[base.para(head, SITS_OUT, bold=True, align="center") for head in heads]]]
+    data = [
+        [gettext("Name"), gettext("Partner"), *[base.para(head, SITS_OUT, bold=True, align="center") for head in heads]]
+    ]
     for player in players:
         by_round = {s.round: s for s in seats[player]}
         partner = partners.get(player)
@@ -133,11 +147,13 @@ def _players_table(plan: SessionPlan) -> Table:
                 cells.append(base.cell(sits_out, SITS_OUT, round_w, padding=10, align="center"))
             else:
                 cells.append(str(seat.table))
-        data.append([
-            base.cell(player.label, LIST, name_w),
-            base.cell(partner.label if partner else "–", LIST, partner_w),
-            *cells,
-        ])
+        data.append(
+            [
+                base.cell(player.label, LIST, name_w),
+                base.cell(partner.label if partner else "–", LIST, partner_w),
+                *cells,
+            ]
+        )
     commands = [
         ("FONT", (0, 0), (-1, 0), base.FONT_BOLD, 11),
         ("FONT", (0, 1), (1, -1), base.FONT, LIST, LIST * 1.2),
@@ -154,5 +170,6 @@ def _players_table(plan: SessionPlan) -> Table:
         for column, value in enumerate(line[2:], start=2):
             if not (isinstance(value, str) and value.isdigit()):
                 commands.append(("FONT", (column, row), (column, row), base.FONT, SITS_OUT))
-    return Table(data, colWidths=[name_w, partner_w, *[round_w] * len(rounds)], repeatRows=1,
-                 style=TableStyle(commands))
+    return Table(
+        data, colWidths=[name_w, partner_w, *[round_w] * len(rounds)], repeatRows=1, style=TableStyle(commands)
+    )

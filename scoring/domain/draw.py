@@ -282,24 +282,17 @@ def draw_session(
     present = _validated_players(players, rounds)
     index = {player: i for i, player in enumerate(present)}
     standing_in = set(stand_ins)
-    sitouts = [
-        history.sitouts.get(player, 0) - (_STAND_IN_FIRST if player in standing_in else 0)
-        for player in present
-    ]
+    sitouts = [history.sitouts.get(player, 0) - (_STAND_IN_FIRST if player in standing_in else 0) for player in present]
     partnered = _index_pairs(history.partners, index)
     met = _index_pair_counts(history.opponents, index)
     barred = _index_pairs(frozenset(frozenset(pair) for pair in forbidden), index)
     club = None if clubs is None else [_club_key(clubs.get(player, "")) for player in present]
 
     seen = _opponents_seen(len(present), met) if met else None
-    formation = _form_partnerships(
-        len(present), sitouts, partnered, rounds, rng, barred, club, seen
-    )
+    formation = _form_partnerships(len(present), sitouts, partnered, rounds, rng, barred, club, seen)
     if formation is None:
         raise _partnering_error(present, barred)
-    schedule = _schedule_rounds(
-        formation.teams, formation.cycle, formation.byes, rounds, met, rng, club
-    )
+    schedule = _schedule_rounds(formation.teams, formation.cycle, formation.byes, rounds, met, rng, club)
 
     round_draws = []
     for number, tables in enumerate(schedule, start=1):
@@ -307,10 +300,7 @@ def draw_session(
         round_draws.append(
             RoundDraw(
                 number=number,
-                tables=tuple(
-                    Table(number=t, team_a=a, team_b=b)
-                    for t, (a, b) in enumerate(sorted(tables), start=1)
-                ),
+                tables=tuple(Table(number=t, team_a=a, team_b=b) for t, (a, b) in enumerate(sorted(tables), start=1)),
                 sitout_partnership=sitout,
             )
         )
@@ -362,9 +352,7 @@ def _validated_players(players: Sequence[PlayerId], rounds: int) -> list[PlayerI
         )
     if len(counts) < 4:
         raise DrawError(
-            gettext_noop(
-                "At least 4 players are needed for one table; %(count)s are checked in."
-            ),
+            gettext_noop("At least 4 players are needed for one table; %(count)s are checked in."),
             code="too_few_players",
             count=len(counts),
         )
@@ -381,9 +369,7 @@ def _pair(a: int, b: int) -> _Pair:
     return (a, b) if a < b else (b, a)
 
 
-def _index_pairs(
-    pairs: frozenset[frozenset[PlayerId]], index: Mapping[PlayerId, int]
-) -> set[_Pair]:
+def _index_pairs(pairs: frozenset[frozenset[PlayerId]], index: Mapping[PlayerId, int]) -> set[_Pair]:
     """The pairs among present players, as sorted index pairs (order-independent)."""
     result = set()
     for pair in pairs:
@@ -393,9 +379,7 @@ def _index_pairs(
     return result
 
 
-def _index_pair_counts(
-    counts: Mapping[frozenset[PlayerId], int], index: Mapping[PlayerId, int]
-) -> dict[_Pair, int]:
+def _index_pair_counts(counts: Mapping[frozenset[PlayerId], int], index: Mapping[PlayerId, int]) -> dict[_Pair, int]:
     """The counts among present players, keyed by sorted index pairs (order-independent)."""
     result: dict[_Pair, int] = {}
     for pair, count in counts.items():
@@ -409,9 +393,7 @@ def _index_pair_counts(
 # --- minimum-cost perfect matching ---------------------------------------------------------------
 
 
-def _min_cost_matching(
-    size: int, cost: Callable[[int, int], int | None], rng: random.Random
-) -> list[_Pair] | None:
+def _min_cost_matching(size: int, cost: Callable[[int, int], int | None], rng: random.Random) -> list[_Pair] | None:
     """A perfect matching of the nodes ``0..size-1`` (``size`` even) with small total cost.
 
     ``cost(i, j)`` (for ``i < j``) is a non-negative int, or ``None`` for a pair that must not
@@ -429,9 +411,7 @@ def _min_cost_matching(
     return pairs
 
 
-def _exact_matching(
-    size: int, cost: Callable[[int, int], int | None], rng: random.Random
-) -> list[_Pair] | None:
+def _exact_matching(size: int, cost: Callable[[int, int], int | None], rng: random.Random) -> list[_Pair] | None:
     costs = {(i, j): cost(i, j) for i in range(size) for j in range(i + 1, size)}
     top = max((c for c in costs.values() if c is not None), default=0)
     # One unit of cost is worth more than the jitter of a whole matching.
@@ -448,9 +428,7 @@ def _exact_matching(
     return pairs
 
 
-def _local_search_matching(
-    size: int, cost: Callable[[int, int], int | None], rng: random.Random
-) -> list[_Pair] | None:
+def _local_search_matching(size: int, cost: Callable[[int, int], int | None], rng: random.Random) -> list[_Pair] | None:
     def price(i: int, j: int) -> int:
         c = cost(i, j)
         return _FORBIDDEN if c is None else c
@@ -509,9 +487,7 @@ class _Formation:
     byes: bool
 
 
-def _rank_by_sitouts(
-    players: Sequence[int], sitouts: Sequence[int], rng: random.Random
-) -> list[int]:
+def _rank_by_sitouts(players: Sequence[int], sitouts: Sequence[int], rng: random.Random) -> list[int]:
     """Players ordered by rounds sat out, fewest first; ties in random order."""
     ranking = list(players)
     rng.shuffle(ranking)
@@ -679,7 +655,7 @@ def _partnering_error(present: Sequence[PlayerId], barred: set[_Pair]) -> DrawEr
     if len(lonely) > spare:
         return DrawError(
             gettext_noop(
-                "Nobody may partner %(players)s: the wishes \"not together\" exclude every "
+                'Nobody may partner %(players)s: the wishes "not together" exclude every '
                 "other player present. Please remove a wish or check in more players."
             ),
             code="partner_impossible",
@@ -691,7 +667,7 @@ def _partnering_error(present: Sequence[PlayerId], barred: set[_Pair]) -> DrawEr
         if len(group) > len(partners) + spare:
             return DrawError(
                 gettext_noop(
-                    "%(players)s may only partner %(partners)s: the wishes \"not together\" "
+                    '%(players)s may only partner %(partners)s: the wishes "not together" '
                     "leave too few partners for them. Please remove a wish or check in more "
                     "players."
                 ),
@@ -704,7 +680,7 @@ def _partnering_error(present: Sequence[PlayerId], barred: set[_Pair]) -> DrawEr
     wished = sorted({i for pair in barred for i in pair})
     return DrawError(
         gettext_noop(
-            "The wishes \"not together\" leave no way to give every player a partner "
+            'The wishes "not together" leave no way to give every player a partner '
             "(players with a wish: %(players)s). Please remove a wish or check in more players."
         ),
         code="wishes_impossible",
@@ -813,9 +789,7 @@ def _has_partnering(players: Sequence[int], used: set[_Pair]) -> bool:
         return True  # Dirac: a Hamilton cycle, hence a perfect matching, exists
     graph = nx.Graph()
     graph.add_nodes_from(ordered)
-    graph.add_edges_from(
-        (a, b) for k, a in enumerate(ordered) for b in ordered[k + 1 :] if (a, b) not in used
-    )
+    graph.add_edges_from((a, b) for k, a in enumerate(ordered) for b in ordered[k + 1 :] if (a, b) not in used)
     return len(nx.max_weight_matching(graph, maxcardinality=True)) * 2 == size
 
 
@@ -842,10 +816,7 @@ def _schedule_rounds(
 ) -> _Schedule:
     """The tables (pairs of team indices) of every round: the best of several candidates."""
     team_count = len(teams)
-    playing = [
-        [t for t in range(team_count) if not byes or t != cycle[r % team_count]]
-        for r in range(rounds)
-    ]
+    playing = [[t for t in range(team_count) if not byes or t != cycle[r % team_count]] for r in range(rounds)]
     best: tuple[tuple[int, ...], _Schedule] | None = None
     for _ in range(_greedy_attempts(len(playing[0]))):
         schedule = _greedy_schedule(teams, playing, met, rng, club)
@@ -884,7 +855,10 @@ def _greedy_schedule(
         club_scale = 1 + 4 * (len(nodes) // 2)
 
         def cost(
-            i: int, j: int, nodes: Sequence[int] = nodes, weight: int = session_weight,
+            i: int,
+            j: int,
+            nodes: Sequence[int] = nodes,
+            weight: int = session_weight,
             club_scale: int = club_scale,
         ) -> int:
             a, b = nodes[i], nodes[j]
@@ -925,9 +899,7 @@ def _round_robin_schedule(cycle: Sequence[int], byes: bool, rounds: int) -> _Sch
         k = r % period
         circle = [(k, nodes - 1)]
         circle += [((k + i) % period, (k - i) % period) for i in range(1, nodes // 2)]
-        tables = [
-            _pair(cycle[a], cycle[b]) for a, b in circle if a < team_count and b < team_count
-        ]
+        tables = [_pair(cycle[a], cycle[b]) for a, b in circle if a < team_count and b < team_count]
         schedule.append(sorted(tables))
     return schedule
 

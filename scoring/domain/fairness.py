@@ -103,8 +103,7 @@ def rounds_of(draw: SessionDraw, session: int) -> list[PlayedRound]:
                 session=session,
                 number=round_draw.number,
                 tables=tuple(
-                    (tuple(draw.partnerships[t.team_a]), tuple(draw.partnerships[t.team_b]))
-                    for t in round_draw.tables
+                    (tuple(draw.partnerships[t.team_a]), tuple(draw.partnerships[t.team_b])) for t in round_draw.tables
                 ),
                 sitting_out=tuple(sitting),
             )
@@ -178,9 +177,7 @@ def lower_bound(rounds: Sequence[PlayedRound]) -> int:
             for p in team:
                 games[p] += 1
                 could_meet[p].update(q for q in seated if q not in team)
-    by_players = _meeting_bound(
-        {p: 2 * g for p, g in games.items()}, {p: len(q) for p, q in could_meet.items()}
-    )
+    by_players = _meeting_bound({p: 2 * g for p, g in games.items()}, {p: len(q) for p, q in could_meet.items()})
     by_teams = sum(4 * _session_team_bound(r) for r in by_session.values())
     return max(by_players, by_teams)
 
@@ -285,9 +282,7 @@ def evening_fairness(rounds: Sequence[PlayedRound]) -> EveningFairness:
     met = _opponents_met(counts)
     players = {}
     for p in everyone:
-        repeated = sorted(
-            ((q, c) for q, c in met[p].items() if c > 1), key=lambda item: (-item[1], str(item[0]))
-        )
+        repeated = sorted(((q, c) for q, c in met[p].items() if c > 1), key=lambda item: (-item[1], str(item[0])))
         players[p] = PlayerFairness(
             player=p,
             partners=tuple(partners[p]),
@@ -350,9 +345,7 @@ def _reasons(
                 )
             )
     if total == 0:
-        reasons.append(
-            Reason("no_repeats", gettext_noop("Nobody met the same opponent twice."), {})
-        )
+        reasons.append(Reason("no_repeats", gettext_noop("Nobody met the same opponent twice."), {}))
     elif total <= bound:
         reasons.append(
             Reason(
@@ -394,7 +387,7 @@ def _reasons(
                 "repeated_partners",
                 gettext_noop(
                     "%(count)s partnerships were formed more than once: the sit-out rotation and "
-                    "the wishes \"not together\" left no other choice for the draw, or players "
+                    'the wishes "not together" left no other choice for the draw, or players '
                     "were swapped or replaced by hand."
                 ),
                 {"count": len(repeated_partners)},

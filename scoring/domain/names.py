@@ -61,8 +61,13 @@ def person_key(name: str, club: str = "", tie: Hashable = 0) -> tuple:
     """
     surname, first = split_name(name)
     return (
-        collation_key(surname), collation_key(first), collation_key(club),
-        _accents_last(surname), _accents_last(first), _accents_last(club), tie,
+        collation_key(surname),
+        collation_key(first),
+        collation_key(club),
+        _accents_last(surname),
+        _accents_last(first),
+        _accents_last(club),
+        tie,
     )
 
 

@@ -107,12 +107,8 @@ NAME_HEADERS = frozenset(
     }
 )
 FIRST_NAME_HEADERS = frozenset({"vorname", "first name", "firstname", "given name"})
-LAST_NAME_HEADERS = frozenset(
-    {"nachname", "last name", "lastname", "surname", "familienname", "family name"}
-)
-CLUB_HEADERS = frozenset(
-    {"club", "verein", "ort", "dorf", "village", "wohnort", "gemeinde", "town"}
-)
+LAST_NAME_HEADERS = frozenset({"nachname", "last name", "lastname", "surname", "familienname", "family name"})
+CLUB_HEADERS = frozenset({"club", "verein", "ort", "dorf", "village", "wohnort", "gemeinde", "town"})
 
 # Candidate CSV separators, in order of preference when the header does not decide. NUL (never
 # present: files containing it are refused) means "one column, do not split".
@@ -266,7 +262,7 @@ def parse_player_file(data: bytes, filename: str) -> ParsedFile:
         raise PlayerFileError(
             gettext_noop(
                 "%(filename)s cannot be read. Please upload an Excel workbook (.xlsx) or a CSV "
-                "file (.csv or .txt); in your spreadsheet program use \"Save as\" to get one."
+                'file (.csv or .txt); in your spreadsheet program use "Save as" to get one.'
             ),
             code="unsupported_type",
             filename=display,
@@ -322,9 +318,7 @@ def _extension(display: str) -> str:
 
 
 def _empty_error(display: str) -> PlayerFileError:
-    return PlayerFileError(
-        gettext_noop("%(filename)s is empty."), code="empty", filename=display
-    )
+    return PlayerFileError(gettext_noop("%(filename)s is empty."), code="empty", filename=display)
 
 
 def _binary_error(display: str) -> PlayerFileError:
@@ -347,8 +341,8 @@ def _decode(data: bytes, display: str) -> tuple[str, str]:
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         raise PlayerFileError(
             gettext_noop(
-                "%(filename)s was saved as \"Unicode text\" (UTF-16), which cannot be read. "
-                "Please save it as \"CSV UTF-8\" or as an Excel workbook (.xlsx)."
+                '%(filename)s was saved as "Unicode text" (UTF-16), which cannot be read. '
+                'Please save it as "CSV UTF-8" or as an Excel workbook (.xlsx).'
             ),
             code="undecodable",
             filename=display,
@@ -381,7 +375,7 @@ def _undecodable_error(display: str) -> PlayerFileError:
     return PlayerFileError(
         gettext_noop(
             "The characters in %(filename)s could not be read. Please save the list as "
-            "\"CSV UTF-8\" or as an Excel workbook (.xlsx) and upload that."
+            '"CSV UTF-8" or as an Excel workbook (.xlsx) and upload that.'
         ),
         code="undecodable",
         filename=display,
@@ -390,10 +384,7 @@ def _undecodable_error(display: str) -> PlayerFileError:
 
 def _too_many_rows_error(display: str) -> PlayerFileError:
     return PlayerFileError(
-        gettext_noop(
-            "%(filename)s has more than %(max)s rows. Please upload a list of at most %(max)s "
-            "players."
-        ),
+        gettext_noop("%(filename)s has more than %(max)s rows. Please upload a list of at most %(max)s players."),
         code="too_large",
         filename=display,
         max=MAX_PLAYER_ROWS,
@@ -445,9 +436,7 @@ def _choose_delimiter(text: str) -> tuple[str, str]:
     best: tuple[tuple[int, int, int], str] | None = None
     for order, delimiter in enumerate(_DELIMITERS):
         try:
-            prefix = _non_empty_prefix(
-                enumerate(_csv_reader(text, delimiter), start=1), HEADER_SEARCH_ROWS
-            )
+            prefix = _non_empty_prefix(enumerate(_csv_reader(text, delimiter), start=1), HEADER_SEARCH_ROWS)
         except csv.Error:
             continue
         layout = None
@@ -491,9 +480,7 @@ def _csv_rows(text: str, delimiter: str, display: str) -> Iterator[tuple[int, tu
         yield line, tuple(cells)
 
 
-def _xlsx_rows(
-    data: bytes, display: str, notes: list[Note]
-) -> Iterator[tuple[int, tuple[str, ...]]]:
+def _xlsx_rows(data: bytes, display: str, notes: list[Note]) -> Iterator[tuple[int, tuple[str, ...]]]:
     """Open the workbook now (so a corrupt file fails early) and return a row iterator."""
     import openpyxl  # local: only needed for .xlsx
 
@@ -516,9 +503,7 @@ def _xlsx_rows(
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            workbook = openpyxl.load_workbook(
-                io.BytesIO(data), read_only=True, data_only=True, keep_links=False
-            )
+            workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True, keep_links=False)
     except Exception:  # openpyxl and its XML parser raise many types for a bad file
         raise _corrupt_xlsx_error(display) from None
     try:
@@ -530,8 +515,7 @@ def _xlsx_rows(
             notes.append(
                 Note(
                     gettext_noop(
-                        "Only the first worksheet, \"%(sheet)s\", was read; the workbook has "
-                        "%(count)s worksheets."
+                        'Only the first worksheet, "%(sheet)s", was read; the workbook has %(count)s worksheets.'
                     ),
                     {"sheet": str(sheet.title), "count": len(sheets)},
                 )
@@ -555,8 +539,12 @@ def _iter_sheet(workbook, sheet, display: str) -> Iterator[tuple[int, tuple[str,
     try:
         with sheet._get_source() as source:
             parser = WorkSheetParser(
-                source, sheet._shared_strings, data_only=True, epoch=workbook.epoch,
-                date_formats=workbook._date_formats, timedelta_formats=workbook._timedelta_formats,
+                source,
+                sheet._shared_strings,
+                data_only=True,
+                epoch=workbook.epoch,
+                date_formats=workbook._date_formats,
+                timedelta_formats=workbook._timedelta_formats,
             )
             for line, stored in parser.parse():
                 if line > MAX_SHEET_ROWS:
@@ -650,9 +638,7 @@ def _layout_for(line: int, cells: Sequence[str]) -> _Layout | None:
     elif first_col is None or last_col is None:
         return None
     used = frozenset(c for c in (name_col, first_col, last_col, club_col) if c is not None)
-    ignored = tuple(
-        normalise_name(cells[i]) for i, key in enumerate(keys) if key and i not in used
-    )
+    ignored = tuple(normalise_name(cells[i]) for i, key in enumerate(keys) if key and i not in used)
     return _Layout(
         line=line,
         name_col=name_col,
@@ -671,9 +657,7 @@ def _is_empty(cells: Sequence[str]) -> bool:
     return all(not cell.strip() for cell in cells)
 
 
-def _non_empty_prefix(
-    rows: Iterable[tuple[int, Sequence[str]]], limit: int
-) -> list[tuple[int, Sequence[str]]]:
+def _non_empty_prefix(rows: Iterable[tuple[int, Sequence[str]]], limit: int) -> list[tuple[int, Sequence[str]]]:
     return list(itertools.islice(((line, c) for line, c in rows if not _is_empty(c)), limit))
 
 
@@ -689,9 +673,7 @@ def _quote_list(texts: Iterable[str], limit: int = 10) -> str:
     return ", ".join(items)
 
 
-def _find_layout(
-    rows: Iterator[tuple[int, tuple[str, ...]]], display: str, notes: list[Note]
-) -> _Layout:
+def _find_layout(rows: Iterator[tuple[int, tuple[str, ...]]], display: str, notes: list[Note]) -> _Layout:
     """Find the header among the first non-empty rows (``rows`` is read up to it).
 
     Raises:
@@ -725,9 +707,7 @@ def _find_layout(
     if len(seen) > 1:
         notes.append(
             Note(
-                gettext_noop(
-                    "The lines above the column headings in line %(line)s were ignored."
-                ),
+                gettext_noop("The lines above the column headings in line %(line)s were ignored."),
                 {"line": layout.line},
             )
         )
@@ -764,8 +744,7 @@ def _build(
         if unheaded_line is None and any(
             cell.strip()
             for index, cell in enumerate(cells)
-            if index not in layout.used
-            and (index >= len(layout.keys) or not layout.keys[index])
+            if index not in layout.used and (index >= len(layout.keys) or not layout.keys[index])
         ):
             unheaded_line = line
         player, row_problems = _check_row(line, cells, layout, first_line_of)
@@ -774,9 +753,7 @@ def _build(
             players.append(player)
     if data_rows == 0:
         raise PlayerFileError(
-            gettext_noop(
-                "%(filename)s contains the column headings but no players below them."
-            ),
+            gettext_noop("%(filename)s contains the column headings but no players below them."),
             code="no_players",
             filename=display,
         )
@@ -818,10 +795,7 @@ def _check_row(
         return None, [
             _problem(
                 line,
-                gettext_noop(
-                    "Line %(line)s: a cell shows the Excel error %(value)s instead of a name "
-                    "or club."
-                ),
+                gettext_noop("Line %(line)s: a cell shows the Excel error %(value)s instead of a name or club."),
                 "excel_error",
                 value=str(errors[0]),
             )
@@ -837,23 +811,18 @@ def _check_row(
     if layout.name_col is not None:
         name = normalise_name(_cell(cells, layout.name_col))
     else:
-        name = normalise_name(
-            f"{_cell(cells, layout.first_col)} {_cell(cells, layout.last_col)}"
-        )
+        name = normalise_name(f"{_cell(cells, layout.first_col)} {_cell(cells, layout.last_col)}")
     club = normalise_name(_cell(cells, layout.club_col))
 
     problems: list[RowProblem] = []
     if not name:
-        problems.append(
-            _problem(line, gettext_noop("Line %(line)s: the name is missing."), "missing_name")
-        )
+        problems.append(_problem(line, gettext_noop("Line %(line)s: the name is missing."), "missing_name"))
     elif len(name) > MAX_NAME_LENGTH:
         problems.append(
             _problem(
                 line,
                 gettext_noop(
-                    "Line %(line)s: the name is too long (%(length)s characters; at most "
-                    "%(max)s are allowed)."
+                    "Line %(line)s: the name is too long (%(length)s characters; at most %(max)s are allowed)."
                 ),
                 "name_too_long",
                 length=len(name),
@@ -865,8 +834,7 @@ def _check_row(
             _problem(
                 line,
                 gettext_noop(
-                    "Line %(line)s: the club is too long (%(length)s characters; at most "
-                    "%(max)s are allowed)."
+                    "Line %(line)s: the club is too long (%(length)s characters; at most %(max)s are allowed)."
                 ),
                 "club_too_long",
                 length=len(club),
@@ -878,8 +846,7 @@ def _check_row(
             _problem(
                 line,
                 gettext_noop(
-                    "Line %(line)s: the name or club contains invisible control characters. "
-                    "Please retype it."
+                    "Line %(line)s: the name or club contains invisible control characters. Please retype it."
                 ),
                 "control_characters",
             )
@@ -905,15 +872,9 @@ def _check_row(
     first = first_line_of.get(key)
     if first is not None:
         if club:
-            message = gettext_noop(
-                "Line %(line)s: %(name)s (%(club)s) is already listed in line %(first_line)s."
-            )
+            message = gettext_noop("Line %(line)s: %(name)s (%(club)s) is already listed in line %(first_line)s.")
         else:
-            message = gettext_noop(
-                "Line %(line)s: %(name)s is already listed in line %(first_line)s."
-            )
-        return None, [
-            _problem(line, message, "duplicate", name=name, club=club, first_line=first)
-        ]
+            message = gettext_noop("Line %(line)s: %(name)s is already listed in line %(first_line)s.")
+        return None, [_problem(line, message, "duplicate", name=name, club=club, first_line=first)]
     first_line_of[key] = line
     return ParsedPlayer(line=line, name=name, club=club), []

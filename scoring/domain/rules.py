@@ -415,8 +415,7 @@ def check_result(result: DealResult) -> None:
         if bonus > MAX_BONUS:
             raise ImpossibleResult(
                 gettext_noop(
-                    "Team %(team)s: at most %(max_bonus)s matchsticks for daring and striking are "
-                    "possible in one deal."
+                    "Team %(team)s: at most %(max_bonus)s matchsticks for daring and striking are possible in one deal."
                 ),
                 code="bonus_too_high",
                 team=team,

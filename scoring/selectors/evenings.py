@@ -8,15 +8,13 @@ from django.db.models import Count, Prefetch
 
 from scoring.domain.names import display_names, person_key
 from scoring.models import Deal, Evening, Participant, Partnership, Player, Round, Seating, Session
-from scoring.selectors.players import by_name, PARTNERSHIP_PLAYERS
+from scoring.selectors.players import PARTNERSHIP_PLAYERS, by_name
 
 
 def sessions_with_rounds(evening: Evening) -> list[Session]:
     """The evening's sessions with partnerships, rounds, seatings (teams, players, deal counts)
     prefetched: one query per level, independent of the number of players."""
-    seatings = Seating.objects.select_related("table", *PARTNERSHIP_PLAYERS).annotate(
-        deal_count=Count("deals")
-    )
+    seatings = Seating.objects.select_related("table", *PARTNERSHIP_PLAYERS).annotate(deal_count=Count("deals"))
     rounds = Round.objects.select_related(
         "sitout_partnership__player_1", "sitout_partnership__player_2"
     ).prefetch_related(Prefetch("seatings", queryset=seatings))
@@ -25,9 +23,7 @@ def sessions_with_rounds(evening: Evening) -> list[Session]:
         .select_related("sitout_player")
         .prefetch_related(
             Prefetch("rounds", queryset=rounds),
-            Prefetch(
-                "partnerships", queryset=Partnership.objects.select_related("player_1", "player_2")
-            ),
+            Prefetch("partnerships", queryset=Partnership.objects.select_related("player_1", "player_2")),
         )
     )
 
@@ -72,9 +68,7 @@ def draw_wishes(evening: Evening) -> DrawWishes:
     """The evening's wishes "not together" and stand-ins (2 queries)."""
     from scoring.models import PartnerExclusion
 
-    exclusions = list(
-        PartnerExclusion.objects.filter(evening=evening).select_related("player_a", "player_b")
-    )
+    exclusions = list(PartnerExclusion.objects.filter(evening=evening).select_related("player_a", "player_b"))
     participants = list(Participant.objects.filter(evening=evening).select_related("player"))
     participants.sort(key=lambda p: person_key(p.player.name, p.player.club, p.player.pk))
     return DrawWishes(
@@ -90,12 +84,12 @@ def draw_wishes(evening: Evening) -> DrawWishes:
 class SessionChanges:
     """What the session page needs for redrawing, swapping and replacing players."""
 
-    started: bool                              # a deal has been entered (or a round confirmed)
-    in_session: list[Player]                   # drawn into the session (incl. its sit-out player)
-    candidates: list[Player]                   # checked in, not drawn (late arrivals, stand-ins)
+    started: bool  # a deal has been entered (or a round confirmed)
+    in_session: list[Player]  # drawn into the session (incl. its sit-out player)
+    candidates: list[Player]  # checked in, not drawn (late arrivals, stand-ins)
     stand_ins: set[int]
     substitutions: list
-    names: dict[int, str] = field(default_factory=dict)   # player id -> name shown (club if names collide)
+    names: dict[int, str] = field(default_factory=dict)  # player id -> name shown (club if names collide)
 
 
 def session_changes(session: Session) -> SessionChanges:
@@ -123,8 +117,6 @@ def session_changes(session: Session) -> SessionChanges:
         in_session=by_name(known[pid] for pid in ids),
         candidates=by_name(p.player for p in participants if p.checked_in and p.player_id not in ids),
         stand_ins={p.player_id for p in participants if p.is_stand_in},
-        substitutions=list(
-            Substitution.objects.filter(session=session).select_related("leaving", "replacement")
-        ),
+        substitutions=list(Substitution.objects.filter(session=session).select_related("leaving", "replacement")),
         names=display_names((p.player_id, p.player.name, p.player.club) for p in participants),
     )

@@ -15,10 +15,10 @@ class FairnessRow:
 
     player: Player
     stand_in: bool
-    partners: tuple[tuple[int, str], ...]      # (session, partner's name)
-    opponents: int                             # different opponents met
-    repeated: tuple[tuple[str, int], ...]      # (opponent's name, times met), met more than once
-    repeats: int                               # sum of (times met - 1)
+    partners: tuple[tuple[int, str], ...]  # (session, partner's name)
+    opponents: int  # different opponents met
+    repeated: tuple[tuple[str, int], ...]  # (opponent's name, times met), met more than once
+    repeats: int  # sum of (times met - 1)
     rounds_played: int
     rounds_sat_out: int
 
@@ -30,7 +30,7 @@ class FairnessReport:
     rows: list[FairnessRow]
     repeated_opponents: int
     lower_bound: int
-    reasons: tuple                             # scoring.domain.fairness.Reason
+    reasons: tuple  # scoring.domain.fairness.Reason
     repeated_partners: tuple[tuple[str, str, int], ...]
     sessions_drawn: int
 
@@ -52,9 +52,7 @@ def evening_fairness(evening: Evening) -> FairnessReport:
 
     rounds, _ = played_rounds(evening)
     report = fairness(rounds)
-    participants = {
-        p.player_id: p for p in Participant.objects.filter(evening=evening).select_related("player")
-    }
+    participants = {p.player_id: p for p in Participant.objects.filter(evening=evening).select_related("player")}
     players = {pid: p.player for pid, p in participants.items()}
     missing = [pid for pid in report.players if pid not in players]
     if missing:

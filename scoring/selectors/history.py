@@ -25,15 +25,15 @@ class TableHistory:
     """One seating: a table in a round, its two partnerships and their matchsticks so far."""
 
     seating_id: int
-    table: int                  # table number
-    team_a_id: int              # partnership ids
+    table: int  # table number
+    team_a_id: int  # partnership ids
     team_b_id: int
-    team_a: Team                # player ids
+    team_a: Team  # player ids
     team_b: Team
-    sum_a: int                  # matchsticks of the deals entered so far
+    sum_a: int  # matchsticks of the deals entered so far
     sum_b: int
     deal_count: int
-    finished: bool              # entered (by the scorer) or every deal there
+    finished: bool  # entered (by the scorer) or every deal there
     confirmed: bool
 
     @property
@@ -47,10 +47,10 @@ class RoundHistory:
 
     id: int
     session_id: int
-    session: int                # session number
+    session: int  # session number
     number: int
     tables: tuple[TableHistory, ...]
-    sitout_team: Team | None    # the round's sit-out partnership (odd number of partnerships)
+    sitout_team: Team | None  # the round's sit-out partnership (odd number of partnerships)
     session_sitter: int | None  # the session's sit-out player (odd number of players)
 
     @property
@@ -85,9 +85,9 @@ class RoundHistory:
 class EveningHistory:
     """Every drawn session of an evening (or all but one), as loaded by :func:`evening_history`."""
 
-    sessions: dict[int, int]            # session id -> number
-    teams: dict[int, Team]              # partnership id -> player ids
-    rounds: tuple[RoundHistory, ...]    # by session, then round
+    sessions: dict[int, int]  # session id -> number
+    teams: dict[int, Team]  # partnership id -> player ids
+    rounds: tuple[RoundHistory, ...]  # by session, then round
 
     def for_draw(self) -> draw_domain.History:
         """Partners, opponents and sit-outs so far, as the draw counts them.
@@ -124,8 +124,9 @@ def evening_history(evening: Evening, *, exclude: Session | None = None) -> Even
     sessions_qs = Session.objects.filter(evening=evening)
     if exclude is not None:
         sessions_qs = sessions_qs.exclude(pk=exclude.pk)
-    sessions = {sid: (number, sitter) for sid, number, sitter in
-                sessions_qs.values_list("id", "number", "sitout_player_id")}
+    sessions = {
+        sid: (number, sitter) for sid, number, sitter in sessions_qs.values_list("id", "number", "sitout_player_id")
+    }
     teams = {
         p["id"]: (p["player_1"], p["player_2"])
         for p in Partnership.objects.filter(session__in=sessions_qs).values("id", "player_1", "player_2")
@@ -138,31 +139,37 @@ def evening_history(evening: Evening, *, exclude: Session | None = None) -> Even
         .annotate(sum_a=Sum("deals__points_a"), sum_b=Sum("deals__points_b"), deal_count=Count("deals"))
     )
     for s in seatings:
-        tables.setdefault(s["round_id"], []).append(TableHistory(
-            seating_id=s["id"],
-            table=s["table__number"],
-            team_a_id=s["team_a_id"],
-            team_b_id=s["team_b_id"],
-            team_a=teams[s["team_a_id"]],
-            team_b=teams[s["team_b_id"]],
-            sum_a=s["sum_a"] or 0,
-            sum_b=s["sum_b"] or 0,
-            deal_count=s["deal_count"],
-            finished=s["finished_at"] is not None or s["deal_count"] >= evening.deals_per_round,
-            confirmed=s["completed_at"] is not None,
-        ))
+        tables.setdefault(s["round_id"], []).append(
+            TableHistory(
+                seating_id=s["id"],
+                table=s["table__number"],
+                team_a_id=s["team_a_id"],
+                team_b_id=s["team_b_id"],
+                team_a=teams[s["team_a_id"]],
+                team_b=teams[s["team_b_id"]],
+                sum_a=s["sum_a"] or 0,
+                sum_b=s["sum_b"] or 0,
+                deal_count=s["deal_count"],
+                finished=s["finished_at"] is not None or s["deal_count"] >= evening.deals_per_round,
+                confirmed=s["completed_at"] is not None,
+            )
+        )
     rounds = []
-    for r in Round.objects.filter(session__in=sessions_qs).values("id", "session_id", "number", "sitout_partnership_id"):
+    for r in Round.objects.filter(session__in=sessions_qs).values(
+        "id", "session_id", "number", "sitout_partnership_id"
+    ):
         number, sitter = sessions[r["session_id"]]
-        rounds.append(RoundHistory(
-            id=r["id"],
-            session_id=r["session_id"],
-            session=number,
-            number=r["number"],
-            tables=tuple(tables.get(r["id"], ())),
-            sitout_team=teams[r["sitout_partnership_id"]] if r["sitout_partnership_id"] else None,
-            session_sitter=sitter,
-        ))
+        rounds.append(
+            RoundHistory(
+                id=r["id"],
+                session_id=r["session_id"],
+                session=number,
+                number=r["number"],
+                tables=tuple(tables.get(r["id"], ())),
+                sitout_team=teams[r["sitout_partnership_id"]] if r["sitout_partnership_id"] else None,
+                session_sitter=sitter,
+            )
+        )
     rounds.sort(key=lambda r: (r.session, r.number))
     return EveningHistory(
         sessions={sid: number for sid, (number, _) in sessions.items()},

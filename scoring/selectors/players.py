@@ -8,7 +8,6 @@ from scoring.domain.names import collation_key, display_names, person_key
 from scoring.domain.player_import import match_key
 from scoring.models import Participant, Player
 
-
 PARTNERSHIP_PLAYERS = ("team_a__player_1", "team_a__player_2", "team_b__player_1", "team_b__player_2")
 
 

@@ -64,9 +64,7 @@ def evening_ranking(evening: Evening) -> list[RankingRow]:
     ]
 
 
-def _session_scores(
-    evening: Evening, history: EveningHistory
-) -> tuple[dict[int, list[Fraction]], dict[int, set[int]]]:
+def _session_scores(evening: Evening, history: EveningHistory) -> tuple[dict[int, list[Fraction]], dict[int, set[int]]]:
     """Player id -> matchsticks per session (index 0 = session 1), and player id -> the indexes
     of the sessions whose value includes a provisional sit-out credit."""
     session_count = max(evening.sessions_count, len(history.sessions))
@@ -118,7 +116,8 @@ def evening_deals(evening: Evening):
     deals."""
     return (
         Deal.objects.filter(seating__round__session__evening=evening)
-        .select_related("seating__round__session", "seating__table",
-                        *(f"seating__{path}" for path in PARTNERSHIP_PLAYERS))
+        .select_related(
+            "seating__round__session", "seating__table", *(f"seating__{path}" for path in PARTNERSHIP_PLAYERS)
+        )
         .order_by("seating__round__session__number", "seating__round__number", "seating__table__number", "number")
     )

@@ -10,7 +10,6 @@ from scoring.domain.ranking import TableResult, round_sitout_credit
 from scoring.models import Evening, Player, Round, Seating, Session
 from scoring.selectors.players import PARTNERSHIP_PLAYERS
 
-
 NOT_STARTED, IN_PROGRESS, ENTERED, CONFIRMED = "not_started", "in_progress", "entered", "confirmed"
 
 
@@ -40,10 +39,10 @@ class LiveGrid:
 
     session: Session
     rounds: list[Round]
-    rows: list[tuple[int, list[LiveCell | None]]]    # (table number, one cell per round)
+    rows: list[tuple[int, list[LiveCell | None]]]  # (table number, one cell per round)
     counts: dict[str, int]
     deals_per_round: int
-    credits: list = field(default_factory=list)     # per round: SitoutCredit, None without sit-outs
+    credits: list = field(default_factory=list)  # per round: SitoutCredit, None without sit-outs
 
     @property
     def complete(self) -> bool:
@@ -74,9 +73,14 @@ def live_grid(session: Session) -> LiveGrid:
         counts[state] += 1
         cells = rows.setdefault(s.table.number, [None] * len(rounds))
         cells[column[s.round_id]] = LiveCell(s.pk, state, s.deal_count, s.finished_by)
-        tables[column[s.round_id]].append(TableResult(
-            s.sum_a or 0, s.sum_b or 0, finished=s.finished_at is not None or s.deal_count >= deals_per_round,
-            confirmed=s.completed_at is not None))
+        tables[column[s.round_id]].append(
+            TableResult(
+                s.sum_a or 0,
+                s.sum_b or 0,
+                finished=s.finished_at is not None or s.deal_count >= deals_per_round,
+                confirmed=s.completed_at is not None,
+            )
+        )
     sits_out = session.sitout_player_id is not None
     return LiveGrid(
         session=session,
@@ -84,8 +88,10 @@ def live_grid(session: Session) -> LiveGrid:
         rows=sorted(rows.items()),
         counts=counts,
         deals_per_round=deals_per_round,
-        credits=[round_sitout_credit(t) if sits_out or r.sitout_partnership_id else None
-                 for r, t in zip(rounds, tables)],
+        credits=[
+            round_sitout_credit(t) if sits_out or r.sitout_partnership_id else None
+            for r, t in zip(rounds, tables, strict=True)
+        ],
     )
 
 
@@ -118,7 +124,7 @@ class Seat:
 
     session: int
     round: int
-    table: int | None             # None: sits out
+    table: int | None  # None: sits out
     partner: Player | None
     opponents: tuple[Player, ...] = ()
 
@@ -134,7 +140,7 @@ class PlayerSeats:
     player: Player
     current: Seat | None
     next: Seat | None
-    session_done: bool            # every round of the drawn session is confirmed for this player
+    session_done: bool  # every round of the drawn session is confirmed for this player
 
 
 def player_seats(session: Session, player: Player) -> PlayerSeats:
@@ -157,8 +163,7 @@ def player_seats(session: Session, player: Player) -> PlayerSeats:
             for team, other in ((s.team_a, s.team_b), (s.team_b, s.team_a)):
                 if player.pk in (team.player_1_id, team.player_2_id):
                     partner = team.player_2 if team.player_1_id == player.pk else team.player_1
-                    seat = Seat(session.number, r.number, s.table.number, partner,
-                                (other.player_1, other.player_2))
+                    seat = Seat(session.number, r.number, s.table.number, partner, (other.player_1, other.player_2))
                     done = s.completed_at is not None
         if seat is None:
             sitout = r.sitout_partnership

@@ -15,7 +15,7 @@ class NextSeat:
     """Where a player sits in the round after a completed one."""
 
     player: Player
-    table: int | None        # table number, None when sitting out or not drawn yet
+    table: int | None  # table number, None when sitting out or not drawn yet
     partner: Player | None
     sits_out: bool = False
     not_drawn: bool = False
@@ -26,12 +26,12 @@ class ScorerState:
     """Everything the table scorer's page shows."""
 
     table: Table
-    seating: Seating | None                    # the round to enter now, None when nothing is open
+    seating: Seating | None  # the round to enter now, None when nothing is open
     deals: dict[int, Deal] = field(default_factory=dict)
     deal_numbers: list[int] = field(default_factory=list)
     total_a: int = 0
     total_b: int = 0
-    finished: Seating | None = None            # the round completed last at this table
+    finished: Seating | None = None  # the round completed last at this table
     next_seats: list[NextSeat] = field(default_factory=list)
     # The session now drawn when nobody plays at this table in it (fewer tables than before).
     unused_in_session: int | None = None

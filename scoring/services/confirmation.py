@@ -9,11 +9,11 @@ from scoring.domain.errors import gettext_noop
 from scoring.models import Seating, Table
 from scoring.services.base import ServiceError
 from scoring.services.deals import (
+    TEAMS,
     _check_all_deals_entered,
     _check_own_table,
     _check_table_may_change,
     _locked_seating,
-    TEAMS,
 )
 
 
@@ -60,9 +60,7 @@ def reopen_seating(*, seating_id: int, table: Table) -> Seating:
 
 
 @transaction.atomic
-def confirm_seating(
-    *, seating_id: int, team: str, table: Table | None = None, user=None, via: str = ""
-) -> Seating:
+def confirm_seating(*, seating_id: int, team: str, table: Table | None = None, user=None, via: str = "") -> Seating:
     """The other team confirms the round's deals (Bridgemate style); only then is it final.
 
     Args:
@@ -97,8 +95,7 @@ def confirm_seating(
     if seating.finished_by and team == seating.finished_by:
         raise ServiceError(
             gettext_noop(
-                "Team %(team)s entered this round, so it cannot confirm it: the other team "
-                "(team %(other)s) confirms."
+                "Team %(team)s entered this round, so it cannot confirm it: the other team (team %(other)s) confirms."
             ),
             code="own_team",
             team=team,

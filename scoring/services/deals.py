@@ -78,17 +78,13 @@ def _check_table_may_change(seating: Seating, table: Table, *, entry: bool) -> N
     """
     if seating.completed_at is not None:
         raise ServiceError(
-            gettext_noop(
-                "This round is complete and can no longer be changed at the table. "
-                "Please ask the organiser."
-            ),
+            gettext_noop("This round is complete and can no longer be changed at the table. Please ask the organiser."),
             code="round_complete",
         )
     if seating.round.session.closed:
         raise ServiceError(
             gettext_noop(
-                "Session %(number)s is closed: the tables can no longer change anything. "
-                "Please ask the organiser."
+                "Session %(number)s is closed: the tables can no longer change anything. Please ask the organiser."
             ),
             code="session_closed",
             number=seating.round.session.number,
@@ -96,8 +92,7 @@ def _check_table_may_change(seating: Seating, table: Table, *, entry: bool) -> N
     if entry and seating.round.locked:
         raise ServiceError(
             gettext_noop(
-                "Round %(number)s is locked by the organiser: no more entries at the tables. "
-                "Please ask the organiser."
+                "Round %(number)s is locked by the organiser: no more entries at the tables. Please ask the organiser."
             ),
             code="round_locked",
             number=seating.round.number,
@@ -171,8 +166,17 @@ def enter_deal(
     try:
         with transaction.atomic():
             return _enter_deal(
-                seating_id, number, result, via, user, table, reason.strip(), accept_impossible,
-                key, based_on_version, client[:64],
+                seating_id,
+                number,
+                result,
+                via,
+                user,
+                table,
+                reason.strip(),
+                accept_impossible,
+                key,
+                based_on_version,
+                client[:64],
             )
     except IntegrityError:  # a backstop: the seating lock serialises entries for one seating
         raise ServiceError(
@@ -229,8 +233,9 @@ def _replayed(sent: DealChange, number: int, result: DealResult) -> Deal:
     return deal
 
 
-def _enter_deal(seating_id, number, result, via, user, table, reason, accept_impossible, key,
-                based_on_version, client) -> Deal:
+def _enter_deal(
+    seating_id, number, result, via, user, table, reason, accept_impossible, key, based_on_version, client
+) -> Deal:
     seating = _check_own_table(_locked_seating(seating_id), table)
     _check_deal_number(seating, number)
     if key is not None:
@@ -260,8 +265,14 @@ def _enter_deal(seating_id, number, result, via, user, table, reason, accept_imp
     deal.version = based_on + 1
     deal.save()
     DealChange.objects.create(
-        deal=deal, changed_by=user, via=via, previous=previous, new=new, reason=reason,
-        client=client, submission=key,
+        deal=deal,
+        changed_by=user,
+        via=via,
+        previous=previous,
+        new=new,
+        reason=reason,
+        client=client,
+        submission=key,
     )
     if table is not None and seating.finished_at is not None:
         seating.finished_at = None

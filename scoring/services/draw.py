@@ -42,9 +42,7 @@ def _draw_inputs(evening: Evening) -> dict:
     return {
         "players": sorted(pid for pid, _, _ in present),
         "stand_ins": sorted(pid for pid, stand_in, _ in present if stand_in),
-        "forbidden": list(
-            PartnerExclusion.objects.filter(evening=evening).values_list("player_a_id", "player_b_id")
-        ),
+        "forbidden": list(PartnerExclusion.objects.filter(evening=evening).values_list("player_a_id", "player_b_id")),
         "clubs": {pid: club for pid, _, club in present} if evening.mix_clubs else None,
     }
 
@@ -54,9 +52,7 @@ def _run_draw(evening: Evening, history: draw_domain.History, seed: int) -> draw
     inputs = _draw_inputs(evening)
     players = inputs.pop("players")
     try:
-        return draw_domain.draw_session(
-            players, history, evening.rounds_per_session, random.Random(seed), **inputs
-        )
+        return draw_domain.draw_session(players, history, evening.rounds_per_session, random.Random(seed), **inputs)
     except draw_domain.DrawError as error:
         raise _with_names(error) from None
 
@@ -81,14 +77,11 @@ def session_is_complete(session: Session) -> bool:
 
 
 _DRAW_RACE = gettext_noop(
-    "Session %(number)s has just been drawn (by someone else or by a second click). "
-    "Please reload the page."
+    "Session %(number)s has just been drawn (by someone else or by a second click). Please reload the page."
 )
 
 
-def draw_session(
-    *, evening: Evening, user=None, seed: int | None = None, number: int | None = None
-) -> Session:
+def draw_session(*, evening: Evening, user=None, seed: int | None = None, number: int | None = None) -> Session:
     """Draw the evening's next session: partnerships, and for each round the tables and sit-outs.
 
     Uses exactly the players checked in now, the stand-ins, the wishes "not together" and the
@@ -117,9 +110,7 @@ def draw_session(
         with transaction.atomic():
             return _draw_session(evening, user, seed, number)
     except IntegrityError:  # a backstop: the evening's row lock serialises draws
-        raise ServiceError(
-            _DRAW_RACE, code="draw_race", number=number or evening.sessions.count()
-        ) from None
+        raise ServiceError(_DRAW_RACE, code="draw_race", number=number or evening.sessions.count()) from None
 
 
 def _draw_session(evening: Evening, user, seed: int | None, wanted: int | None) -> Session:
@@ -190,9 +181,7 @@ def _ensure_tables(evening: Evening, count: int) -> dict[int, Table]:
 def _locked_session(session_id) -> Session:
     """The session, its row locked, and its seatings locked too: deal entries for it wait until
     this transaction ends (on SQLite the whole database is locked by the transaction anyway)."""
-    session = (
-        Session.objects.select_for_update(of=("self",)).select_related("evening").filter(pk=session_id).first()
-    )
+    session = Session.objects.select_for_update(of=("self",)).select_related("evening").filter(pk=session_id).first()
     if session is None:
         raise ServiceError(gettext_noop("This session does not exist."), code="no_session")
     list(Seating.objects.filter(round__session=session).select_for_update().values_list("pk", flat=True))

@@ -21,8 +21,14 @@ from scoring.table_codes import new_table_code
 
 
 def create_evening(
-    *, name: str, date, venue: str = "", sessions_count: int = 3, rounds_per_session: int = 4,
-    deals_per_round: int = 4, language: str = "",
+    *,
+    name: str,
+    date,
+    venue: str = "",
+    sessions_count: int = 3,
+    rounds_per_session: int = 4,
+    deals_per_round: int = 4,
+    language: str = "",
 ) -> Evening:
     """Create an evening (default 3 sessions of 4 rounds of 4 deals, DOMAIN.md).
 

@@ -26,9 +26,7 @@ def _checked_name(name: str, club: str) -> tuple[str, str]:
     if not name:
         raise ServiceError(gettext_noop("Please enter the player's name."), code="name_missing")
     if len(name) > 100 or len(club) > 100:
-        raise ServiceError(
-            gettext_noop("Name and club may have at most 100 characters each."), code="too_long"
-        )
+        raise ServiceError(gettext_noop("Name and club may have at most 100 characters each."), code="too_long")
     bidi = find_bidi_control(name + club)
     if bidi is not None:
         raise ServiceError(BIDI_CONTROL_MESSAGE, code="bidi_control", character=f"{ord(bidi):04X}")
@@ -91,9 +89,7 @@ class ImportOutcome:
 
 
 @transaction.atomic
-def import_players(
-    players: Iterable[ParsedPlayer], *, check_in_to: Evening | None = None
-) -> ImportOutcome:
+def import_players(players: Iterable[ParsedPlayer], *, check_in_to: Evening | None = None) -> ImportOutcome:
     """Save parsed player rows to the register in one transaction.
 
     Players already registered (same name and club, ignoring case and spacing) are recognised
@@ -103,16 +99,12 @@ def import_players(
     rows = list(players)
     keys = {match_key(p.name, p.club): p for p in rows}
     known = {p.match_key: p for p in Player.objects.filter(match_key__in=keys)}
-    created = [
-        Player(name=p.name, club=p.club, match_key=key) for key, p in keys.items() if key not in known
-    ]
+    created = [Player(name=p.name, club=p.club, match_key=key) for key, p in keys.items() if key not in known]
     Player.objects.bulk_create(created)
     checked_in = 0
     if check_in_to is not None:
         all_players = Player.objects.filter(match_key__in=keys)
         for player in all_players:
-            Participant.objects.update_or_create(
-                evening=check_in_to, player=player, defaults={"checked_in": True}
-            )
+            Participant.objects.update_or_create(evening=check_in_to, player=player, defaults={"checked_in": True})
             checked_in += 1
     return ImportOutcome(created=len(created), existing=len(keys) - len(created), checked_in=checked_in)

@@ -21,9 +21,9 @@ from scoring.models import (
     Session,
     Substitution,
 )
-from scoring.services.base import ServiceError, _two_players
 from scoring.selectors.history import evening_history
-from scoring.services.draw import _has_entries, _locked_session, SessionStartedError
+from scoring.services.base import ServiceError, _two_players
+from scoring.services.draw import SessionStartedError, _has_entries, _locked_session
 
 
 @dataclass(frozen=True)
@@ -78,18 +78,17 @@ def _check_swap(session: Session, place: dict, a_id: int, b_id: int) -> None:
             number=session.number,
         )
     for pid in (a_id, b_id):
-        if pid not in in_session and not Participant.objects.filter(
-            evening=session.evening, player_id=pid, checked_in=True
-        ).exists():
+        if (
+            pid not in in_session
+            and not Participant.objects.filter(evening=session.evening, player_id=pid, checked_in=True).exists()
+        ):
             raise ServiceError(
                 gettext_noop("%(name)s is not checked in."),
                 code="not_checked_in",
                 name=Player.objects.filter(pk=pid).values_list("name", flat=True).first() or pid,
             )
     if a_id in place and b_id in place and place[a_id][0].pk == place[b_id][0].pk:
-        raise ServiceError(
-            gettext_noop("These two players are partners already."), code="same_partnership"
-        )
+        raise ServiceError(gettext_noop("These two players are partners already."), code="same_partnership")
 
 
 def swap_players(*, session_id, player_a_id, player_b_id, user=None) -> SwapOutcome:
@@ -108,10 +107,13 @@ def swap_players(*, session_id, player_a_id, player_b_id, user=None) -> SwapOutc
     with transaction.atomic():
         session = _locked_session(session_id)
         evening = session.evening
-        _check_not_started(session, gettext_noop(
-            "Deals of session %(number)s have already been entered: players can no longer "
-            "be swapped. A player who has to leave can be replaced for the remaining rounds."
-        ))
+        _check_not_started(
+            session,
+            gettext_noop(
+                "Deals of session %(number)s have already been entered: players can no longer "
+                "be swapped. A player who has to leave can be replaced for the remaining rounds."
+            ),
+        )
         place = _places(Partnership.objects.select_for_update().filter(session=session))
         _check_swap(session, place, a_id, b_id)
         changed = []
@@ -131,9 +133,7 @@ def swap_players(*, session_id, player_a_id, player_b_id, user=None) -> SwapOutc
         earlier = evening_history(evening, exclude=session).for_draw().partners
         repeated = [pair for pair in pairs if frozenset(pair) in earlier]
         names = dict(Player.objects.filter(pk__in={p for pair in repeated for p in pair}).values_list("pk", "name"))
-        return SwapOutcome(
-            session=session, repeated_partners=tuple((names[x], names[y]) for x, y in repeated)
-        )
+        return SwapOutcome(session=session, repeated_partners=tuple((names[x], names[y]) for x, y in repeated))
 
 
 def _rounds_of(session: Session) -> dict[int, set[int]]:
@@ -171,14 +171,15 @@ def _takeover_round(session, team, rounds: set[int], name) -> int:
     played = set(
         Deal.objects.filter(
             seating__round__session=session,
-        ).filter(Q(seating__team_a=team) | Q(seating__team_b=team)).values_list("seating__round__number", flat=True)
+        )
+        .filter(Q(seating__team_a=team) | Q(seating__team_b=team))
+        .values_list("seating__round__number", flat=True)
     )
     from_round = max(played) + 1 if played else min(rounds)
     if from_round > session.evening.rounds_per_session or from_round > max(rounds):
         raise ServiceError(
             gettext_noop(
-                "%(name)s's partnership has played all its rounds of session %(number)s: "
-                "nobody needs to take over."
+                "%(name)s's partnership has played all its rounds of session %(number)s: nobody needs to take over."
             ),
             code="nothing_left",
             name=name,

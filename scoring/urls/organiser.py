@@ -30,8 +30,7 @@ urlpatterns = [
     path("abende/<int:pk>/spieler/<int:player_pk>/ersatz/", draw.stand_in, name="stand_in"),
     path("abende/<int:pk>/vereine-mischen/", draw.mix_clubs, name="mix_clubs"),
     path("abende/<int:pk>/nicht-zusammen/", draw.exclusion_add, name="exclusion_add"),
-    path("abende/<int:pk>/nicht-zusammen/<int:exclusion_pk>/loeschen/", draw.exclusion_remove,
-         name="exclusion_remove"),
+    path("abende/<int:pk>/nicht-zusammen/<int:exclusion_pk>/loeschen/", draw.exclusion_remove, name="exclusion_remove"),
     path("abende/<int:pk>/durchgang/<int:number>/neu-auslosen/", draw.session_redraw, name="session_redraw"),
     path("abende/<int:pk>/durchgang/<int:number>/tauschen/", draw.session_swap, name="session_swap"),
     path("abende/<int:pk>/durchgang/<int:number>/ersetzen/", draw.session_replace, name="session_replace"),
@@ -50,9 +49,7 @@ urlpatterns = [
     path("spieler/import/", views.player_import, name="player_import"),
     # Printed documents (PDF)
     path("abende/<int:pk>/rangliste.pdf", documents.ranking_pdf, name="ranking_pdf"),
-    path("abende/<int:pk>/durchgang/<int:number>/spielzettel.pdf", documents.score_sheets_pdf,
-         name="score_sheets_pdf"),
+    path("abende/<int:pk>/durchgang/<int:number>/spielzettel.pdf", documents.score_sheets_pdf, name="score_sheets_pdf"),
     path("abende/<int:pk>/durchgang/<int:number>/tischliste.pdf", documents.table_list_pdf, name="table_list_pdf"),
-    path("abende/<int:pk>/durchgang/<int:number>/laufzettel.pdf", documents.route_cards_pdf,
-         name="route_cards_pdf"),
+    path("abende/<int:pk>/durchgang/<int:number>/laufzettel.pdf", documents.route_cards_pdf, name="route_cards_pdf"),
 ]

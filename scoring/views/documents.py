@@ -36,10 +36,13 @@ def pdf_response(data: bytes, name: str) -> FileResponse:
     return response
 
 
-def _plan_or_redirect(request: HttpRequest, evening: Evening, number: int, *, with_deals: bool = False
-                      ) -> SessionPlan | HttpResponse:
+def _plan_or_redirect(
+    request: HttpRequest, evening: Evening, number: int, *, with_deals: bool = False
+) -> SessionPlan | HttpResponse:
     plan = load_session_plan(
-        evening, number, with_deals=with_deals,
+        evening,
+        number,
+        with_deals=with_deals,
         scorer_url=lambda token: links.absolute_reverse(request, "scorer:table", token),
     )
     if plan is None:

@@ -76,7 +76,7 @@ def exclusion_add(request: HttpRequest, pk: int) -> HttpResponse:
         if created:
             messages.success(request, _("%(first)s and %(second)s will not be drawn as partners.") % names)
         else:
-            messages.info(request, _("%(first)s and %(second)s are already marked \"not together\".") % names)
+            messages.info(request, _('%(first)s and %(second)s are already marked "not together".') % names)
     return _to_players(evening)
 
 
@@ -183,9 +183,7 @@ def fairness(request: HttpRequest, pk: int) -> HttpResponse:
     if export_format in EXPORT_FORMATS:
         name = _("Fairness-%(name)s") % {"name": evening.name}
         return export_response(table, export_format, name, title=_("Fairness of the draw"))
-    reasons = [
-        _(reason.message) % reason.params if reason.params else _(reason.message) for reason in report.reasons
-    ]
+    reasons = [_(reason.message) % reason.params if reason.params else _(reason.message) for reason in report.reasons]
     return render(
         request,
         "organiser/fairness.html",

@@ -78,7 +78,10 @@ def round_lock(request: HttpRequest, pk: int, round_pk: int) -> HttpResponse:
     services.set_round_locked(round_id=round_.pk, locked=locked)
     values = {"session": round_.session.number, "round": round_.number}
     if locked:
-        messages.success(request, _("Session %(session)s, round %(round)s is locked: the tables can enter no more deals for it.") % values)
+        messages.success(
+            request,
+            _("Session %(session)s, round %(round)s is locked: the tables can enter no more deals for it.") % values,
+        )
     else:
         messages.success(request, _("Session %(session)s, round %(round)s is open again for the tables.") % values)
     return _back(request, evening, round_.session)
@@ -93,7 +96,10 @@ def session_close(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     closed = request.POST.get("closed") == "1"
     services.set_session_closed(session_id=session.pk, closed=closed)
     if closed:
-        messages.success(request, _("Session %(number)s is closed: the tables can change nothing in it any more.") % {"number": number})
+        messages.success(
+            request,
+            _("Session %(number)s is closed: the tables can change nothing in it any more.") % {"number": number},
+        )
     else:
         messages.success(request, _("Session %(number)s is open again for the tables.") % {"number": number})
     return _back(request, evening, session)
@@ -110,8 +116,11 @@ def ranking_visibility(request: HttpRequest, pk: int) -> HttpResponse:
         messages.success(request, _("The public ranking is hidden: the screen says it will be announced at the end."))
     else:
         messages.success(request, _("The public ranking is shown again."))
-    return redirect(request.POST.get("next") if request.POST.get("next", "").startswith("/organiser/")
-                    else reverse("organiser:live", args=[evening.pk]))
+    return redirect(
+        request.POST.get("next")
+        if request.POST.get("next", "").startswith("/organiser/")
+        else reverse("organiser:live", args=[evening.pk])
+    )
 
 
 @helper_required

@@ -23,15 +23,23 @@ from scoring.messages import translate
 from scoring.roles import HELPER, LEADER, role_of
 from scoring.views.access import logins_required
 
-ROLE_FIELD_CHOICES = [(LEADER, gettext_lazy("Turnierleitung (everything)")),
-                      (HELPER, gettext_lazy("Helfer (check-in, deals from paper, printing)"))]
+ROLE_FIELD_CHOICES = [
+    (LEADER, gettext_lazy("Turnierleitung (everything)")),
+    (HELPER, gettext_lazy("Helfer (check-in, deals from paper, printing)")),
+]
 
 
 class PasswordForm(forms.Form):
-    password1 = forms.CharField(label=gettext_lazy("New password"), strip=False,
-                                widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
-    password2 = forms.CharField(label=gettext_lazy("New password again"), strip=False,
-                                widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
+    password1 = forms.CharField(
+        label=gettext_lazy("New password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+    password2 = forms.CharField(
+        label=gettext_lazy("New password again"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
 
     def clean(self):
         data = super().clean()
@@ -46,17 +54,20 @@ class NewLoginForm(PasswordForm):
     field_order = ["username", "role", "password1", "password2"]
 
 
-def _page(request: HttpRequest, form: NewLoginForm, password_forms: dict | None = None,
-          status: int = 200) -> HttpResponse:
+def _page(
+    request: HttpRequest, form: NewLoginForm, password_forms: dict | None = None, status: int = 200
+) -> HttpResponse:
     users = get_user_model().objects.prefetch_related("groups").order_by("-is_active", "username")
     password_forms = password_forms or {}
     rows = [
-        {"user": user, "role": role_of(user) if user.is_active else _role_ignoring_active(user),
-         "password_form": password_forms.get(user.pk) or PasswordForm(prefix=f"u{user.pk}")}
+        {
+            "user": user,
+            "role": role_of(user) if user.is_active else _role_ignoring_active(user),
+            "password_form": password_forms.get(user.pk) or PasswordForm(prefix=f"u{user.pk}"),
+        }
         for user in users
     ]
-    return render(request, "logins/list.html",
-                  {"form": form, "rows": rows, "roles": ROLE_FIELD_CHOICES}, status=status)
+    return render(request, "logins/list.html", {"form": form, "rows": rows, "roles": ROLE_FIELD_CHOICES}, status=status)
 
 
 def _role_ignoring_active(user) -> str | None:
@@ -74,8 +85,9 @@ def login_list(request: HttpRequest) -> HttpResponse:
             form.add_error("username", _("This login exists already: give it a new password below."))
         else:
             try:
-                accounts.save_login(username=username, password=form.cleaned_data["password1"],
-                                    role=form.cleaned_data["role"])
+                accounts.save_login(
+                    username=username, password=form.cleaned_data["password1"], role=form.cleaned_data["role"]
+                )
             except ValidationError as error:  # user name (per field) or password (a list)
                 form.add_error(None if hasattr(error, "error_dict") else "password1", error)
             except accounts.LoginError as error:

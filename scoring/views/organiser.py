@@ -90,16 +90,18 @@ def evening_players(request: HttpRequest, pk: int) -> HttpResponse:
                 _("%(name)s was already in the register and is now checked in.") % {"name": player.name},
             )
         return redirect("organiser:evening_players", pk=evening.pk)
-    present = set(
-        Participant.objects.filter(evening=evening, checked_in=True).values_list("player_id", flat=True)
-    )
+    present = set(Participant.objects.filter(evening=evening, checked_in=True).values_list("player_id", flat=True))
     query = request.GET.get("q", "").strip()
     players = selectors.search_players(query)
     return render(
         request,
         "organiser/evening_players.html",
         {
-            "evening": evening, "players": players, "present": present, "form": form, "count": len(present),
+            "evening": evening,
+            "players": players,
+            "present": present,
+            "form": form,
+            "count": len(present),
             "query": query,
             "wishes": selectors.draw_wishes(evening),
         },
@@ -198,9 +200,7 @@ def player_import(request: HttpRequest) -> HttpResponse:
             request.session[IMPORT_SESSION_KEY] = [
                 {"line": p.line, "name": p.name, "club": p.club} for p in parsed.players
             ]
-    return render(
-        request, "organiser/player_import.html", {"form": form, "preview": preview, "evening": evening}
-    )
+    return render(request, "organiser/player_import.html", {"form": form, "preview": preview, "evening": evening})
 
 
 def _add_player(form: PlayerForm) -> tuple[Player, bool] | None:
@@ -294,8 +294,12 @@ def ranking(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "organiser/ranking.html",
-        {"evening": evening, "table": table, "complete": selectors.evening_is_complete(evening),
-         "provisional_credit": any(r.provisional for r in rows)},
+        {
+            "evening": evening,
+            "table": table,
+            "complete": selectors.evening_is_complete(evening),
+            "provisional_credit": any(r.provisional for r in rows),
+        },
     )
 
 
@@ -317,9 +321,7 @@ def deal_results(request: HttpRequest, pk: int) -> HttpResponse:
 def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The organiser's view of one table in one round: deals, corrections, history."""
     seating = get_object_or_404(
-        Seating.objects.select_related(
-            "round__session__evening", "table", *selectors.PARTNERSHIP_PLAYERS
-        ),
+        Seating.objects.select_related("round__session__evening", "table", *selectors.PARTNERSHIP_PLAYERS),
         pk=pk,
     )
     evening = seating.round.session.evening

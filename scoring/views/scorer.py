@@ -68,17 +68,31 @@ def _signature(state: selectors.ScorerState) -> str:
     """A short fingerprint of what the page shows; the page polls and is redrawn only when it
     changes (another tablet entered a deal, the organiser confirmed or locked the round)."""
     seating = state.seating
-    parts = [str(seating.pk if seating else None), str(state.finished.pk if state.finished else None),
-             str(state.unused_in_session)]
+    parts = [
+        str(seating.pk if seating else None),
+        str(state.finished.pk if state.finished else None),
+        str(state.unused_in_session),
+    ]
     if seating is not None:
-        parts += [str(seating.finished_at), str(seating.completed_at), seating.finished_by,
-                  str(seating.round.locked), str(seating.round.session.closed)]
+        parts += [
+            str(seating.finished_at),
+            str(seating.completed_at),
+            seating.finished_by,
+            str(seating.round.locked),
+            str(seating.round.session.closed),
+        ]
         parts += [f"{n}.{d.version}" for n, d in sorted(state.deals.items())]
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
 
 
-def _page(request: HttpRequest, table: Table, form: DealForm | None = None, edit: int | None = None,
-          status: int = 200, state: selectors.ScorerState | None = None) -> HttpResponse:
+def _page(
+    request: HttpRequest,
+    table: Table,
+    form: DealForm | None = None,
+    edit: int | None = None,
+    status: int = 200,
+    state: selectors.ScorerState | None = None,
+) -> HttpResponse:
     """The tablet page, or for the page's own script (htmx) just its changing part."""
     state = state or selectors.scorer_state(table)
     number = None
@@ -92,9 +106,15 @@ def _page(request: HttpRequest, table: Table, form: DealForm | None = None, edit
     return render(
         request,
         template,
-        {"table": table, "evening": table.evening, "state": state, "form": form if number else None,
-         "number": number, "signature": _signature(state),
-         "names": selectors.evening_display_names(table.evening_id)},
+        {
+            "table": table,
+            "evening": table.evening,
+            "state": state,
+            "form": form if number else None,
+            "number": number,
+            "signature": _signature(state),
+            "names": selectors.evening_display_names(table.evening_id),
+        },
         status=status,
     )
 

@@ -51,7 +51,11 @@ def _limits() -> tuple[int, int, int]:
 def _remember(request: HttpRequest, response: HttpResponse, token: str) -> HttpResponse:
     """Let the tablet keep the table of ``token`` (cookie, ``TABLET_COOKIE_AGE`` seconds)."""
     response.set_cookie(
-        COOKIE, token, max_age=settings.TABLET_COOKIE_AGE, httponly=True, samesite="Lax",
+        COOKIE,
+        token,
+        max_age=settings.TABLET_COOKIE_AGE,
+        httponly=True,
+        samesite="Lax",
         secure=request.is_secure(),
     )
     return response
@@ -74,7 +78,8 @@ def remember_table(view):
 
 def _join_page(request: HttpRequest, *, number: str = "", error: str = "", status: int = 200) -> HttpResponse:
     return render(
-        request, "tablets/join.html",
+        request,
+        "tablets/join.html",
         {"number": number, "error": error, "alphabet": " ".join(ALPHABET), "length": LENGTH},
         status=status,
     )
@@ -106,9 +111,9 @@ def tablet_join(request: HttpRequest) -> HttpResponse:
     table_key = f"{TABLE_KEY}{number}"
     device_locked = throttle.is_blocked(device_key, device_limit, window)
     if not device_locked and number is None:
-        return _join_page(request, number=typed_number, status=422, error=_(
-            "Please type the table number (digits, e.g. 7)."
-        ))
+        return _join_page(
+            request, number=typed_number, status=422, error=_("Please type the table number (digits, e.g. 7).")
+        )
     table_locked = not device_locked and throttle.is_blocked(table_key, table_limit, window)
     if not (device_locked or table_locked):
         # Count the try before looking at the code, so that tries sent at the same moment cannot
@@ -117,27 +122,39 @@ def tablet_join(request: HttpRequest) -> HttpResponse:
         tries = throttle.record_failure(table_key, window)
         table_locked = tries > table_limit
     if device_locked:
-        return _join_page(request, number=typed_number, status=429, error=_(
-            "Too many wrong codes from this tablet. Please ask the organiser to unlock it, "
-            "or open the table with the QR code on the table card."
-        ))
+        return _join_page(
+            request,
+            number=typed_number,
+            status=429,
+            error=_(
+                "Too many wrong codes from this tablet. Please ask the organiser to unlock it, "
+                "or open the table with the QR code on the table card."
+            ),
+        )
     if table_locked:
-        return _join_page(request, number=typed_number, status=429, error=_(
-            "Table %(number)s is locked after too many wrong codes. Please ask the organiser to "
-            "unlock it, or open the table with the QR code on the table card."
-        ) % {"number": number})
+        return _join_page(
+            request,
+            number=typed_number,
+            status=429,
+            error=_(
+                "Table %(number)s is locked after too many wrong codes. Please ask the organiser to "
+                "unlock it, or open the table with the QR code on the table card."
+            )
+            % {"number": number},
+        )
     code = normalise(request.POST.get("code", "")[:40])
     table = None
     if code is not None:
         table = (
-            Table.objects.select_related("evening").filter(number=number, code=code)
-            .order_by("-evening__date", "-evening_id").first()
+            Table.objects.select_related("evening")
+            .filter(number=number, code=code)
+            .order_by("-evening__date", "-evening_id")
+            .first()
         )
     if table is None:
         if code is None:
             error = _(
-                "A table code has %(length)s letters and no digits, e.g. KAT WEN. Please check the "
-                "table card."
+                "A table code has %(length)s letters and no digits, e.g. KAT WEN. Please check the table card."
             ) % {"length": LENGTH}
         else:
             error = _(
@@ -160,29 +177,35 @@ def tablets_setup(request: HttpRequest, pk: int) -> HttpResponse:
     evening = evening_or_404(pk)
     table_limit, device_limit, window = _limits()
     locked_numbers = {
-        int(state.key[len(TABLE_KEY):]): state
+        int(state.key[len(TABLE_KEY) :]): state
         for state in throttle.blocked(TABLE_KEY, table_limit, window)
-        if state.key[len(TABLE_KEY):].isascii() and state.key[len(TABLE_KEY):].isdigit()
+        if state.key[len(TABLE_KEY) :].isascii() and state.key[len(TABLE_KEY) :].isdigit()
     }
     cards = []
     for table in evening.tables.all():
         url = links.absolute_reverse(request, "scorer:table", table.token)
-        cards.append({
-            "table": table,
-            "url": url,
-            "code": display(table.code),
-            "qr": qr_svg(url, label=_("QR code of table %(number)s") % {"number": table.number}),
-            "locked": locked_numbers.get(table.number),
-        })
-    return render(request, "tablets/setup.html", {
-        "evening": evening,
-        "cards": cards,
-        "join_url": links.absolute_reverse(request, "public:tablet_join"),
-        "locked_devices": throttle.blocked(DEVICE_KEY, device_limit, window),
-        "device_key": DEVICE_KEY,
-        "table_key": TABLE_KEY,
-        "wifi_name": settings.WIFI_NAME,
-    })
+        cards.append(
+            {
+                "table": table,
+                "url": url,
+                "code": display(table.code),
+                "qr": qr_svg(url, label=_("QR code of table %(number)s") % {"number": table.number}),
+                "locked": locked_numbers.get(table.number),
+            }
+        )
+    return render(
+        request,
+        "tablets/setup.html",
+        {
+            "evening": evening,
+            "cards": cards,
+            "join_url": links.absolute_reverse(request, "public:tablet_join"),
+            "locked_devices": throttle.blocked(DEVICE_KEY, device_limit, window),
+            "device_key": DEVICE_KEY,
+            "table_key": TABLE_KEY,
+            "wifi_name": settings.WIFI_NAME,
+        },
+    )
 
 
 @leader_required
@@ -212,7 +235,8 @@ def table_cards_pdf(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, _("There are no tables yet: they are made when session 1 is drawn."))
         return redirect("organiser:tablets", pk=evening.pk)
     data = build_table_cards(
-        evening, tables,
+        evening,
+        tables,
         table_url=lambda table: links.absolute_reverse(request, "scorer:table", table.token),
         join_url=links.absolute_reverse(request, "public:tablet_join"),
         wifi_name=settings.WIFI_NAME,

@@ -80,9 +80,7 @@ def check_evening(players, sessions=3, rounds=4, seed=0, strict_sitouts=True, **
         sitout_teams = Counter()
         for number, round_draw in enumerate(draw.rounds, start=1):
             assert round_draw.number == number
-            assert [t.number for t in round_draw.tables] == list(
-                range(1, len(round_draw.tables) + 1)
-            )
+            assert [t.number for t in round_draw.tables] == list(range(1, len(round_draw.tables) + 1))
             seen = []
             for table in round_draw.tables:
                 assert table.team_a < table.team_b
@@ -278,9 +276,7 @@ def test_history_after_counts_partners_opponents_and_sitouts():
         sitouts={7: 1, 5: 1},
     )
     after = history_after(before, draw)
-    assert after.partners == frozenset(
-        {frozenset({1, 3}), frozenset({1, 2}), frozenset({3, 4}), frozenset({5, 6})}
-    )
+    assert after.partners == frozenset({frozenset({1, 3}), frozenset({1, 2}), frozenset({3, 4}), frozenset({5, 6})})
     assert after.opponents[frozenset({1, 3})] == 3
     assert after.opponents[frozenset({2, 4})] == 1
     assert after.opponents[frozenset({1, 5})] == 1
@@ -322,9 +318,7 @@ def test_fewer_than_four_players(count):
         draw_session(list(range(count)), History(), 4, random.Random(0))
     assert info.value.code == "too_few_players"
     assert info.value.params == {"count": count}
-    assert str(info.value) == (
-        f"At least 4 players are needed for one table; {count} are checked in."
-    )
+    assert str(info.value) == (f"At least 4 players are needed for one table; {count} are checked in.")
 
 
 def test_duplicate_player_ids():
@@ -390,8 +384,14 @@ def test_property_wishes_keep_all_rules(n, seed, sessions, rounds, share, stand_
     pairs = couples(ranked, int(share * len(ranked) // 2), seed)
     clubs = {p: f"Verein {p % 4}" for p in players} if mix else None
     check_evening(
-        players, sessions=sessions, rounds=rounds, seed=seed, strict_sitouts=n >= 14,
-        forbidden=pairs, stand_ins=stand_ins, clubs=clubs,
+        players,
+        sessions=sessions,
+        rounds=rounds,
+        seed=seed,
+        strict_sitouts=n >= 14,
+        forbidden=pairs,
+        stand_ins=stand_ins,
+        clubs=clubs,
     )
 
 

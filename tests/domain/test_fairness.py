@@ -56,10 +56,7 @@ def _all_schedules(teams, rounds):
     """Every way to seat 4 partnerships (2 tables) in ``rounds`` rounds."""
     pairings = [((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2))]
     for choice in itertools.product(pairings, repeat=rounds):
-        yield [
-            PlayedRound(1, r + 1, tuple((teams[a], teams[b]) for a, b in tables))
-            for r, tables in enumerate(choice)
-        ]
+        yield [PlayedRound(1, r + 1, tuple((teams[a], teams[b]) for a, b in tables)) for r, tables in enumerate(choice)]
 
 
 def test_bound_is_exact_for_one_session_of_eight_players():

@@ -32,10 +32,17 @@ def test_case_is_ignored():
 def test_by_surname_then_first_name_then_club():
     names = ["Hauke Petersen", "Anke Thomsen", "Broder Hansen", "Anke Petersen", "Jan de Vries", "Hansen, Zoe"]
     assert ordered(*names) == [
-        "Broder Hansen", "Hansen, Zoe", "Anke Petersen", "Hauke Petersen", "Anke Thomsen", "Jan de Vries",
+        "Broder Hansen",
+        "Hansen, Zoe",
+        "Anke Petersen",
+        "Hauke Petersen",
+        "Anke Thomsen",
+        "Jan de Vries",
     ]
-    keys = sorted([("Jens Carstensen", "Viöl"), ("Jens Carstensen", "Schwesing"), ("Ilse Carstensen", "Treia")],
-                  key=lambda p: person_key(*p))
+    keys = sorted(
+        [("Jens Carstensen", "Viöl"), ("Jens Carstensen", "Schwesing"), ("Ilse Carstensen", "Treia")],
+        key=lambda p: person_key(*p),
+    )
     assert keys == [("Ilse Carstensen", "Treia"), ("Jens Carstensen", "Schwesing"), ("Jens Carstensen", "Viöl")]
 
 
@@ -55,11 +62,19 @@ def test_nordic_letters_without_decomposition():
 
 
 def test_display_names_show_the_club_only_for_names_that_collide():
-    names = display_names([
-        (1, "Jens Carstensen", "Schwesing"), (2, "Jens Carstensen", "Viöl"), (3, "Sönke Petersen", "Treia"),
-        (4, "jens  carstensen", ""), (5, "Gönke Hansen", "Husum"),
-    ])
+    names = display_names(
+        [
+            (1, "Jens Carstensen", "Schwesing"),
+            (2, "Jens Carstensen", "Viöl"),
+            (3, "Sönke Petersen", "Treia"),
+            (4, "jens  carstensen", ""),
+            (5, "Gönke Hansen", "Husum"),
+        ]
+    )
     assert names == {
-        1: "Jens Carstensen (Schwesing)", 2: "Jens Carstensen (Viöl)", 3: "Sönke Petersen",
-        4: "jens  carstensen", 5: "Gönke Hansen",
+        1: "Jens Carstensen (Schwesing)",
+        2: "Jens Carstensen (Viöl)",
+        3: "Sönke Petersen",
+        4: "jens  carstensen",
+        5: "Gönke Hansen",
     }

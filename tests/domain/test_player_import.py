@@ -323,10 +323,10 @@ def test_whitespace_is_normalised():
 
 
 def test_markup_and_quotes_are_kept_literally():
-    name = "<b>Jan</b> \"Hinnerk\" O'Neill"
+    name = '<b>Jan</b> "Hinnerk" O\'Neill'
     # once written as Excel does (quoted, quotes doubled), once raw
     quoted = '"' + name.replace('"', '""') + '"'
-    text = f"Name,Verein\n{quoted},<script>alert(1)</script>\n{name};x\n=1+1,=HYPERLINK(\"x\")\n"
+    text = f'Name,Verein\n{quoted},<script>alert(1)</script>\n{name};x\n=1+1,=HYPERLINK("x")\n'
     parsed = parse_player_file(text.encode("utf-8"), "x.csv")
     assert parsed.players[0] == ParsedPlayer(2, name, "<script>alert(1)</script>")
     # row 3 has no comma: the whole raw line is the name
@@ -335,8 +335,8 @@ def test_markup_and_quotes_are_kept_literally():
 
 
 def test_xlsx_formulas_are_not_evaluated_and_markup_kept():
-    name = "<b>Jan</b> \"Hinnerk\" O'Neill"
-    rows = [["Name", "Verein"], [name, "Schwesing"], ["=CONCAT(\"a\",\"b\")", "Treia"]]
+    name = '<b>Jan</b> "Hinnerk" O\'Neill'
+    rows = [["Name", "Verein"], [name, "Schwesing"], ['=CONCAT("a","b")', "Treia"]]
     parsed = parse_player_file(xlsx_bytes(rows), "x.xlsx")
     assert parsed.players[0] == ParsedPlayer(2, name, "Schwesing")
     # A formula never calculated by Excel has no stored value: nothing is evaluated.
@@ -396,9 +396,7 @@ def test_header_without_players():
     assert file_error(b"Name;Verein\n;\n", "x.csv").code == "no_players"
 
 
-@pytest.mark.parametrize(
-    "filename", ["spieler.xls", "spieler.ods", "spieler.pdf", "spieler", "csv", "C:\\x\\a.docx"]
-)
+@pytest.mark.parametrize("filename", ["spieler.xls", "spieler.ods", "spieler.pdf", "spieler", "csv", "C:\\x\\a.docx"])
 def test_unsupported_type_names_the_accepted_types(filename):
     error = file_error(b"Name\nTom\n", filename)
     assert error.code == "unsupported_type"

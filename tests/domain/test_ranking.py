@@ -50,12 +50,12 @@ def test_one_decimal_rounds_half_up_on_the_exact_value():
 
     from scoring.domain.ranking import one_decimal
 
-    assert one_decimal(Fraction(57, 4)) == Decimal("14.3")       # 14.25: half to even would give 14.2
-    assert one_decimal(Fraction(49, 20)) == Decimal("2.5")       # 2.45
+    assert one_decimal(Fraction(57, 4)) == Decimal("14.3")  # 14.25: half to even would give 14.2
+    assert one_decimal(Fraction(49, 20)) == Decimal("2.5")  # 2.45
     assert one_decimal(Fraction(1, 3)) == Decimal("0.3")
     assert one_decimal(Fraction(199, 20)) == Decimal("10.0")
     assert one_decimal(Fraction(-57, 4)) == Decimal("-14.3")
-    assert one_decimal(0.15) == Decimal("0.2")                   # the decimal text, not the binary value
+    assert one_decimal(0.15) == Decimal("0.2")  # the decimal text, not the binary value
     assert one_decimal(7) == Decimal("7.0")
 
 
@@ -66,17 +66,20 @@ def test_sitout_credit_counts_only_finished_tables_and_is_provisional_until_all_
     from scoring.domain.ranking import TableResult, round_sitout_credit
 
     # Six tables; one has finished (5:2), the others have not played yet or are half-way.
-    running = [TableResult(5, 2, finished=True)] + [TableResult(0, 0, finished=False)] * 3 + [
-        TableResult(3, 0, finished=False), TableResult(1, 1, finished=False)]
+    running = (
+        [TableResult(5, 2, finished=True)]
+        + [TableResult(0, 0, finished=False)] * 3
+        + [TableResult(3, 0, finished=False), TableResult(1, 1, finished=False)]
+    )
     credit = round_sitout_credit(running)
-    assert credit.value == Fraction(7, 2)          # not (5 + 2 + 4) / 12 = 0.9 ("1,1" on the projector)
+    assert credit.value == Fraction(7, 2)  # not (5 + 2 + 4) / 12 = 0.9 ("1,1" on the projector)
     assert credit.provisional and credit.tables_counted == 1
 
-    nobody = round_sitout_credit([TableResult(0, 0, finished=False)] * 6)   # no credit yet, nothing to mark
+    nobody = round_sitout_credit([TableResult(0, 0, finished=False)] * 6)  # no credit yet, nothing to mark
     assert nobody.value == 0 and not nobody.provisional and nobody.tables_counted == 0
 
     all_finished = round_sitout_credit([TableResult(5, 2, True, confirmed=True), TableResult(3, 4, True)])
-    assert all_finished.value == Fraction(14, 4) and all_finished.provisional   # one not confirmed yet
+    assert all_finished.value == Fraction(14, 4) and all_finished.provisional  # one not confirmed yet
 
     final = round_sitout_credit([TableResult(5, 2, True, True), TableResult(3, 4, False, True)])
     assert final.value == Fraction(14, 4) and not final.provisional and final.tables_counted == 2

@@ -70,14 +70,10 @@ def test_example_scores_for_the_other_team_when_it_leads() -> None:
             id="strike of Hund by Bruus: 2",
         ),
         pytest.param([play(BRUUS), play(SPITZ), DUD, DUD], TrickBonus(0, 2), id="strike of Bruus by Spitz: 2"),
-        pytest.param(
-            [play(HUND), play(BRUUS), DUD, DUD], TrickBonus(0, 3), id="strike of Hund and onward dare: 3"
-        ),
+        pytest.param([play(HUND), play(BRUUS), DUD, DUD], TrickBonus(0, 3), id="strike of Hund and onward dare: 3"),
         pytest.param([play(HUND), play(BRUUS), play(SPITZ), DUD], TrickBonus(4, 0), id="counterstrike: 4"),
         pytest.param([play(HUND), DUD, play(BRUUS), DUD], TrickBonus(2, 0), id="dare of Hund and Bruus: 2"),
-        pytest.param(
-            [play(HUND), DUD, play(BRUUS), play(SPITZ)], TrickBonus(0, 3), id="strike after two dares: 3"
-        ),
+        pytest.param([play(HUND), DUD, play(BRUUS), play(SPITZ)], TrickBonus(0, 3), id="strike after two dares: 3"),
     ],
 )
 def test_scoring_list(plays: list[Play], expected: TrickBonus) -> None:

@@ -38,8 +38,10 @@ def workbook_with_sheet(rows_xml) -> bytes:
                 target.writestr(info, source.read(info))
                 continue
             with target.open(SHEET, "w") as sheet:
-                sheet.write(b'<?xml version="1.0" encoding="UTF-8"?><worksheet '
-                            b'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>')
+                sheet.write(
+                    b'<?xml version="1.0" encoding="UTF-8"?><worksheet '
+                    b'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
+                )
                 for row in rows_xml:
                     sheet.write(row.encode())
                 sheet.write(b"</sheetData></worksheet>")
@@ -92,8 +94,11 @@ def test_a_value_beyond_the_column_limit_is_refused_naming_the_line():
 
 def test_formatted_empty_cells_far_right_and_empty_rows_below_the_limit_are_fine():
     last = openpyxl.utils.get_column_letter(16384)
-    rows = [*players(5), f'<row r="7"><c r="{last}7" s="0"/></row>',
-            *(f'<row r="{n}"><c r="A{n}" s="0"/></row>' for n in range(8, MAX_SHEET_ROWS))]
+    rows = [
+        *players(5),
+        f'<row r="7"><c r="{last}7" s="0"/></row>',
+        *(f'<row r="{n}"><c r="A{n}" s="0"/></row>' for n in range(8, MAX_SHEET_ROWS)),
+    ]
     parsed = parse_player_file(workbook_with_sheet(rows), "liste.xlsx")
     assert [p.name for p in parsed.players] == [f"Spieler {n}" for n in range(2, 7)]
     assert not parsed.problems

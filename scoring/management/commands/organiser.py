@@ -25,8 +25,10 @@ class Command(BaseCommand):
         parser.add_argument("--helper", action="store_true", help="role Helfer instead of Turnierleitung")
 
     def handle(self, *args, username=None, helper=False, **options):
-        self.stdout.write("Anmeldung für die Turnierleitung anlegen oder Passwort neu setzen.\n"
-                          "Create an organiser login or set a new password.")
+        self.stdout.write(
+            "Anmeldung für die Turnierleitung anlegen oder Passwort neu setzen.\n"
+            "Create an organiser login or set a new password."
+        )
         if not username:
             username = input("Benutzername / user name [turnierleitung]: ").strip() or "turnierleitung"
         for _attempt in range(3):

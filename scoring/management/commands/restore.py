@@ -19,7 +19,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("file", type=Path)
         parser.add_argument(
-            "--allow-duplicates", action="store_true",
+            "--allow-duplicates",
+            action="store_true",
             help="restore an evening even if one with the same name and date exists",
         )
         parser.add_argument("--language", default="de", help="language of the messages (de or en)")
@@ -34,27 +35,36 @@ class Command(BaseCommand):
         for evening in outcome.evenings:
             self.stdout.write(
                 _("Evening restored: %(name)s, %(date)s (number %(id)s)")
-                % {"name": evening.name, "date": formats.date_format(evening.date, "SHORT_DATE_FORMAT"),
-                   "id": evening.pk}
+                % {
+                    "name": evening.name,
+                    "date": formats.date_format(evening.date, "SHORT_DATE_FORMAT"),
+                    "id": evening.pk,
+                }
             )
         self.stdout.write(
             _("Players: %(new)s new, %(reused)s already in the register. Deals: %(deals)s.")
             % {"new": outcome.players_new, "reused": outcome.players_reused, "deals": outcome.deals}
         )
         if outcome.new_tokens:
-            self.stdout.write(self.style.WARNING(
-                _("%(count)s tables got a new tablet link because their link is already used in this "
-                  "database: open the new links (or print the score sheets with the QR codes again).")
-                % {"count": outcome.new_tokens}
-            ))
+            self.stdout.write(
+                self.style.WARNING(
+                    _(
+                        "%(count)s tables got a new tablet link because their link is already used in this "
+                        "database: open the new links (or print the score sheets with the QR codes again)."
+                    )
+                    % {"count": outcome.new_tokens}
+                )
+            )
         if outcome.unknown_users:
             self.stdout.write(
                 _("Unknown logins, kept only as text in the history: %(names)s")
                 % {"names": ", ".join(outcome.unknown_users)}
             )
         if outcome.ignored_fields:
-            self.stdout.write(self.style.WARNING(
-                _("Fields this version does not know were ignored: %(fields)s")
-                % {"fields": ", ".join(outcome.ignored_fields)}
-            ))
+            self.stdout.write(
+                self.style.WARNING(
+                    _("Fields this version does not know were ignored: %(fields)s")
+                    % {"fields": ", ".join(outcome.ignored_fields)}
+                )
+            )
         self.stdout.write(self.style.SUCCESS(_("Restore complete.")))
