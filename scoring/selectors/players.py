@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from scoring.domain.names import collation_key, display_names, person_key
-from scoring.domain.player_import import match_key
+from scoring.domain.names import collation_key, display_names, match_key, person_key
 from scoring.models import Participant, Player
 
 PARTNERSHIP_PLAYERS = ("team_a__player_1", "team_a__player_2", "team_b__player_1", "team_b__player_2")

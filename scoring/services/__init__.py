@@ -18,10 +18,10 @@ Every public name is re-exported here, so callers write ``from scoring import se
 
 from __future__ import annotations
 
-from scoring.domain.rules import DealResult
+from scoring.domain.rules import TEAMS, DealResult
 from scoring.services.base import ServiceError
 from scoring.services.confirmation import complete_seating, confirm_seating, finish_seating, reopen_seating
-from scoring.services.deals import TEAMS, ConflictError, current_seating, enter_deal
+from scoring.services.deals import ConflictError, current_seating, enter_deal
 from scoring.services.draw import SessionStartedError, draw_session, redraw_session, session_is_complete
 from scoring.services.evenings import (
     add_partner_exclusion,

@@ -6,10 +6,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from scoring.domain.errors import gettext_noop
+from scoring.domain.rules import TEAMS, other_team
 from scoring.models import Seating, Table
 from scoring.services.base import ServiceError
 from scoring.services.deals import (
-    TEAMS,
     _check_all_deals_entered,
     _check_own_table,
     _check_table_may_change,
@@ -99,7 +99,7 @@ def confirm_seating(*, seating_id: int, team: str, table: Table | None = None, u
             ),
             code="own_team",
             team=team,
-            other="B" if team == "A" else "A",
+            other=other_team(team),
         )
     _check_all_deals_entered(seating)
     now = timezone.now()

@@ -24,9 +24,6 @@ class ConflictError(ServiceError):
         self.deal = deal
 
 
-TEAMS = ("A", "B")
-
-
 def _snapshot(deal: Deal) -> dict:
     return {
         "winner": deal.winner,
