@@ -506,6 +506,17 @@ def _value(values: dict, model: type[models.Model], name: str) -> Any:
     return values[f.attname] if f.attname in values else f.get_default()
 
 
+_NO_SUCH_SESSION = gettext_noop("There is no session %(number)s: the evening has sessions 1 to %(count)s.")
+_NO_SUCH_ROUND = gettext_noop("There is no round %(number)s: a session has rounds 1 to %(count)s.")
+_NO_SUCH_DEAL = gettext_noop("There is no deal %(number)s: a round has deals 1 to %(count)s.")
+
+
+def _check_number(key: str, record: dict, values: dict, count: int, message: str) -> None:
+    """BackupError naming the record unless its ``number`` lies in 1..``count``."""
+    if not 1 <= values["number"] <= count:
+        raise _invalid(key, record["id"], DomainError(message, number=values["number"], count=count))
+
+
 def _check_game(data: dict, converted: dict[str, list[dict]]) -> None:
     """Raise BackupError (naming the record) unless every session, round and deal fits its
     evening and every deal is scored as the rules score it (``scoring.domain.rules``): a result
@@ -517,42 +528,14 @@ def _check_game(data: dict, converted: dict[str, list[dict]]) -> None:
     evenings, sessions, rounds, seatings = by_id("evenings"), by_id("sessions"), by_id("rounds"), by_id("seatings")
     for record, values in zip(data["sessions"], converted["sessions"], strict=True):
         count = _value(evenings[values["evening_id"]], Evening, "sessions_count")
-        if not 1 <= values["number"] <= count:
-            raise _invalid(
-                "sessions",
-                record["id"],
-                DomainError(
-                    gettext_noop("There is no session %(number)s: the evening has sessions 1 to %(count)s."),
-                    number=values["number"],
-                    count=count,
-                ),
-            )
+        _check_number("sessions", record, values, count, _NO_SUCH_SESSION)
     for record, values in zip(data["rounds"], converted["rounds"], strict=True):
         evening = evenings[sessions[values["session_id"]]["evening_id"]]
-        count = _value(evening, Evening, "rounds_per_session")
-        if not 1 <= values["number"] <= count:
-            raise _invalid(
-                "rounds",
-                record["id"],
-                DomainError(
-                    gettext_noop("There is no round %(number)s: a session has rounds 1 to %(count)s."),
-                    number=values["number"],
-                    count=count,
-                ),
-            )
+        _check_number("rounds", record, values, _value(evening, Evening, "rounds_per_session"), _NO_SUCH_ROUND)
     for record, values in zip(data["deals"], converted["deals"], strict=True):
         session = sessions[rounds[seatings[values["seating_id"]]["round_id"]]["session_id"]]
         count = _value(evenings[session["evening_id"]], Evening, "deals_per_round")
-        if not 1 <= values["number"] <= count:
-            raise _invalid(
-                "deals",
-                record["id"],
-                DomainError(
-                    gettext_noop("There is no deal %(number)s: a round has deals 1 to %(count)s."),
-                    number=values["number"],
-                    count=count,
-                ),
-            )
+        _check_number("deals", record, values, count, _NO_SUCH_DEAL)
         result = DealResult(*(_value(values, Deal, name) for name in ("winner", "to_nil", "bonus_a", "bonus_b")))
         try:
             score = score_deal(result)
