@@ -208,7 +208,7 @@ def check_database(db: Path, evening: int, tokens: dict[str, str], rounds: int, 
     ).fetchall()
     confirmed = con.execute(
         """SELECT COUNT(*) FROM scoring_seating s JOIN scoring_table t ON s.table_id = t.id
-           WHERE t.evening_id = ? AND s.completed_at IS NOT NULL""",
+           WHERE t.evening_id = ? AND s.confirmed_at IS NOT NULL""",
         (evening,),
     ).fetchone()[0]
     con.close()

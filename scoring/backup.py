@@ -103,6 +103,13 @@ KEY_OF_MODEL = {model: key for key, model, _ in MODELS}
 NOT_BACKED_UP: tuple[type[models.Model], ...] = (AttemptCounter,)
 #: Models added after files of format version 1 were first written: a file without them has none.
 ADDED_LATER = ("partner_exclusions", "substitutions")
+#: Fields renamed after files of format version 1 were first written: (key, today's name) ->
+#: the name in older files, which are still read.
+OLD_FIELD_NAMES: dict[tuple[str, str], str] = {
+    ("seatings", "entered_at"): "finished_at",
+    ("seatings", "entered_by"): "finished_by",
+    ("seatings", "confirmed_at"): "completed_at",
+}
 
 
 class BackupError(DomainError):
@@ -445,11 +452,12 @@ def _convert(key: str, model: type[models.Model], record: dict, ids: dict[str, s
     values: dict[str, Any] = {}
     where = f"{key} {record.get('id')!r}"
     for f in _fields(model):
-        if f.name not in record:
+        name = f.name if f.name in record else OLD_FIELD_NAMES.get((key, f.name), f.name)
+        if name not in record:
             if _may_be_missing(f):
                 continue
             raise _broken(f"{where}: {f.name}")
-        value = record[f.name]
+        value = record[name]
         if value is None:
             if not f.null and not (f.is_relation and _is_user_fk(f)):
                 raise _broken(f"{where}: {f.name}")
@@ -621,6 +629,12 @@ def _check_model(key: str, record_id: Any, obj: models.Model) -> None:
 # --- Restore ----------------------------------------------------------------------------------
 
 
+def _known_names(key: str, model: type[models.Model]) -> set[str]:
+    """The field names a file may hold for ``model``: today's and those of older files."""
+    names = {f.name for f in _fields(model)}
+    return names | {OLD_FIELD_NAMES[key, name] for name in names if (key, name) in OLD_FIELD_NAMES}
+
+
 def restore(document: dict, *, allow_duplicates: bool = False) -> RestoreOutcome:
     """Restore a checked backup (see :func:`read_backup`) in one transaction.
 
@@ -638,7 +652,7 @@ def restore(document: dict, *, allow_duplicates: bool = False) -> RestoreOutcome
             for key, model, _ in MODELS
             for record in data[key]
             for name in record
-            if name != "id" and name not in {f.name for f in _fields(model)}
+            if name != "id" and name not in _known_names(key, model)
         }
     )
     outcome = RestoreOutcome(scope=document["scope"], ignored_fields=ignored)

@@ -37,7 +37,7 @@ def play_seating(seating: Seating, rng: random.Random, complete: bool = True) ->
     for number in range(1, seating.round.session.evening.deals_per_round + 1):
         services.enter_deal(seating_id=seating.pk, number=number, result=random_result(rng), via="Demo", table=table)
     if complete:
-        services.complete_seating(seating_id=seating.pk, table=table)
+        services.enter_and_confirm_seating(seating_id=seating.pk, table=table)
 
 
 @transaction.atomic

@@ -236,17 +236,17 @@ class Seating(models.Model):
     """Two partnerships at one table in one round; the unit a scorer enters deals for.
 
     A round at a table goes: not started -> in progress (deals entered) -> *entered* (the scorer
-    finished it: ``finished_at``, ``finished_by`` = the scorer's team) -> *confirmed* by the other
-    team or by the organiser (``completed_at``): only then is it final and the table moves on.
+    finished it: ``entered_at``, ``entered_by`` = the scorer's team) -> *confirmed* by the other
+    team or by the organiser (``confirmed_at``): only then is it final and the table moves on.
     """
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seatings")
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seatings")
     team_a = models.ForeignKey(Partnership, on_delete=models.PROTECT, related_name="+")
     team_b = models.ForeignKey(Partnership, on_delete=models.PROTECT, related_name="+")
-    finished_at = models.DateTimeField(_("finished by the scorer"), null=True, blank=True)
-    finished_by = models.CharField(_("scorer's team"), max_length=1, choices=TeamLetter.choices, blank=True)
-    completed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
+    entered_at = models.DateTimeField(_("finished by the scorer"), null=True, blank=True)
+    entered_by = models.CharField(_("scorer's team"), max_length=1, choices=TeamLetter.choices, blank=True)
+    confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -51,7 +51,7 @@ def build_layout_evening(language: str = "de") -> LayoutEvening:
         )
     for seating in (finished, all_entered):
         play_seating(seating, rng, complete=False)
-    services.finish_seating(seating_id=finished.pk, table=finished.table, team="A")
+    services.mark_seating_entered(seating_id=finished.pk, table=finished.table, team="A")
     return LayoutEvening(
         evening=evening,
         entering=entering.table,

@@ -48,7 +48,7 @@ def play_session(evening, user, seed: int, rng: random.Random, complete: bool = 
                 seating_id=seating.pk, number=number, result=result, via=f"Tisch {seating.table.number} (Tablet)"
             )
         if complete:
-            services.complete_seating(seating_id=seating.pk)
+            services.enter_and_confirm_seating(seating_id=seating.pk)
     return session
 
 
@@ -83,7 +83,7 @@ def played_evening(roster_evening, organiser):
     Session.objects.filter(evening=roster_evening, number=1).update(closed=True)
     Round.objects.filter(session__evening=roster_evening, session__number=1, number=4).update(locked=True)
     Seating.objects.filter(pk=seating.pk).update(
-        confirmed_by=organiser, confirmed_via="Turnierleitung", finished_by="B"
+        confirmed_by=organiser, confirmed_via="Turnierleitung", entered_by="B"
     )
     DealChange.objects.filter(deal__seating=seating).update(client="192.168.178.23")
     DealChange.objects.filter(pk=DealChange.objects.filter(deal__seating=seating).first().pk).update(
@@ -168,7 +168,7 @@ def snapshot(evening: Evening, tokens: bool = True) -> dict:
             .order_by("session__number", "number")
         ],
         "seatings": sorted(
-            (where(s), team(s.team_a), team(s.team_b), s.completed_at)
+            (where(s), team(s.team_a), team(s.team_b), s.confirmed_at)
             for s in Seating.objects.filter(round__session__evening=evening).select_related(*seating_related)
         ),
         "deals": sorted(
@@ -248,6 +248,28 @@ def test_evening_round_trip_loses_nothing(played_evening, tmp_path):
     assert snapshot(Evening.objects.get(pk=restored.pk)) == before
     # Every field of every model, including those the snapshot does not name, came back.
     assert normalised(backup.export_evening(restored)) == normalised(original)
+
+
+def test_file_with_the_old_seating_field_names_restores_entered_and_confirmed(played_evening):
+    """Files written before the fields were renamed (finished_at, finished_by, completed_at)
+    still come back with every round's entered and confirmed times."""
+    before = snapshot(played_evening)
+    document = backup.export_evening(played_evening)
+    renamed = {"entered_at": "finished_at", "entered_by": "finished_by", "confirmed_at": "completed_at"}
+    for record in document["data"]["seatings"]:
+        for new, old in renamed.items():
+            record[old] = record.pop(new)
+    assert any(r["completed_at"] for r in document["data"]["seatings"])
+    assert any(r["finished_by"] for r in document["data"]["seatings"])
+    wipe()
+    outcome = backup.restore(reseal(document))
+    assert outcome.ignored_fields == []
+    [restored] = outcome.evenings
+    assert snapshot(Evening.objects.get(pk=restored.pk)) == before
+    exported = backup.export_evening(restored)["data"]["seatings"]
+    assert sorted((r["entered_by"], r["confirmed_at"] is None) for r in exported) == sorted(
+        (r["finished_by"], r["completed_at"] is None) for r in document["data"]["seatings"]
+    )
 
 
 def test_backup_file_is_readable_utf8_json_or_gzip(played_evening, tmp_path):

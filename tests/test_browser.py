@@ -182,7 +182,7 @@ def test_scorer_enters_corrects_and_finishes_a_round_on_a_tablet(live_server, ta
     page.get_by_test_id("confirm-button").tap()
     expect(page.locator(".next-seats li")).to_have_count(4)
     seating.refresh_from_db()
-    assert seating.completed_at is not None
+    assert seating.confirmed_at is not None
     next_round = Round.objects.get(session=seating.round.session, number=2)
     next_table = {}
     for s in Seating.objects.filter(round=next_round).select_related(

@@ -174,11 +174,11 @@ def test_a_round_entered_confirmed_and_corrected(live_server, new_context, table
     expect(confirm).to_have_attribute("value", "B")
     check_layout(page, size)
     seating.refresh_from_db()
-    assert seating.finished_by == "A" and seating.completed_at is None
+    assert seating.entered_by == "A" and seating.confirmed_at is None
     confirm.tap()
     expect(page.locator(".next-seats li")).to_have_count(4)
     seating.refresh_from_db()
-    assert seating.completed_at is not None
+    assert seating.confirmed_at is not None
     expect(page.locator(".round-head h1")).to_contain_text("2")  # round 2 is open
     expect_totals(page, 0, 0)
 

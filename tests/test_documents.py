@@ -201,8 +201,8 @@ def test_ranking_final_says_endstand_and_not_provisional(organiser_client, roste
     services.draw_session(evening=evening, seed=3)
     for index, seating in enumerate(seatings(evening)):
         enter(seating, [("A" if index % 2 else "B", index == 0, 0, 0)])
-        services.complete_seating(seating_id=seating.pk)
-    assert selectors.evening_is_complete(evening)
+        services.enter_and_confirm_seating(seating_id=seating.pk)
+    assert selectors.evening_is_confirmed(evening)
 
     response, reader, pages, _ = get_pdf(organiser_client, "ranking_pdf", evening.pk)
     assert filename_star(response) == "Rangliste – Schwesing – 2026-11-21.pdf"

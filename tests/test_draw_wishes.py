@@ -42,7 +42,7 @@ def play_round(session: Session, number: int, result: DealResult = PLAIN_A) -> N
     for seating in Seating.objects.filter(round__session=session, round__number=number).select_related("table"):
         for deal in range(1, session.evening.deals_per_round + 1):
             services.enter_deal(seating_id=seating.pk, number=deal, result=result, via="t", table=seating.table)
-        services.complete_seating(seating_id=seating.pk, table=seating.table)
+        services.enter_and_confirm_seating(seating_id=seating.pk, table=seating.table)
 
 
 def play_session(session: Session) -> None:

@@ -84,7 +84,7 @@ def test_whole_evening_through_the_pages(roster_evening, organiser_client, clien
                 )
                 assert response.status_code == 302
                 seating.refresh_from_db()
-                assert seating.completed_at is not None
+                assert seating.confirmed_at is not None
                 for team, total in ((seating.team_a, total_a), (seating.team_b, total_b)):
                     team_totals.append(total)
                     for player in (team.player_1, team.player_2):

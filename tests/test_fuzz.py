@@ -103,8 +103,8 @@ def world(roster_evening, organiser):
                 table=seating.table,
                 based_on_version=0,
             )
-    services.finish_seating(seating_id=seatings[1].pk, table=seatings[1].table, team="A")
-    services.finish_seating(seating_id=seatings[2].pk, table=seatings[2].table, team="A")
+    services.mark_seating_entered(seating_id=seatings[1].pk, table=seatings[1].table, team="A")
+    services.mark_seating_entered(seating_id=seatings[2].pk, table=seatings[2].table, team="A")
     services.confirm_seating(seating_id=seatings[2].pk, table=seatings[2].table, team="B")
     players = list(Player.objects.order_by("pk").values_list("pk", flat=True))
     services.add_partner_exclusion(evening=evening, player_a_id=players[0], player_b_id=players[1])

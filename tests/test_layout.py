@@ -52,7 +52,7 @@ def _seating(ev: LayoutEvening) -> Seating:
 
 
 def _confirmed_seating(ev: LayoutEvening) -> Seating:
-    return Seating.objects.filter(table=ev.entering, completed_at__isnull=False).first()
+    return Seating.objects.filter(table=ev.entering, confirmed_at__isnull=False).first()
 
 
 def _player_pk(ev: LayoutEvening) -> int:

@@ -122,7 +122,7 @@ def test_the_history_names_the_table_link_in_the_readers_language(organiser_clie
     seating = Seating.objects.filter(round__session__evening=german_evening, round__number=1).first()
     DealChange.objects.filter(deal__seating=seating, deal__number=1).update(via="Tisch 1 (Tisch-Link)")
     Seating.objects.filter(pk=seating.pk).update(
-        confirmed_via="Tisch 1 (Tisch-Link), Team B", completed_at="2026-11-21T20:00:00Z"
+        confirmed_via="Tisch 1 (Tisch-Link), Team B", confirmed_at="2026-11-21T20:00:00Z"
     )
     english_organiser(organiser_client)
     page = text(organiser_client.get(reverse("organiser:seating_detail", args=[seating.pk]), **GERMAN_BROWSER))

@@ -48,11 +48,11 @@ def drawn(roster_evening):
 @pytest.mark.django_db
 def test_live_overview_shows_each_tables_state(organiser_client, drawn):
     enter(seating_at(drawn, 1))  # table 1: entered ...
-    services.finish_seating(seating_id=seating_at(drawn, 1).pk, table=seating_at(drawn, 1).table, team="A")
+    services.mark_seating_entered(seating_id=seating_at(drawn, 1).pk, table=seating_at(drawn, 1).table, team="A")
     enter(seating_at(drawn, 2), count=2)  # table 2: in progress, 2 of 4
     three = seating_at(drawn, 3)
     enter(three)
-    services.complete_seating(seating_id=three.pk)  # table 3: confirmed
+    services.enter_and_confirm_seating(seating_id=three.pk)  # table 3: confirmed
     response = organiser_client.get(reverse("organiser:live", args=[drawn.pk]))
     assert response.status_code == 200
     html = response.content.decode()
@@ -230,7 +230,7 @@ def test_a_player_sees_table_and_partner_now_and_next(client, drawn):
         assert "setzen in dieser Runde aus" in following
     # Table 1 confirms round 1: for its players "now" is round 2 at once.
     enter(first)
-    services.complete_seating(seating_id=first.pk)
+    services.enter_and_confirm_seating(seating_id=first.pk)
     html = client.get(url).content.decode()
     assert "Jetzt: Durchgang 1, Runde 2" in html
     assert "<html" not in client.get(url, HTTP_HX_REQUEST="true").content.decode()

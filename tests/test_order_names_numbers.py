@@ -173,7 +173,7 @@ def test_sitout_credit_counts_finished_tables_only_and_is_provisional(organiser_
         services.enter_deal(seating_id=second.pk, number=number, result=DealResult("B", False, 0, 0), via="Test")
     play(third, 4)
     for seating in (first, second, third):
-        services.complete_seating(seating_id=seating.pk)
+        services.enter_and_confirm_seating(seating_id=seating.pk)
     rows = {r.player.pk: r for r in selectors.evening_ranking(evening)}
     for player in sitters:  # (3 + 1 + 4 + 2 + 4 + 0) / 6 = 14 / 6, final
         assert rows[player.pk].sessions[0] == Fraction(14, 6) and rows[player.pk].provisional == frozenset()

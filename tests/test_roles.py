@@ -165,7 +165,7 @@ def test_a_helper_enters_deals_from_paper_but_never_corrects_a_confirmed_round(c
     for number in range(2, seating.round.session.evening.deals_per_round + 1):
         client.post(url, {**data, "number": number})
     # Confirmed on both teams' behalf: only the Turnierleitung may correct it now.
-    services.finish_seating(seating_id=seating.pk, table=seating.table, team="A")
+    services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="A")
     services.confirm_seating(seating_id=seating.pk, team="B", table=seating.table, via="Test")
     response = client.post(url, {**data, "winner": "B", "version": 1, "reason": "Zettel falsch gelesen"})
     assert response.status_code == 403

@@ -16,7 +16,7 @@ def play_session(session: Session, result: DealResult = PLAIN_A) -> None:
     for seating in Seating.objects.filter(round__session=session).select_related("table"):
         for number in range(1, session.evening.deals_per_round + 1):
             services.enter_deal(seating_id=seating.pk, number=number, result=result, via="t", table=seating.table)
-        services.complete_seating(seating_id=seating.pk, table=seating.table)
+        services.enter_and_confirm_seating(seating_id=seating.pk, table=seating.table)
 
 
 @pytest.mark.django_db
@@ -130,11 +130,11 @@ def test_table_link_cannot_touch_another_table_or_a_finished_round(roster_evenin
         services.enter_deal(seating_id=first.pk, number=1, result=PLAIN_A, via="t", table=second.table)
     assert error.value.code == "foreign_table"
     with pytest.raises(services.ServiceError) as error:
-        services.complete_seating(seating_id=first.pk, table=first.table)
+        services.enter_and_confirm_seating(seating_id=first.pk, table=first.table)
     assert error.value.code == "deals_missing"
     for n in range(1, 5):
         services.enter_deal(seating_id=first.pk, number=n, result=PLAIN_A, via="t", table=first.table)
-    services.complete_seating(seating_id=first.pk, table=first.table)
+    services.enter_and_confirm_seating(seating_id=first.pk, table=first.table)
     with pytest.raises(services.ServiceError) as error:
         services.enter_deal(
             seating_id=first.pk, number=1, result=DealResult("B", False, 0, 0), via="t", table=first.table

@@ -239,27 +239,27 @@ def test_finish_then_the_other_team_confirms(client, seating):
     assert response.status_code == 200 and 'data-testid="confirm-button"' in page
     assert 'name="team" value="B"' in page  # team B is asked to confirm
     seating.refresh_from_db()
-    assert seating.finished_by == "A" and seating.finished_at and seating.completed_at is None
+    assert seating.entered_by == "A" and seating.entered_at and seating.confirmed_at is None
     # Not final yet: the next session cannot be drawn, the table still shows this round.
-    assert not services.session_is_complete(seating.round.session)
+    assert not services.session_is_confirmed(seating.round.session)
     assert services.current_seating(seating.table).pk == seating.pk
     response = client.post(reverse("scorer:confirm", args=[token]), {"seating": seating.pk, "team": "B"})
     assert response.status_code == 302
     seating.refresh_from_db()
-    assert seating.completed_at is not None and "Tisch 1" in seating.confirmed_via
+    assert seating.confirmed_at is not None and "Tisch 1" in seating.confirmed_via
     assert services.current_seating(seating.table).round.number == 2
 
 
 @pytest.mark.django_db
 def test_the_team_that_entered_cannot_confirm(client, seating):
     enter_all(seating)
-    services.finish_seating(seating_id=seating.pk, table=seating.table, team="A")
+    services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="A")
     response = client.post(
         reverse("scorer:confirm", args=[seating.table.token]), {"seating": seating.pk, "team": "A"}, follow=True
     )
     assert any("Team A hat diese Runde eingetragen" in m for m in messages_in(response))
     seating.refresh_from_db()
-    assert seating.completed_at is None and seating.finished_by == "A"
+    assert seating.confirmed_at is None and seating.entered_by == "A"
 
 
 @pytest.mark.django_db
@@ -274,30 +274,30 @@ def test_confirming_needs_a_finished_round_and_finishing_needs_every_deal(client
     response = client.post(reverse("scorer:finish", args=[token]), {"seating": seating.pk, "team": ""}, follow=True)
     assert any("Team" in m for m in messages_in(response))
     seating.refresh_from_db()
-    assert seating.finished_at is None and seating.completed_at is None
+    assert seating.entered_at is None and seating.confirmed_at is None
 
 
 @pytest.mark.django_db
 def test_a_correction_after_finishing_reopens_the_round(client, seating):
     enter_all(seating)
-    services.finish_seating(seating_id=seating.pk, table=seating.table, team="B")
+    services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="B")
     response = post_deal(client, seating, 3, winner="B", key=uuid.uuid4(), version=1)
     assert response.status_code == 302
     seating.refresh_from_db()
-    assert seating.finished_at is None and seating.finished_by == ""
+    assert seating.entered_at is None and seating.entered_by == ""
     assert Deal.objects.get(seating=seating, number=3).winner == "B"
 
 
 @pytest.mark.django_db
 def test_the_other_team_can_send_the_round_back(client, seating):
     enter_all(seating)
-    services.finish_seating(seating_id=seating.pk, table=seating.table, team="A")
+    services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="A")
     response = client.post(
         reverse("scorer:reopen", args=[seating.table.token]), {"seating": seating.pk}, HTTP_HX_REQUEST="true"
     )
     assert 'data-testid="finish"' in response.content.decode()
     seating.refresh_from_db()
-    assert seating.finished_at is None
+    assert seating.entered_at is None
 
 
 @pytest.mark.django_db
@@ -307,27 +307,27 @@ def test_finish_and_confirm_sent_twice_change_nothing_more(client, seating):
     for _ in range(2):
         client.post(reverse("scorer:finish", args=[token]), {"seating": seating.pk, "team": "A"})
     seating.refresh_from_db()
-    finished_at = seating.finished_at
+    entered_at = seating.entered_at
     for _ in range(2):
         client.post(reverse("scorer:confirm", args=[token]), {"seating": seating.pk, "team": "B"})
     seating.refresh_from_db()
-    assert seating.finished_at == finished_at and seating.finished_by == "A" and seating.completed_at
+    assert seating.entered_at == entered_at and seating.entered_by == "A" and seating.confirmed_at
 
 
 @pytest.mark.django_db
 def test_organiser_confirms_on_a_teams_behalf(organiser_client, seating):
     enter_all(seating)
-    services.finish_seating(seating_id=seating.pk, table=seating.table, team="B")
+    services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="B")
     page = organiser_client.get(reverse("organiser:seating_detail", args=[seating.pk])).content.decode()
     assert 'data-testid="organiser-confirm-a"' in page and 'data-testid="organiser-confirm-b"' not in page
     url = reverse("organiser:seating_confirm", args=[seating.pk])
     response = organiser_client.post(url, {"team": "B"}, follow=True)
     assert any("Team B hat diese Runde eingetragen" in m for m in messages_in(response))
     seating.refresh_from_db()
-    assert seating.completed_at is None
+    assert seating.confirmed_at is None
     organiser_client.post(url, {"team": "A"})
     seating.refresh_from_db()
-    assert seating.completed_at is not None and seating.confirmed_by is not None
+    assert seating.confirmed_at is not None and seating.confirmed_by is not None
     assert "leitung" in seating.confirmed_via
 
 
@@ -338,12 +338,12 @@ def test_the_next_session_waits_for_every_confirmation(organiser_client, drawn):
     for s in seatings:
         enter_all(s)
         if s != seatings[-1]:
-            services.complete_seating(seating_id=s.pk)
+            services.enter_and_confirm_seating(seating_id=s.pk)
     last = seatings[-1]
-    services.finish_seating(seating_id=last.pk, table=last.table, team="A") if services.current_seating(
+    services.mark_seating_entered(seating_id=last.pk, table=last.table, team="A") if services.current_seating(
         last.table
     ).pk == last.pk else None
-    assert not services.session_is_complete(session)
+    assert not services.session_is_confirmed(session)
     organiser_client.post(reverse("organiser:session_draw", args=[drawn.pk]))
     assert Session.objects.filter(evening=drawn).count() == 1
     services.confirm_seating(seating_id=last.pk, team="B", user=None, via="test")
@@ -357,7 +357,7 @@ def test_the_next_session_waits_for_every_confirmation(organiser_client, drawn):
 @pytest.mark.django_db
 def test_after_confirmation_only_the_organiser_corrects_with_a_reason(client, organiser_client, seating):
     enter_all(seating)
-    services.finish_seating(seating_id=seating.pk, table=seating.table, team="A")
+    services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="A")
     services.confirm_seating(seating_id=seating.pk, table=seating.table, team="B")
     # The tablet cannot change it any more.
     response = post_deal(client, seating, 2, winner="B", key=uuid.uuid4(), version=1, htmx=True)
@@ -424,7 +424,7 @@ def test_a_locked_round_takes_no_entries_but_can_be_finished(client, seating):
     client.post(reverse("scorer:finish", args=[token]), {"seating": seating.pk, "team": "A"})
     client.post(reverse("scorer:confirm", args=[token]), {"seating": seating.pk, "team": "B"})
     seating.refresh_from_db()
-    assert seating.completed_at is not None
+    assert seating.confirmed_at is not None
 
 
 @pytest.mark.django_db
@@ -438,12 +438,12 @@ def test_a_closed_session_takes_nothing_from_the_tables(client, organiser, seati
     response = client.post(reverse("scorer:finish", args=[token]), {"seating": seating.pk, "team": "A"}, follow=True)
     assert any("geschlossen" in m for m in messages_in(response))
     seating.refresh_from_db()
-    assert seating.finished_at is None and Deal.objects.get(seating=seating, number=1).winner == "A"
+    assert seating.entered_at is None and Deal.objects.get(seating=seating, number=1).winner == "A"
     # The organiser still corrects and confirms.
     services.enter_deal(seating_id=seating.pk, number=1, result=B_WINS, via="org", user=organiser)
     services.confirm_seating(seating_id=seating.pk, team="B", user=organiser, via="org")
     seating.refresh_from_db()
-    assert seating.completed_at is not None
+    assert seating.confirmed_at is not None
 
 
 # --- Bad input: foreign, tampered, finished ----------------------------------------------------
@@ -488,13 +488,13 @@ def test_foreign_and_tampered_table_links_change_nothing(client, drawn, seating)
     assert not Deal.objects.filter(seating=seating).exists()
     assert Deal.objects.filter(seating=other, winner="B").count() == 0
     other.refresh_from_db()
-    assert other.finished_at is None
+    assert other.entered_at is None
 
 
 @pytest.mark.django_db
 def test_a_deal_of_a_finished_round_or_a_later_round_is_refused(client, seating):
     enter_all(seating)
-    services.finish_seating(seating_id=seating.pk, table=seating.table, team="A")
+    services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="A")
     services.confirm_seating(seating_id=seating.pk, table=seating.table, team="B")
     response = post_deal(client, seating, 1, winner="B", key=uuid.uuid4(), version=1, htmx=True)
     assert "kann am Tisch nicht mehr geändert werden" in response.content.decode()
@@ -528,7 +528,7 @@ def test_the_tablet_page_works_in_english_too(seating):
     """In the evening's language (issue 10): an English evening's tablet is English even in a
     German browser, a German evening's tablet German even in an English one."""
     enter_all(seating)
-    services.finish_seating(seating_id=seating.pk, table=seating.table, team="A")
+    services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="A")
     german = page_of(Client(HTTP_ACCEPT_LANGUAGE="en"), seating)
     assert "Team B: bitte prüfen und bestätigen" in german and "Team B bestätigt" in german
     Evening.objects.filter(pk=seating.round.session.evening_id).update(language="en")

@@ -280,7 +280,7 @@ def test_page_query_counts_do_not_grow_with_players(organiser_client, client):
                 via="t",
                 table=seating.table,
             )
-        services.complete_seating(seating_id=seating.pk, table=seating.table)
+        services.enter_and_confirm_seating(seating_id=seating.pk, table=seating.table)
         counts.append(
             (
                 _count_queries(organiser_client, reverse("organiser:evening_detail", args=[evening.pk])),

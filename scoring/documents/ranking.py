@@ -51,7 +51,7 @@ def build_ranking(
     Args:
         evening: the Evening (name, date, venue, sessions_count are read; no query).
         rows: :func:`scoring.selectors.evening_ranking`, in ranking order.
-        complete: :func:`scoring.selectors.evening_is_complete`; False prints "vorläufig".
+        complete: :func:`scoring.selectors.evening_is_confirmed`; False prints "vorläufig".
         sessions_drawn: sessions drawn so far; later sessions print "–" instead of 0.
         printed_at: the moment printed in the footer (default now).
     """

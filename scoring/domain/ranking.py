@@ -59,14 +59,14 @@ class TableResult:
 
     Attributes:
         team_a, team_b: matchsticks entered so far.
-        finished: the table has played the round (every deal entered, or finished by its scorer,
+        entered: the table has played the round (every deal entered, or finished by its scorer,
             or confirmed): only such a table counts towards a sit-out's credit.
         confirmed: the other team (or the organiser) has confirmed the round: final.
     """
 
     team_a: int
     team_b: int
-    finished: bool
+    entered: bool
     confirmed: bool = False
 
 
@@ -97,7 +97,7 @@ def round_sitout_credit(tables: Sequence[TableResult]) -> SitoutCredit:
     Returns:
         :class:`SitoutCredit` in matchsticks (Fraction).
     """
-    done = [t for t in tables if t.finished or t.confirmed]
+    done = [t for t in tables if t.entered or t.confirmed]
     value = sitout_credit([points for t in done for points in (t.team_a, t.team_b)])
     provisional = bool(done) and not all(t.confirmed for t in tables)
     return SitoutCredit(value=value, provisional=provisional, tables_counted=len(done))

@@ -36,7 +36,7 @@ from scoring.selectors.players import (
     known_match_keys,
     search_players,
 )
-from scoring.selectors.ranking import RankingRow, evening_deals, evening_is_complete, evening_ranking
+from scoring.selectors.ranking import RankingRow, evening_deals, evening_is_confirmed, evening_ranking
 from scoring.selectors.room import (
     CONFIRMED,
     ENTERED,
@@ -79,7 +79,7 @@ __all__ = [
     "alphabetical",
     "RankingRow",
     "evening_ranking",
-    "evening_is_complete",
+    "evening_is_confirmed",
     "evening_deals",
     "NOT_STARTED",
     "IN_PROGRESS",

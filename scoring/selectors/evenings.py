@@ -99,7 +99,7 @@ def session_changes(session: Session) -> SessionChanges:
 
     started = (
         Deal.objects.filter(seating__round__session=session).exists()
-        or Seating.objects.filter(round__session=session, completed_at__isnull=False).exists()
+        or Seating.objects.filter(round__session=session, confirmed_at__isnull=False).exists()
     )
     ids = set()
     for a, b in Partnership.objects.filter(session=session).values_list("player_1_id", "player_2_id"):

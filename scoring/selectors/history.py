@@ -33,7 +33,7 @@ class TableHistory:
     sum_a: int  # matchsticks of the deals entered so far
     sum_b: int
     deal_count: int
-    finished: bool  # entered (by the scorer) or every deal there
+    entered: bool  # entered (by the scorer) or every deal there
     confirmed: bool
 
     @property
@@ -78,7 +78,7 @@ class RoundHistory:
 
     def table_results(self) -> list[TableResult]:
         """The round's tables for :func:`scoring.domain.ranking.round_sitout_credit`."""
-        return [TableResult(t.sum_a, t.sum_b, finished=t.finished, confirmed=t.confirmed) for t in self.tables]
+        return [TableResult(t.sum_a, t.sum_b, entered=t.entered, confirmed=t.confirmed) for t in self.tables]
 
 
 @dataclass(frozen=True)
@@ -135,7 +135,7 @@ def evening_history(evening: Evening, *, exclude: Session | None = None) -> Even
     seatings = (
         Seating.objects.filter(round__session__in=sessions_qs)
         .order_by("table__number")
-        .values("id", "round_id", "table__number", "team_a_id", "team_b_id", "finished_at", "completed_at")
+        .values("id", "round_id", "table__number", "team_a_id", "team_b_id", "entered_at", "confirmed_at")
         .annotate(sum_a=Sum("deals__points_a"), sum_b=Sum("deals__points_b"), deal_count=Count("deals"))
     )
     for s in seatings:
@@ -150,8 +150,8 @@ def evening_history(evening: Evening, *, exclude: Session | None = None) -> Even
                 sum_a=s["sum_a"] or 0,
                 sum_b=s["sum_b"] or 0,
                 deal_count=s["deal_count"],
-                finished=s["finished_at"] is not None or s["deal_count"] >= evening.deals_per_round,
-                confirmed=s["completed_at"] is not None,
+                entered=s["entered_at"] is not None or s["deal_count"] >= evening.deals_per_round,
+                confirmed=s["confirmed_at"] is not None,
             )
         )
     rounds = []

@@ -103,10 +103,10 @@ def _ranked_players(evening: Evening, scores: dict[int, list[Fraction]]) -> dict
     return players
 
 
-def evening_is_complete(evening: Evening) -> bool:
+def evening_is_confirmed(evening: Evening) -> bool:
     """True when every session is drawn and every seating is complete."""
     drawn = evening.sessions.count()
-    open_seatings = Seating.objects.filter(round__session__evening=evening, completed_at__isnull=True)
+    open_seatings = Seating.objects.filter(round__session__evening=evening, confirmed_at__isnull=True)
     return drawn == evening.sessions_count and not open_seatings.exists()
 
 

@@ -16,9 +16,9 @@ NOT_STARTED, IN_PROGRESS, ENTERED, CONFIRMED = "not_started", "in_progress", "en
 def seating_state(seating: Seating, deal_count: int) -> str:
     """not started (no deal), in progress (deals being entered), entered (finished by the scorer,
     waiting for the other team), confirmed (final)."""
-    if seating.completed_at is not None:
+    if seating.confirmed_at is not None:
         return CONFIRMED
-    if seating.finished_at is not None:
+    if seating.entered_at is not None:
         return ENTERED
     return IN_PROGRESS if deal_count else NOT_STARTED
 
@@ -30,7 +30,7 @@ class LiveCell:
     seating_id: int
     state: str
     deals: int
-    finished_by: str
+    entered_by: str
 
 
 @dataclass
@@ -72,13 +72,13 @@ def live_grid(session: Session) -> LiveGrid:
         state = seating_state(s, s.deal_count)
         counts[state] += 1
         cells = rows.setdefault(s.table.number, [None] * len(rounds))
-        cells[column[s.round_id]] = LiveCell(s.pk, state, s.deal_count, s.finished_by)
+        cells[column[s.round_id]] = LiveCell(s.pk, state, s.deal_count, s.entered_by)
         tables[column[s.round_id]].append(
             TableResult(
                 s.sum_a or 0,
                 s.sum_b or 0,
-                finished=s.finished_at is not None or s.deal_count >= deals_per_round,
-                confirmed=s.completed_at is not None,
+                entered=s.entered_at is not None or s.deal_count >= deals_per_round,
+                confirmed=s.confirmed_at is not None,
             )
         )
     sits_out = session.sitout_player_id is not None
@@ -108,7 +108,7 @@ def playing_now(evening: Evening) -> PlayingNow:
     """The session and round being played (1 query); None, None when nothing is open."""
     drawn = evening.sessions.count()
     first_open = (
-        Seating.objects.filter(round__session__evening=evening, completed_at__isnull=True)
+        Seating.objects.filter(round__session__evening=evening, confirmed_at__isnull=True)
         .order_by("round__session__number", "round__number")
         .values("round__session__number", "round__number")
         .first()
@@ -158,13 +158,13 @@ def player_seats(session: Session, player: Player) -> PlayerSeats:
     )
     seats: list[tuple[Seat, bool]] = []
     for r in rounds:
-        seat, done = None, all(s.completed_at is not None for s in r.seatings.all())
+        seat, done = None, all(s.confirmed_at is not None for s in r.seatings.all())
         for s in r.seatings.all():
             for team, other in ((s.team_a, s.team_b), (s.team_b, s.team_a)):
                 if player.pk in (team.player_1_id, team.player_2_id):
                     partner = team.player_2 if team.player_1_id == player.pk else team.player_1
                     seat = Seat(session.number, r.number, s.table.number, partner, (other.player_1, other.player_2))
-                    done = s.completed_at is not None
+                    done = s.confirmed_at is not None
         if seat is None:
             sitout = r.sitout_partnership
             partner = None

@@ -31,7 +31,7 @@ class ScorerState:
     deal_numbers: list[int] = field(default_factory=list)
     total_a: int = 0
     total_b: int = 0
-    finished: Seating | None = None  # the round completed last at this table
+    last_confirmed: Seating | None = None  # the round completed last at this table
     next_seats: list[NextSeat] = field(default_factory=list)
     # The session now drawn when nobody plays at this table in it (fewer tables than before).
     unused_in_session: int | None = None
@@ -47,14 +47,14 @@ class ScorerState:
     @property
     def awaiting_confirmation(self) -> bool:
         """The scorer has finished the round; the other team has not confirmed it yet."""
-        return self.seating is not None and self.seating.finished_at is not None
+        return self.seating is not None and self.seating.entered_at is not None
 
     @property
     def confirming_team(self) -> str | None:
         """The team that must confirm: the one whose scorer did not finish the round."""
         if not self.awaiting_confirmation:
             return None
-        return "A" if self.seating.finished_by == "B" else "B"
+        return "A" if self.seating.entered_by == "B" else "B"
 
     @property
     def closed(self) -> bool:
@@ -86,17 +86,17 @@ def scorer_state(table: Table) -> ScorerState:
         .order_by("round__session__number", "round__number")
         .prefetch_related(Prefetch("deals", queryset=Deal.objects.order_by("number")))
     )
-    current = next((s for s in seatings if s.completed_at is None), None)
-    finished_list = [s for s in seatings if s.completed_at is not None]
+    current = next((s for s in seatings if s.confirmed_at is None), None)
+    confirmed_list = [s for s in seatings if s.confirmed_at is not None]
     state = ScorerState(table=table, seating=current)
     if current is not None:
         state.deals = {d.number: d for d in current.deals.all()}
         state.deal_numbers = list(range(1, current.round.session.evening.deals_per_round + 1))
         state.total_a = sum(d.points_a for d in state.deals.values())
         state.total_b = sum(d.points_b for d in state.deals.values())
-    if finished_list and (current is None or not state.deals):
-        state.finished = finished_list[-1]
-        state.next_seats = next_seats(state.finished)
+    if confirmed_list and (current is None or not state.deals):
+        state.last_confirmed = confirmed_list[-1]
+        state.next_seats = next_seats(state.last_confirmed)
     if current is None:
         latest = Session.objects.filter(evening_id=table.evening_id).order_by("-number").first()
         if latest is not None and not any(s.round.session_id == latest.pk for s in seatings):

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from scoring.domain.rules import TEAMS, DealResult
 from scoring.services.base import ServiceError
-from scoring.services.confirmation import complete_seating, confirm_seating, finish_seating, reopen_seating
+from scoring.services.confirmation import enter_and_confirm_seating, confirm_seating, mark_seating_entered, reopen_seating
 from scoring.services.deals import ConflictError, current_seating, enter_deal
-from scoring.services.draw import SessionStartedError, draw_session, redraw_session, session_is_complete
+from scoring.services.draw import SessionStartedError, draw_session, redraw_session, session_is_confirmed
 from scoring.services.evenings import (
     add_partner_exclusion,
     create_evening,
@@ -42,16 +42,16 @@ from scoring.services.session_changes import SwapOutcome, replace_player, swap_p
 __all__ = [
     "DealResult",
     "ServiceError",
-    "finish_seating",
+    "mark_seating_entered",
     "reopen_seating",
     "confirm_seating",
-    "complete_seating",
+    "enter_and_confirm_seating",
     "ConflictError",
     "TEAMS",
     "current_seating",
     "enter_deal",
     "SessionStartedError",
-    "session_is_complete",
+    "session_is_confirmed",
     "draw_session",
     "redraw_session",
     "create_evening",

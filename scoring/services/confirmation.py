@@ -18,7 +18,7 @@ from scoring.services.deals import (
 
 
 @transaction.atomic
-def finish_seating(*, seating_id: int, table: Table, team: str) -> Seating:
+def mark_seating_entered(*, seating_id: int, table: Table, team: str) -> Seating:
     """The scorer finishes the round at the table: every deal is entered; the other team must
     now confirm (:func:`confirm_seating`).
 
@@ -35,12 +35,12 @@ def finish_seating(*, seating_id: int, table: Table, team: str) -> Seating:
     if team not in TEAMS:
         raise ServiceError(gettext_noop("Please choose the scorer's team."), code="team_missing")
     _check_table_may_change(seating, table, entry=False)
-    if seating.finished_at is not None:
+    if seating.entered_at is not None:
         return seating
     _check_all_deals_entered(seating)
-    seating.finished_at = timezone.now()
-    seating.finished_by = team
-    seating.save(update_fields=["finished_at", "finished_by"])
+    seating.entered_at = timezone.now()
+    seating.entered_by = team
+    seating.save(update_fields=["entered_at", "entered_by"])
     return seating
 
 
@@ -52,10 +52,10 @@ def reopen_seating(*, seating_id: int, table: Table) -> Seating:
     """
     seating = _check_own_table(_locked_seating(seating_id), table)
     _check_table_may_change(seating, table, entry=True)
-    if seating.finished_at is not None:
-        seating.finished_at = None
-        seating.finished_by = ""
-        seating.save(update_fields=["finished_at", "finished_by"])
+    if seating.entered_at is not None:
+        seating.entered_at = None
+        seating.entered_by = ""
+        seating.save(update_fields=["entered_at", "entered_by"])
     return seating
 
 
@@ -65,7 +65,7 @@ def confirm_seating(*, seating_id: int, team: str, table: Table | None = None, u
 
     Args:
         team: "A" or "B", the team that confirms. It must not be the team that entered
-            (``finished_by``).
+            (``entered_by``).
         table: through a table link: that table's current round, finished by its scorer.
         user: the organiser confirming on the team's behalf (the round need not be finished at
             the table, but every deal must be entered).
@@ -78,13 +78,13 @@ def confirm_seating(*, seating_id: int, team: str, table: Table | None = None, u
             that entered confirming, deals missing, session closed (from a table).
     """
     seating = _check_own_table(_locked_seating(seating_id), table)
-    if seating.completed_at is not None:
+    if seating.confirmed_at is not None:
         return seating
     if team not in TEAMS:
         raise ServiceError(gettext_noop("Please choose a team."), code="team_missing")
     if table is not None:
         _check_table_may_change(seating, table, entry=False)
-        if seating.finished_at is None:
+        if seating.entered_at is None:
             raise ServiceError(
                 gettext_noop(
                     "The scorer has not finished this round, or has corrected a deal since. "
@@ -92,7 +92,7 @@ def confirm_seating(*, seating_id: int, team: str, table: Table | None = None, u
                 ),
                 code="not_finished",
             )
-    if seating.finished_by and team == seating.finished_by:
+    if seating.entered_by and team == seating.entered_by:
         raise ServiceError(
             gettext_noop(
                 "Team %(team)s entered this round, so it cannot confirm it: the other team (team %(other)s) confirms."
@@ -103,16 +103,16 @@ def confirm_seating(*, seating_id: int, team: str, table: Table | None = None, u
         )
     _check_all_deals_entered(seating)
     now = timezone.now()
-    seating.finished_at = seating.finished_at or now
-    seating.completed_at = now
+    seating.entered_at = seating.entered_at or now
+    seating.confirmed_at = now
     seating.confirmed_by = user
     seating.confirmed_via = via[:120]
-    seating.save(update_fields=["finished_at", "completed_at", "confirmed_by", "confirmed_via"])
+    seating.save(update_fields=["entered_at", "confirmed_at", "confirmed_by", "confirmed_via"])
     return seating
 
 
 @transaction.atomic
-def complete_seating(*, seating_id: int, table: Table | None = None) -> Seating:
+def enter_and_confirm_seating(*, seating_id: int, table: Table | None = None) -> Seating:
     """Finish and confirm a seating's round in one step (organiser tools, demo, scripts).
 
     The table's tablet does not use this: there the scorer finishes and the other team confirms.
@@ -123,10 +123,10 @@ def complete_seating(*, seating_id: int, table: Table | None = None) -> Seating:
     seating = _locked_seating(seating_id)
     if seating is None or (table is not None and seating.table_id != table.pk):
         raise ServiceError(gettext_noop("This round belongs to another table."), code="foreign_table")
-    if seating.completed_at is not None:
+    if seating.confirmed_at is not None:
         return seating
     _check_all_deals_entered(seating)
-    seating.completed_at = timezone.now()
-    seating.finished_at = seating.finished_at or seating.completed_at
-    seating.save(update_fields=["completed_at", "finished_at"])
+    seating.confirmed_at = timezone.now()
+    seating.entered_at = seating.entered_at or seating.confirmed_at
+    seating.save(update_fields=["confirmed_at", "entered_at"])
     return seating

@@ -38,7 +38,7 @@ def _snapshot(deal: Deal) -> dict:
 def current_seating(table: Table) -> Seating | None:
     """The table's first seating (by session and round) that is not confirmed yet, or None."""
     return (
-        Seating.objects.filter(table=table, completed_at__isnull=True)
+        Seating.objects.filter(table=table, confirmed_at__isnull=True)
         .select_related("round__session")
         .order_by("round__session__number", "round__number")
         .first()
@@ -73,7 +73,7 @@ def _check_table_may_change(seating: Seating, table: Table, *, entry: bool) -> N
     ``entry``: entering or correcting deals (refused in a locked round); finishing and confirming
     are allowed in a locked round, so the organiser's lock does not trap a table that is done.
     """
-    if seating.completed_at is not None:
+    if seating.confirmed_at is not None:
         raise ServiceError(
             gettext_noop("This round is complete and can no longer be changed at the table. Please ask the organiser."),
             code="round_complete",
@@ -271,10 +271,10 @@ def _enter_deal(
         client=client,
         submission=key,
     )
-    if table is not None and seating.finished_at is not None:
-        seating.finished_at = None
-        seating.finished_by = ""
-        seating.save(update_fields=["finished_at", "finished_by"])
+    if table is not None and seating.entered_at is not None:
+        seating.entered_at = None
+        seating.entered_by = ""
+        seating.save(update_fields=["entered_at", "entered_by"])
     deal.outcome = "created" if previous is None else "changed"
     return deal
 
@@ -323,7 +323,7 @@ def _check_may_overwrite(deal: Deal, previous: dict | None, based_on_version, *,
             points_a=previous["points_a"],
             points_b=previous["points_b"],
         )
-    if user is not None and previous is not None and seating.completed_at is not None and not reason:
+    if user is not None and previous is not None and seating.confirmed_at is not None and not reason:
         raise ServiceError(
             gettext_noop("This round is already confirmed: please give a reason for the correction."),
             code="reason_required",

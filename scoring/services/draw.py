@@ -71,9 +71,9 @@ def _with_names(error: draw_domain.DrawError) -> draw_domain.DrawError:
     return named
 
 
-def session_is_complete(session: Session) -> bool:
+def session_is_confirmed(session: Session) -> bool:
     """True when every seating of every round of the session has been completed."""
-    return not Seating.objects.filter(round__session=session, completed_at__isnull=True).exists()
+    return not Seating.objects.filter(round__session=session, confirmed_at__isnull=True).exists()
 
 
 _DRAW_RACE = gettext_noop(
@@ -126,7 +126,7 @@ def _draw_session(evening: Evening, user, seed: int | None, wanted: int | None) 
             code="all_drawn",
             count=evening.sessions_count,
         )
-    if previous and not session_is_complete(previous[-1]):
+    if previous and not session_is_confirmed(previous[-1]):
         raise ServiceError(
             gettext_noop(
                 "Session %(number)s is not complete yet: every table must finish its rounds "
@@ -191,7 +191,7 @@ def _locked_session(session_id) -> Session:
 def _has_entries(session: Session) -> bool:
     return (
         Deal.objects.filter(seating__round__session=session).exists()
-        or Seating.objects.filter(round__session=session, completed_at__isnull=False).exists()
+        or Seating.objects.filter(round__session=session, confirmed_at__isnull=False).exists()
     )
 
 

@@ -62,7 +62,7 @@ def ranking_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     if not rows:
         messages.error(request, _("There is no ranking to print yet: no player is checked in."))
         return redirect("organiser:ranking", pk=evening.pk)
-    complete = selectors.evening_is_complete(evening)
+    complete = selectors.evening_is_confirmed(evening)
     data = build_ranking(evening, rows, complete=complete, sessions_drawn=evening.sessions.count())
     return pdf_response(data, ranking_name(evening, complete=complete))
 

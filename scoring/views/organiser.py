@@ -55,7 +55,7 @@ def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
     evening = _evening(pk)
     sessions = selectors.sessions_with_rounds(evening)
     last = sessions[-1] if sessions else None
-    can_draw = len(sessions) < evening.sessions_count and (last is None or services.session_is_complete(last))
+    can_draw = len(sessions) < evening.sessions_count and (last is None or services.session_is_confirmed(last))
     tables = evening.tables.all()
     return render(
         request,
@@ -67,7 +67,7 @@ def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "next_number": len(sessions) + 1,
             "checked_in": selectors.checked_in_count(evening),
             "tables": tables,
-            "complete": selectors.evening_is_complete(evening),
+            "complete": selectors.evening_is_confirmed(evening),
         },
     )
 
@@ -297,7 +297,7 @@ def ranking(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "evening": evening,
             "table": table,
-            "complete": selectors.evening_is_complete(evening),
+            "complete": selectors.evening_is_confirmed(evening),
             "provisional_credit": any(r.provisional for r in rows),
         },
     )
@@ -335,7 +335,7 @@ def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
             % {"number": number, "count": evening.deals_per_round},
         )
     form = None
-    confirmed = seating.completed_at is not None  # a correction then needs a reason
+    confirmed = seating.confirmed_at is not None  # a correction then needs a reason
     # Helfer type in paper score sheets: never a correction of a confirmed round, never an
     # "impossible" result accepted (that is the Turnierleitung's decision).
     if (

@@ -70,14 +70,14 @@ def _signature(state: selectors.ScorerState) -> str:
     seating = state.seating
     parts = [
         str(seating.pk if seating else None),
-        str(state.finished.pk if state.finished else None),
+        str(state.last_confirmed.pk if state.last_confirmed else None),
         str(state.unused_in_session),
     ]
     if seating is not None:
         parts += [
-            str(seating.finished_at),
-            str(seating.completed_at),
-            seating.finished_by,
+            str(seating.entered_at),
+            str(seating.confirmed_at),
+            seating.entered_by,
             str(seating.round.locked),
             str(seating.round.session.closed),
         ]
@@ -203,11 +203,11 @@ def table_finish(request: HttpRequest, token: str) -> HttpResponse:
         return table
     team = request.POST.get("team", "")
     try:
-        seating = services.finish_seating(seating_id=_seating_id(request), table=table, team=team)
+        seating = services.mark_seating_entered(seating_id=_seating_id(request), table=table, team=team)
     except DomainError as error:
         messages.error(request, translate(error))
     else:
-        other = other_team(seating.finished_by)
+        other = other_team(seating.entered_by)
         messages.success(
             request, _("Round finished. Team %(team)s: please check the deals and confirm.") % {"team": other}
         )

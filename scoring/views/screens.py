@@ -39,7 +39,7 @@ def ranking_screen(request: HttpRequest, pk: int) -> HttpResponse:
         "names": selectors.evening_display_names(evening.pk) if rows else {},
         "provisional_credit": any(r.provisional for r in rows),
         "hidden": evening.ranking_hidden,
-        "complete": selectors.evening_is_complete(evening),
+        "complete": selectors.evening_is_confirmed(evening),
         "playing": selectors.playing_now(evening),
         "now": timezone.now(),
         "poll_seconds": RANKING_POLL_SECONDS,

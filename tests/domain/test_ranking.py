@@ -67,15 +67,15 @@ def test_sitout_credit_counts_only_finished_tables_and_is_provisional_until_all_
 
     # Six tables; one has finished (5:2), the others have not played yet or are half-way.
     running = (
-        [TableResult(5, 2, finished=True)]
-        + [TableResult(0, 0, finished=False)] * 3
-        + [TableResult(3, 0, finished=False), TableResult(1, 1, finished=False)]
+        [TableResult(5, 2, entered=True)]
+        + [TableResult(0, 0, entered=False)] * 3
+        + [TableResult(3, 0, entered=False), TableResult(1, 1, entered=False)]
     )
     credit = round_sitout_credit(running)
     assert credit.value == Fraction(7, 2)  # not (5 + 2 + 4) / 12 = 0.9 ("1,1" on the projector)
     assert credit.provisional and credit.tables_counted == 1
 
-    nobody = round_sitout_credit([TableResult(0, 0, finished=False)] * 6)  # no credit yet, nothing to mark
+    nobody = round_sitout_credit([TableResult(0, 0, entered=False)] * 6)  # no credit yet, nothing to mark
     assert nobody.value == 0 and not nobody.provisional and nobody.tables_counted == 0
 
     all_finished = round_sitout_credit([TableResult(5, 2, True, confirmed=True), TableResult(3, 4, True)])
