@@ -82,9 +82,7 @@ def played_evening(roster_evening, organiser):
     Evening.objects.filter(pk=roster_evening.pk).update(ranking_hidden=True)
     Session.objects.filter(evening=roster_evening, number=1).update(closed=True)
     Round.objects.filter(session__evening=roster_evening, session__number=1, number=4).update(locked=True)
-    Seating.objects.filter(pk=seating.pk).update(
-        confirmed_by=organiser, confirmed_via="Turnierleitung", entered_by="B"
-    )
+    Seating.objects.filter(pk=seating.pk).update(confirmed_by=organiser, confirmed_via="Turnierleitung", entered_by="B")
     DealChange.objects.filter(deal__seating=seating).update(client="192.168.178.23")
     DealChange.objects.filter(pk=DealChange.objects.filter(deal__seating=seating).first().pk).update(
         submission=uuid.UUID("5b1c0d6e-8f43-4f0a-9a57-0b3c2f1e7d42")

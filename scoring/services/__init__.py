@@ -20,7 +20,12 @@ from __future__ import annotations
 
 from scoring.domain.rules import TEAMS, DealResult
 from scoring.services.base import ServiceError
-from scoring.services.confirmation import enter_and_confirm_seating, confirm_seating, mark_seating_entered, reopen_seating
+from scoring.services.confirmation import (
+    confirm_seating,
+    enter_and_confirm_seating,
+    mark_seating_entered,
+    reopen_seating,
+)
 from scoring.services.deals import ConflictError, current_seating, enter_deal
 from scoring.services.draw import SessionStartedError, draw_session, redraw_session, session_is_confirmed
 from scoring.services.evenings import (
