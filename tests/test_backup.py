@@ -8,6 +8,7 @@ import json
 import random
 import uuid
 from datetime import date
+from pathlib import Path
 
 import pytest
 from django.apps import apps
@@ -35,6 +36,7 @@ pytestmark = pytest.mark.django_db
 
 POSSIBLE = [(0, 0), (1, 0), (0, 1), (2, 0), (0, 2), (1, 1), (3, 0), (0, 3), (2, 1), (1, 2), (4, 0), (0, 4)]
 ALL_MODELS = [model for _, model, _ in backup.MODELS]
+DATA = Path(__file__).parent / "data"
 
 
 def play_session(evening, user, seed: int, rng: random.Random, complete: bool = True, deals: int | None = None):
@@ -268,6 +270,30 @@ def test_file_with_the_old_seating_field_names_restores_entered_and_confirmed(pl
     assert sorted((r["entered_by"], r["confirmed_at"] is None) for r in exported) == sorted(
         (r["finished_by"], r["completed_at"] is None) for r in document["data"]["seatings"]
     )
+
+
+@pytest.mark.parametrize("name", ["backup_v1_evening.json", "backup_v1_evening_old_names.json"])
+def test_files_written_by_earlier_versions_restore_every_field(name, organiser):
+    """Committed files of format version 1, written by the code before the backup used Django's
+    serializers (``played_evening`` plus a wish "not together", exported at e26e19f; the second
+    at 91d723c, before the seating fields were renamed), come back with every field they hold."""
+    document = backup.read_backup(DATA / name)
+    outcome = backup.restore(document)
+    assert (outcome.players_new, outcome.players_reused, outcome.deals, outcome.new_tokens) == (26, 0, 144, 0)
+    assert outcome.unknown_users == [] and outcome.ignored_fields == []
+    [restored] = outcome.evenings
+    assert (restored.name, restored.date, restored.venue) == ("Schwesing", date(2026, 11, 21), "Dörpshus")
+    today = {old: new for (_, new), old in backup.OLD_FIELD_NAMES.items()}
+    for records in document["data"].values():
+        for i, record in enumerate(records):
+            records[i] = {today.get(name, name): value for name, value in record.items()}
+    expected = normalised(document)
+    exported = normalised(backup.export_evening(restored))
+    assert sorted(expected) == sorted(exported)
+    for key, records in expected.items():
+        assert len(exported[key]) == len(records), key
+        for mine, theirs in zip(exported[key], records, strict=True):
+            assert {name: mine[name] for name in theirs} == theirs, key
 
 
 def test_backup_file_is_readable_utf8_json_or_gzip(played_evening, tmp_path):
