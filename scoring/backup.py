@@ -14,22 +14,42 @@ The file (UTF-8 JSON; gzip-compressed when its name ends in ``.gz``)::
     }
 
 Each record is a plain dict: ``id`` (the primary key in the database it came from, used only
-for references inside the file) and every concrete field of its model, read generically from
-``_meta.concrete_fields``, so fields added to the models later are backed up and restored
-without changing this module. A foreign key holds the ``id`` of the referenced record in the
-file; a foreign key to a user holds the username (users are not backed up).
+for references inside the file) and every concrete field of its model. A foreign key holds the
+``id`` of the referenced record in the file; a foreign key to a user holds the username (users
+are not backed up).
 
-Restoring runs in one transaction and checks the whole file before it writes anything:
+**Django's serializers do the field work.** Writing, ``serializers.serialize("python", ...)``
+reads every field of a model (fields added later are backed up without changing this module);
+reading, ``serializers.deserialize("python", ...)`` turns each record back into an unsaved model
+instance (``to_python`` of every field, defaults for fields the file does not hold), and the
+instances are inserted with a raw save, as ``loaddata`` does, so automatic dates (``created_at``,
+``updated_at``, ``changed_at``) keep their backed-up values.
 
+**Why the file keeps the shape of format version 1** and is converted at the edges
+(:func:`_file_record` and :func:`_serializer_record`), rather than written in the serializer's
+``{"model", "pk", "fields"}`` shape as a version 2: every file written so far is version 1 and
+must keep restoring, so a version 2 would need two readers for one gain (the shape). Converting
+costs a few lines, and one shape keeps one checksum, one set of checks and files a person can
+read (records grouped by model, a login by its name). Two things the serializers do not do as
+the file needs: the ``json`` serializer cuts datetimes to milliseconds (hence the ``python``
+one and :func:`_plain`), and a natural key of an unknown user fails (hence the user mapping).
+
+On top of the serializers this module holds what the app needs:
+
+- the envelope (format, version, scope, checksum) and the refusal of foreign, damaged and
+  newer files with translated messages, before anything is written;
+- the rules of the game (session, round and deal numbers within the evening's format, every
+  deal scored as the rules score it) and the models' uniqueness within the file;
 - players are matched by :attr:`Player.match_key` (same name and club, ignoring case and
   spacing): players already in the register are reused, never duplicated;
 - everything else is created new with fresh primary keys, so an evening can be restored into a
   database that holds other evenings;
 - table links (tokens) are kept unless already used in the target database, then new ones are
   made (and reported: those tables need their new link or QR code);
-- users are matched by username, else left empty (the history's ``via`` text still names them);
+- users are matched by username, else left empty and reported (the history's ``via`` text
+  still names them); fields this version does not know are ignored and reported;
 - an evening with the same name and date as one in the target is refused unless duplicates
-  are allowed.
+  are allowed; the whole restore is one transaction.
 
 A damaged or foreign file raises :class:`BackupError` with a translatable message and changes
 nothing.
@@ -37,8 +57,6 @@ nothing.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import gzip
 import hashlib
 import json
@@ -46,17 +64,17 @@ import os
 import tempfile
 import zlib
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
-from uuid import UUID
 
 from django.contrib.auth import get_user_model
+from django.core import serializers
 from django.core.exceptions import ValidationError
-from django.db import DatabaseError, connection, models, transaction
+from django.core.serializers.base import DeserializationError, DeserializedObject
+from django.db import DatabaseError, models, transaction
 from django.utils import timezone
-from django.utils.duration import duration_iso_string
 
 from scoring.domain.errors import DomainError, gettext_noop
 from scoring.domain.names import match_key
@@ -110,6 +128,8 @@ OLD_FIELD_NAMES: dict[tuple[str, str], str] = {
     ("seatings", "entered_by"): "finished_by",
     ("seatings", "confirmed_at"): "completed_at",
 }
+#: Pairs stored smaller id first (a database check constraint): ordered again after new ids.
+ORDERED_PAIRS: dict[type[models.Model], tuple[str, str]] = {PartnerExclusion: ("player_a_id", "player_b_id")}
 
 
 class BackupError(DomainError):
@@ -132,93 +152,70 @@ class RestoreOutcome:
     ignored_fields: list[str] = field(default_factory=list)  # "model.field" not in this version
 
 
-# --- Fields -------------------------------------------------------------------------------------
-
-
-def _user_model():
-    return get_user_model()
-
-
 def _fields(model: type[models.Model]) -> list[models.Field]:
     """The concrete fields of ``model`` that a backup holds: all but the primary key."""
     return [f for f in model._meta.concrete_fields if not f.primary_key]
 
 
 def _is_user_fk(f: models.Field) -> bool:
-    return f.is_relation and f.related_model is _user_model()
-
-
-def _dump(f: models.Field, value: Any) -> Any:
-    """A field value as plain JSON (exact: datetimes keep their microseconds)."""
-    if value is None:
-        return None
-    if isinstance(value, datetime):
-        if timezone.is_aware(value):
-            value = value.astimezone(UTC)
-        return value.isoformat()
-    if isinstance(value, (date, time)):
-        return value.isoformat()
-    if isinstance(value, timedelta):
-        return duration_iso_string(value)
-    if isinstance(value, (Decimal, UUID)):
-        return str(value)
-    if isinstance(value, (bytes, memoryview)):
-        return base64.b64encode(bytes(value)).decode("ascii")
-    return value
-
-
-def _check_supported(model: type[models.Model]) -> None:
-    """Every foreign key of a backed-up model must point to a backed-up model or to a user."""
-    for f in _fields(model):
-        if f.is_relation and not _is_user_fk(f) and f.related_model not in KEY_OF_MODEL:
-            raise RuntimeError(f"{model.__name__}.{f.name} refers to {f.related_model}, which is not backed up")
+    return f.is_relation and f.related_model is get_user_model()
 
 
 # --- Export -----------------------------------------------------------------------------------
 
 
-def _rows(model: type[models.Model], queryset) -> list[dict]:
-    """The records of ``queryset`` as plain dicts (one query)."""
-    _check_supported(model)
-    fields = _fields(model)
-    username = _user_model().USERNAME_FIELD
-    columns = ["pk"]
-    for f in fields:
-        columns.append(f"{f.name}__{username}" if _is_user_fk(f) else f.attname)
-    records = []
-    for values in queryset.order_by("pk").values(*columns):
-        record = {"id": values["pk"]}
-        for f, column in zip(fields, columns[1:], strict=True):
-            value = values[column]
-            record[f.name] = value if f.is_relation else _dump(f, value)
-        records.append(record)
-    return records
+def _plain(value: Any) -> Any:
+    """A value of the ``python`` serializer as plain JSON, exact to the microsecond (Django's
+    JSON encoder would cut datetimes to milliseconds)."""
+    if isinstance(value, datetime):
+        return value.astimezone(UTC).isoformat() if timezone.is_aware(value) else value.isoformat()
+    if isinstance(value, (date, time)):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return str(value)
+    return value
 
 
-def _export(scope: str, evening_filter: dict | None) -> dict:
+def _file_record(model: type[models.Model], serialized: dict) -> dict:
+    """A record of the ``python`` serializer in the file's shape: ``id`` and the fields beside
+    it, a user by username (the natural key of a user is ``(username,)``)."""
+    users = {f.name for f in _fields(model) if _is_user_fk(f)}
+    record = {"id": serialized["pk"]}
+    for name, value in serialized["fields"].items():
+        record[name] = (value[0] if value else None) if name in users else _plain(value)
+    return record
+
+
+def _records(model: type[models.Model], queryset) -> list[dict]:
+    """The records of ``queryset`` in the file's shape (one query: users joined)."""
+    users = [f.name for f in _fields(model) if _is_user_fk(f)]
+    queryset = queryset.select_related(*users).order_by("pk")
+    return [
+        _file_record(model, serialized)
+        for serialized in serializers.serialize("python", queryset, use_natural_foreign_keys=True)
+    ]
+
+
+def _export(scope: str, evening: Evening | None) -> dict:
     data: dict[str, list[dict]] = {}
-    for key, model, path in MODELS:
-        if path is None:
-            continue
+    for key, model, path in MODELS[1:]:
         queryset = model.objects.all()
-        if evening_filter is not None:
-            lookup = f"{path}__pk" if path else "pk"
-            queryset = queryset.filter(**{lookup: evening_filter["pk"]})
-        data[key] = _rows(model, queryset)
+        if evening is not None:
+            queryset = queryset.filter(**{f"{path}__pk" if path else "pk": evening.pk})
+        data[key] = _records(model, queryset)
     players = Player.objects.all()
-    if evening_filter is not None:
-        ids = {
-            record[f.name]
-            for key, model, _ in MODELS
-            if key in data
-            for f in _fields(model)
-            if f.is_relation and f.related_model is Player
-            for record in data[key]
-            if record[f.name] is not None
-        }
-        players = players.filter(pk__in=ids)
-    data["players"] = _rows(Player, players.order_by("pk"))
-    data = {key: data[key] for key, _, _ in MODELS}
+    if evening is not None:  # the players the evening refers to
+        players = players.filter(
+            pk__in={
+                record[f.name]
+                for key, model, _ in MODELS[1:]
+                for f in _fields(model)
+                if f.related_model is Player
+                for record in data[key]
+                if record[f.name] is not None
+            }
+        )
+    data = {"players": _records(Player, players), **data}
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -230,10 +227,11 @@ def _export(scope: str, evening_filter: dict | None) -> dict:
 
 
 def export_evening(evening: Evening) -> dict:
-    """A backup of one evening: its players, participants, tables, sessions, partnerships,
-    rounds, seatings, deals and the history of every deal (one query per model)."""
+    """A backup of one evening: its players, participants, wishes, tables, sessions,
+    partnerships, rounds, seatings, replacements, deals and the history of every deal (one
+    query per model)."""
     with transaction.atomic():  # one consistent snapshot, even while tablets keep entering deals
-        return _export("evening", {"pk": evening.pk})
+        return _export("evening", evening)
 
 
 def export_database() -> dict:
@@ -335,8 +333,53 @@ def validate(document: Any) -> None:
     Raises:
         BackupError: a foreign file (Django dumpdata, any other JSON), a newer or unknown
             format version, a checksum that does not match (damaged), missing keys, values
-            that do not fit their field, or references to records that are not in the file.
+            that do not fit their field, references to records that are not in the file, or
+            records that break a rule of the game or of their model.
     """
+    _contents(document)
+
+
+@dataclass
+class _Contents:
+    """A checked backup: per key of ``data``, unsaved model instances whose primary keys and
+    references are still the file's ids (users: already this database's, or None)."""
+
+    scope: str
+    objects: dict[str, list[models.Model]]
+    unknown_users: list[str]
+    ignored_fields: list[str]
+
+
+def _contents(document: Any) -> _Contents:
+    """The checked contents of a decoded backup; see :func:`validate`."""
+    _check_envelope(document)
+    data = _checked_data(document)
+    _check_record_ids(data)
+    if document["scope"] == "evening" and not data["evenings"]:
+        raise _broken("evenings")
+    users = _user_map(data)
+    objects = {key: _deserialize(key, model, data[key], users) for key, model, _ in MODELS}
+    _check_references(objects)
+    _check_game(objects)
+    _check_unique_in_file(objects)
+    return _Contents(
+        scope=document["scope"],
+        objects=objects,
+        unknown_users=sorted(name for name, user in users.items() if user is None),
+        ignored_fields=sorted(
+            {
+                f"{key}.{name}"
+                for key, model, _ in MODELS
+                for record in data[key]
+                for name in record
+                if name != "id" and name not in _known_names(key, model)
+            }
+        ),
+    )
+
+
+def _check_envelope(document: Any) -> None:
+    """Raise BackupError unless ``document`` is a Bruus Turnier backup of a version this reads."""
     if isinstance(document, list) and document and all(isinstance(r, dict) and "model" in r for r in document):
         raise BackupError(
             gettext_noop(
@@ -360,13 +403,6 @@ def validate(document: Any) -> None:
             version=version,
             supported=VERSION,
         )
-    data = _checked_data(document)
-    ids = _record_ids(data)
-    if document["scope"] == "evening" and not data["evenings"]:
-        raise _broken("evenings")
-    converted = {key: [_convert(key, model, r, ids) for r in data[key]] for key, model, _ in MODELS}
-    _check_game(data, converted)
-    _check_unique_in_file(data, converted)
 
 
 def _checked_data(document: dict) -> dict:
@@ -393,14 +429,9 @@ def _checked_data(document: dict) -> dict:
     return data
 
 
-def _record_ids(data: dict) -> dict[str, set]:
-    """Per model key, the file's record ids.
-
-    Raises:
-        BackupError: a key that is not a list of records, or an id that is missing, of the
-            wrong type, or given twice.
-    """
-    ids: dict[str, set] = {}
+def _check_record_ids(data: dict) -> None:
+    """Raise BackupError unless every key holds a list of records, each with its own whole-number
+    ``id`` (the primary key it had)."""
     for key, _model, _ in MODELS:
         records = data.get(key)
         if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
@@ -408,11 +439,28 @@ def _record_ids(data: dict) -> dict[str, set]:
         seen = set()
         for record in records:
             pk = record.get("id")
-            if not isinstance(pk, (int, str)) or isinstance(pk, bool) or pk in seen:
+            if not isinstance(pk, int) or isinstance(pk, bool) or pk in seen:
                 raise _broken(f"{key}: id {pk!r}")
             seen.add(pk)
-        ids[key] = seen
-    return ids
+
+
+def _user_map(data: dict) -> dict[str, Any]:
+    """Username -> user of this database (None when there is no such user), for every username
+    the file names (one query)."""
+    user_model = get_user_model()
+    names = {
+        record.get(f.name) for key, model, _ in MODELS for f in _fields(model) if _is_user_fk(f) for record in data[key]
+    }
+    names = {name for name in names if name and isinstance(name, str)}
+    username = user_model.USERNAME_FIELD
+    found = {getattr(u, username): u for u in user_model.objects.filter(**{f"{username}__in": names})}
+    return {name: found.get(name) for name in names}
+
+
+def _known_names(key: str, model: type[models.Model]) -> set[str]:
+    """The field names a file may hold for ``model``: today's and those of older files."""
+    names = {f.name for f in _fields(model)}
+    return names | {OLD_FIELD_NAMES[key, name] for name in names if (key, name) in OLD_FIELD_NAMES}
 
 
 def _may_be_missing(f: models.Field) -> bool:
@@ -422,65 +470,82 @@ def _may_be_missing(f: models.Field) -> bool:
     return isinstance(f, (models.CharField, models.TextField)) and f.blank
 
 
-def _python_value(f: models.Field, value: Any) -> Any:
-    """``value`` from the file as the Python value of the (non-relation) field ``f``.
+def _fits(f: models.Field, value: Any) -> bool:
+    """Whether a value of the file has the JSON type the backup writes for ``f``. Stricter than
+    ``to_python``, which would read ``1`` as True, ``true`` as 1 and a number as a name."""
+    if value is None:
+        return f.null or _is_user_fk(f)
+    if _is_user_fk(f) or isinstance(f, (models.CharField, models.TextField)):
+        return isinstance(value, str)
+    if isinstance(f, models.BooleanField):
+        return isinstance(value, bool)
+    if f.is_relation or isinstance(f, (models.IntegerField, models.FloatField)):
+        return not isinstance(value, bool)
+    return True
+
+
+def _serializer_record(key: str, model: type[models.Model], record: dict, users: dict[str, Any]) -> dict:
+    """A record of the file as a record of Django's ``python`` serializer: old field names read
+    as today's, a username as the primary key of that user here (None when unknown), fields this
+    version does not know left out, fields the file does not hold left to their defaults.
 
     Raises:
-        ValidationError, ValueError, TypeError, binascii.Error: a value that does not fit the field.
+        BackupError: a field missing that has no default, or a value of the wrong JSON type.
     """
-    if isinstance(f, models.JSONField):
-        return value
-    if isinstance(f, models.BinaryField):
-        return base64.b64decode(value, validate=True)
-    if isinstance(f, (models.IntegerField, models.FloatField)) and isinstance(value, bool):
-        raise ValidationError("bool")
-    if isinstance(f, models.BooleanField) and not isinstance(value, bool):
-        raise ValidationError("not a bool")
-    if isinstance(f, (models.CharField, models.TextField)) and not isinstance(value, str):
-        raise ValidationError("not a string")
-    python = f.to_python(value)
-    if isinstance(f, models.DateTimeField) and isinstance(python, datetime) and timezone.is_naive(python):
-        python = timezone.make_aware(python, UTC)
-    return python
-
-
-def _convert(key: str, model: type[models.Model], record: dict, ids: dict[str, set] | None) -> dict:
-    """The field values of ``record`` for ``model`` (by attname; references still the file's ids).
-
-    With ``ids``, references are checked against the records in the file.
-    """
-    values: dict[str, Any] = {}
-    where = f"{key} {record.get('id')!r}"
+    fields = {}
     for f in _fields(model):
         name = f.name if f.name in record else OLD_FIELD_NAMES.get((key, f.name), f.name)
         if name not in record:
             if _may_be_missing(f):
                 continue
-            raise _broken(f"{where}: {f.name}")
+            raise _broken(f"{key} {record['id']!r}: {f.name}")
         value = record[name]
-        if value is None:
-            if not f.null and not (f.is_relation and _is_user_fk(f)):
-                raise _broken(f"{where}: {f.name}")
-            values[f.attname] = None
-            continue
-        if f.is_relation:
-            if _is_user_fk(f):
-                if not isinstance(value, str):
-                    raise _broken(f"{where}: {f.name}")
-            elif ids is not None and value not in ids[KEY_OF_MODEL[f.related_model]]:
-                raise _broken(f"{where}: {f.name} → {value!r}")
-            values[f.attname] = value
-            continue
+        if not _fits(f, value):
+            raise _broken(f"{key} {record['id']!r}: {f.name} = {value!r}"[:200])
+        if _is_user_fk(f) and value is not None:
+            value = getattr(users.get(value), "pk", None)
+        fields[f.name] = value
+    return {"model": model._meta.label_lower, "pk": record["id"], "fields": fields}
+
+
+def _deserialize(key: str, model: type[models.Model], records: list[dict], users: dict[str, Any]) -> list:
+    """The records of one model as unsaved instances (``serializers.deserialize``), each field
+    checked by the field itself (``clean_fields``: validators, choices, lengths).
+
+    Raises:
+        BackupError: ``broken`` for a value the field cannot read, ``invalid_record`` naming the
+            record for a value the field refuses.
+    """
+    try:
+        stream = [_serializer_record(key, model, record, users) for record in records]
+        objects = [deserialized.object for deserialized in serializers.deserialize("python", stream)]
+    except DeserializationError as error:
+        raise _broken(f"{key}: {error}"[:200]) from None
+    relations = [f.name for f in _fields(model) if f.is_relation]
+    for obj in objects:
+        for f in _fields(model):  # a time without zone (not written by the backup) is UTC
+            value = getattr(obj, f.attname)
+            if isinstance(value, datetime) and timezone.is_naive(value):
+                setattr(obj, f.attname, value.replace(tzinfo=UTC))
         try:
-            python = _python_value(f, value)
-        except (ValidationError, ValueError, TypeError, binascii.Error):
-            raise _broken(f"{where}: {f.name} = {value!r}"[:200]) from None
-        try:
-            f.run_validators(python)
+            obj.clean_fields(exclude=relations)
         except ValidationError as error:
-            raise _invalid(key, record.get("id"), f"{f.name}: {' '.join(error.messages)}"[:300]) from None
-        values[f.attname] = python
-    return values
+            raise _invalid(key, obj.pk, _text(error)) from None
+    return objects
+
+
+def _check_references(objects: dict[str, list]) -> None:
+    """Raise BackupError unless every reference points to a record of the file."""
+    ids = {key: {obj.pk for obj in objs} for key, objs in objects.items()}
+    for key, model, _ in MODELS:
+        for f in _fields(model):
+            if not f.is_relation or _is_user_fk(f):
+                continue
+            targets = ids[KEY_OF_MODEL[f.related_model]]
+            for obj in objects[key]:
+                value = getattr(obj, f.attname)
+                if value is not None and value not in targets:
+                    raise _broken(f"{key} {obj.pk!r}: {f.name} → {value!r}")
 
 
 # --- The rules of the game and the models' own constraints -------------------------------------
@@ -508,10 +573,11 @@ def _invalid(key: str, record_id: Any, reason: DomainError | str) -> BackupError
     )
 
 
-def _value(values: dict, model: type[models.Model], name: str) -> Any:
-    """A converted field value, or the field's default when the file does not hold it."""
-    f = model._meta.get_field(name)
-    return values[f.attname] if f.attname in values else f.get_default()
+def _text(error: ValidationError) -> str:
+    """The messages of a model's ValidationError on one line, each after its field's name."""
+    if not hasattr(error, "error_dict"):
+        return " ".join(error.messages)[:300]
+    return " ".join(f"{name}: {' '.join(str(m) for m in errors)}" for name, errors in error.message_dict.items())[:300]
 
 
 _NO_SUCH_SESSION = gettext_noop("There is no session %(number)s: the evening has sessions 1 to %(count)s.")
@@ -519,57 +585,57 @@ _NO_SUCH_ROUND = gettext_noop("There is no round %(number)s: a session has round
 _NO_SUCH_DEAL = gettext_noop("There is no deal %(number)s: a round has deals 1 to %(count)s.")
 
 
-def _check_number(key: str, record: dict, values: dict, count: int, message: str) -> None:
+def _check_number(key: str, obj: Any, count: int, message: str) -> None:
     """BackupError naming the record unless its ``number`` lies in 1..``count``."""
-    if not 1 <= values["number"] <= count:
-        raise _invalid(key, record["id"], DomainError(message, number=values["number"], count=count))
+    if not 1 <= obj.number <= count:
+        raise _invalid(key, obj.pk, DomainError(message, number=obj.number, count=count))
 
 
-def _check_game(data: dict, converted: dict[str, list[dict]]) -> None:
+def _check_game(objects: dict[str, list]) -> None:
     """Raise BackupError (naming the record) unless every session, round and deal fits its
     evening and every deal is scored as the rules score it (``scoring.domain.rules``): a result
     the rules call impossible needs the organiser's stored reason, as in the app."""
+    evenings, sessions, rounds, seatings = (
+        {obj.pk: obj for obj in objects[key]} for key in ("evenings", "sessions", "rounds", "seatings")
+    )
+    for session in objects["sessions"]:
+        _check_number("sessions", session, evenings[session.evening_id].sessions_count, _NO_SUCH_SESSION)
+    for round_ in objects["rounds"]:
+        evening = evenings[sessions[round_.session_id].evening_id]
+        _check_number("rounds", round_, evening.rounds_per_session, _NO_SUCH_ROUND)
+    for deal in objects["deals"]:
+        evening = evenings[sessions[rounds[seatings[deal.seating_id].round_id].session_id].evening_id]
+        _check_number("deals", deal, evening.deals_per_round, _NO_SUCH_DEAL)
+        _check_score(deal)
 
-    def by_id(key):
-        return {r["id"]: v for r, v in zip(data[key], converted[key], strict=True)}
 
-    evenings, sessions, rounds, seatings = by_id("evenings"), by_id("sessions"), by_id("rounds"), by_id("seatings")
-    for record, values in zip(data["sessions"], converted["sessions"], strict=True):
-        count = _value(evenings[values["evening_id"]], Evening, "sessions_count")
-        _check_number("sessions", record, values, count, _NO_SUCH_SESSION)
-    for record, values in zip(data["rounds"], converted["rounds"], strict=True):
-        evening = evenings[sessions[values["session_id"]]["evening_id"]]
-        _check_number("rounds", record, values, _value(evening, Evening, "rounds_per_session"), _NO_SUCH_ROUND)
-    for record, values in zip(data["deals"], converted["deals"], strict=True):
-        session = sessions[rounds[seatings[values["seating_id"]]["round_id"]]["session_id"]]
-        count = _value(evenings[session["evening_id"]], Evening, "deals_per_round")
-        _check_number("deals", record, values, count, _NO_SUCH_DEAL)
-        result = DealResult(*(_value(values, Deal, name) for name in ("winner", "to_nil", "bonus_a", "bonus_b")))
+def _check_score(deal: Deal) -> None:
+    """Raise BackupError unless the deal's matchsticks are what the rules give for its result."""
+    result = DealResult(deal.winner, deal.to_nil, deal.bonus_a, deal.bonus_b)
+    try:
+        score = score_deal(result)
+    except ImpossibleResult as error:
+        if not deal.override_reason.strip():
+            raise _invalid("deals", deal.pk, error) from None
         try:
-            score = score_deal(result)
+            score = score_accepted(result)
         except ImpossibleResult as error:
-            if not str(_value(values, Deal, "override_reason")).strip():
-                raise _invalid("deals", record["id"], error) from None
-            try:
-                score = score_accepted(result)
-            except ImpossibleResult as error:
-                raise _invalid("deals", record["id"], error) from None
-        points = (values["points_a"], values["points_b"])
-        if points != (score.a, score.b):
-            raise _invalid(
-                "deals",
-                record["id"],
-                DomainError(
-                    gettext_noop(
-                        "The deal holds %(points_a)s:%(points_b)s matchsticks, but the rules give "
-                        "%(rule_a)s:%(rule_b)s for what was entered."
-                    ),
-                    points_a=points[0],
-                    points_b=points[1],
-                    rule_a=score.a,
-                    rule_b=score.b,
+            raise _invalid("deals", deal.pk, error) from None
+    if (deal.points_a, deal.points_b) != (score.a, score.b):
+        raise _invalid(
+            "deals",
+            deal.pk,
+            DomainError(
+                gettext_noop(
+                    "The deal holds %(points_a)s:%(points_b)s matchsticks, but the rules give "
+                    "%(rule_a)s:%(rule_b)s for what was entered."
                 ),
-            )
+                points_a=deal.points_a,
+                points_b=deal.points_b,
+                rule_a=score.a,
+                rule_b=score.b,
+            ),
+        )
 
 
 def _unique_sets(model: type[models.Model]) -> list[tuple[str, ...]]:
@@ -581,7 +647,7 @@ def _unique_sets(model: type[models.Model]) -> list[tuple[str, ...]]:
     return sets
 
 
-def _check_unique_in_file(data: dict, converted: dict[str, list[dict]]) -> None:
+def _check_unique_in_file(objects: dict[str, list]) -> None:
     """Two records of the file that the database would take for the same (two tables number 1
     of an evening, two results of one deal): BackupError naming the second one. Players (matched
     by name and club) and table links (replaced when taken) are handled by the restore."""
@@ -591,48 +657,35 @@ def _check_unique_in_file(data: dict, converted: dict[str, list[dict]]) -> None:
             if any(f.has_default() and callable(f.default) for f in fields):
                 continue  # a generated value (table link): made fresh when it is taken
             seen: dict[tuple, Any] = {}
-            for record, values in zip(data[key], converted[key], strict=True):
-                value = tuple(values.get(name) for name in names)
+            for obj in objects[key]:
+                value = tuple(getattr(obj, name) for name in names)
                 if None in value:
                     continue
                 if value in seen:
                     raise _invalid(
                         key,
-                        record["id"],
+                        obj.pk,
                         DomainError(
                             gettext_noop("It repeats %(fields)s of record %(first)s."),
                             fields=", ".join(n.removesuffix("_id") for n in names),
                             first=seen[value],
                         ),
                     )
-                seen[value] = record["id"]
+                seen[value] = obj.pk
 
 
-def _check_model(key: str, record_id: Any, obj: models.Model) -> None:
-    """The model's own field checks and check constraints (Django's ``full_clean`` without the
-    queries for references and uniqueness, which the file checks and the restore cover)."""
+def _check_constraints(key: str, record_id: int, obj: models.Model) -> None:
+    """The model's check constraints, on the record as it will be saved (with its new ids)."""
     model = type(obj)
-    try:
-        obj.clean_fields(exclude=[f.name for f in _fields(model) if f.is_relation])
-        for constraint in model._meta.constraints:
-            if isinstance(constraint, models.CheckConstraint):
+    for constraint in model._meta.constraints:
+        if isinstance(constraint, models.CheckConstraint):
+            try:
                 constraint.validate(model, obj)
-    except ValidationError as error:
-        messages = (
-            error.messages
-            if not hasattr(error, "error_dict")
-            else [f"{name}: {' '.join(str(m) for m in errors)}" for name, errors in error.message_dict.items()]
-        )
-        raise _invalid(key, record_id, " ".join(messages)[:300]) from None
+            except ValidationError as error:
+                raise _invalid(key, record_id, _text(error)) from None
 
 
 # --- Restore ----------------------------------------------------------------------------------
-
-
-def _known_names(key: str, model: type[models.Model]) -> set[str]:
-    """The field names a file may hold for ``model``: today's and those of older files."""
-    names = {f.name for f in _fields(model)}
-    return names | {OLD_FIELD_NAMES[key, name] for name in names if (key, name) in OLD_FIELD_NAMES}
 
 
 def restore(document: dict, *, allow_duplicates: bool = False) -> RestoreOutcome:
@@ -643,24 +696,15 @@ def restore(document: dict, *, allow_duplicates: bool = False) -> RestoreOutcome
             date exists already (unless ``allow_duplicates``), or the database refuses the data
             (then everything is rolled back).
     """
-    validate(document)
-    data = document["data"]
-    converted = {key: [_convert(key, model, r, None) for r in data[key]] for key, model, _ in MODELS}
-    ignored = sorted(
-        {
-            f"{key}.{name}"
-            for key, model, _ in MODELS
-            for record in data[key]
-            for name in record
-            if name != "id" and name not in _known_names(key, model)
-        }
+    contents = _contents(document)
+    outcome = RestoreOutcome(
+        scope=contents.scope, unknown_users=contents.unknown_users, ignored_fields=contents.ignored_fields
     )
-    outcome = RestoreOutcome(scope=document["scope"], ignored_fields=ignored)
     try:
         with transaction.atomic():
             if not allow_duplicates:
-                _refuse_duplicate_evenings(converted["evenings"])
-            _restore(data, converted, outcome)
+                _refuse_duplicate_evenings(contents.objects["evenings"])
+            _restore(contents.objects, outcome)
     except DatabaseError as error:
         raise BackupError(
             gettext_noop("The backup does not fit into this database (%(detail)s). Nothing was restored."),
@@ -670,9 +714,9 @@ def restore(document: dict, *, allow_duplicates: bool = False) -> RestoreOutcome
     return outcome
 
 
-def _refuse_duplicate_evenings(evenings: list[dict]) -> None:
-    for values in evenings:
-        if Evening.objects.filter(name=values["name"], date=values["date"]).exists():
+def _refuse_duplicate_evenings(evenings: list[Evening]) -> None:
+    for evening in evenings:
+        if Evening.objects.filter(name=evening.name, date=evening.date).exists():
             raise BackupError(
                 gettext_noop(
                     'The evening "%(name)s" of %(date)s is already in this database. '
@@ -680,145 +724,90 @@ def _refuse_duplicate_evenings(evenings: list[dict]) -> None:
                     "(restore --allow-duplicates)."
                 ),
                 code="duplicate_evening",
-                name=values["name"],
-                date=values["date"].isoformat(),
+                name=evening.name,
+                date=evening.date.isoformat(),
             )
 
 
-def _restore(data: dict, converted: dict[str, list[dict]], outcome: RestoreOutcome) -> None:
-    new_ids: dict[str, dict] = {}
-    users = _user_map(converted)
-    outcome.unknown_users = sorted(name for name, user in users.items() if user is None)
+def _insert(obj: models.Model) -> None:
+    """Insert ``obj`` under a new primary key exactly as it is: a raw save, as ``loaddata``
+    does, so automatic dates keep their backed-up values."""
+    obj.pk = None
+    DeserializedObject(obj).save()
 
-    # Players: matched by their match key, never duplicated.
-    keys = [match_key(v["name"], v.get("club", "")) for v in converted["players"]]
-    existing = {p.match_key: p.pk for p in Player.objects.filter(match_key__in=keys)}
-    new_ids["players"] = {}
-    created: dict[str, Player] = {}
-    for record, values, key in zip(data["players"], converted["players"], keys, strict=True):
-        if key in existing:
-            new_ids["players"][record["id"]] = existing[key]
-            outcome.players_reused += 1
-        elif key in created:  # the same person twice in the file
-            new_ids["players"][record["id"]] = created[key].pk
-        else:
-            player = Player(**values)
-            player.save()
-            _keep_auto_dates(Player, [player], [values])
-            created[key] = player
-            new_ids["players"][record["id"]] = player.pk
-            outcome.players_new += 1
 
+def _restore(objects: dict[str, list], outcome: RestoreOutcome) -> None:
+    new_ids = {"players": _reuse_or_insert_players(objects["players"], outcome)}
     for key, model, _ in MODELS[1:]:
-        objects = []
-        for record, values in zip(data[key], converted[key], strict=True):
-            values = dict(values)
+        file_ids = [obj.pk for obj in objects[key]]
+        for file_id, obj in zip(file_ids, objects[key], strict=True):
             for f in _fields(model):
-                if not f.is_relation or f.attname not in values or values[f.attname] is None:
-                    continue
-                if _is_user_fk(f):
-                    user = users.get(values[f.attname])
-                    values[f.attname] = user.pk if user is not None else None
-                else:
-                    values[f.attname] = new_ids[KEY_OF_MODEL[f.related_model]][values[f.attname]]
-            _order_pair(model, key, record["id"], values)
-            objects.append(model(**values))
-        outcome.new_tokens += _fresh_unique_values(model, objects, converted[key])
-        for record, obj in zip(data[key], objects, strict=True):
-            _check_model(key, record["id"], obj)
-        saved = _create(model, objects)
-        _keep_auto_dates(model, saved, converted[key])
-        new_ids[key] = {record["id"]: obj.pk for record, obj in zip(data[key], saved, strict=True)}
-        if model is Evening:
-            outcome.evenings = saved
-    outcome.deals = len(converted["deals"])
-    outcome.deal_changes = len(converted["deal_changes"])
+                if f.is_relation and not _is_user_fk(f) and getattr(obj, f.attname) is not None:
+                    setattr(obj, f.attname, new_ids[KEY_OF_MODEL[f.related_model]][getattr(obj, f.attname)])
+            _order_pair(key, file_id, obj)
+            _check_constraints(key, file_id, obj)
+        outcome.new_tokens += _fresh_unique_values(model, objects[key])
+        for obj in objects[key]:
+            _insert(obj)
+        new_ids[key] = {file_id: obj.pk for file_id, obj in zip(file_ids, objects[key], strict=True)}
+    outcome.evenings = objects["evenings"]
+    outcome.deals = len(objects["deals"])
+    outcome.deal_changes = len(objects["deal_changes"])
 
 
-#: Pairs stored smaller id first (a database check constraint): ordered again after new ids.
-ORDERED_PAIRS: dict[type[models.Model], tuple[str, str]] = {PartnerExclusion: ("player_a_id", "player_b_id")}
+def _reuse_or_insert_players(players: list[Player], outcome: RestoreOutcome) -> dict[int, int]:
+    """File id -> primary key here of every player of the file: the player of the register with
+    the same :attr:`Player.match_key`, else a new one (once, however often the file holds them)."""
+    keys = [match_key(player.name, player.club) for player in players]
+    existing = {p.match_key: p.pk for p in Player.objects.filter(match_key__in=keys)}
+    created: dict[str, int] = {}
+    new_ids = {}
+    for player, key in zip(players, keys, strict=True):
+        file_id = player.pk
+        if key in existing:
+            new_ids[file_id] = existing[key]
+            outcome.players_reused += 1
+        elif key not in created:  # else: the same person twice in the file
+            player.match_key = key
+            _insert(player)
+            created[key] = player.pk
+            outcome.players_new += 1
+        new_ids[file_id] = existing.get(key) or created[key]
+    return new_ids
 
 
-def _order_pair(model: type[models.Model], key: str, record_id: Any, values: dict) -> None:
+def _order_pair(key: str, record_id: int, obj: models.Model) -> None:
     """Put an ordered pair of references (a wish "not together") back in order after the
     players got new ids, which may have flipped it; one player twice is refused."""
-    if model not in ORDERED_PAIRS:
+    if type(obj) not in ORDERED_PAIRS:
         return
-    first, second = ORDERED_PAIRS[model]
-    if values[first] == values[second]:
+    first, second = ORDERED_PAIRS[type(obj)]
+    a, b = getattr(obj, first), getattr(obj, second)
+    if a == b:
         raise _invalid(
             key, record_id, DomainError(gettext_noop("Both players of the pair are the same player in this database."))
         )
-    if values[first] > values[second]:
-        values[first], values[second] = values[second], values[first]
+    if a > b:
+        setattr(obj, first, b)
+        setattr(obj, second, a)
 
 
-def _user_map(converted: dict[str, list[dict]]) -> dict[str, Any]:
-    """Username -> user of this database (None when there is no such user)."""
-    names = {
-        values[f.attname]
-        for key, model, _ in MODELS
-        for f in _fields(model)
-        if _is_user_fk(f)
-        for values in converted[key]
-        if values.get(f.attname)
-    }
-    user_model = _user_model()
-    found = {
-        getattr(u, user_model.USERNAME_FIELD): u
-        for u in user_model.objects.filter(**{f"{user_model.USERNAME_FIELD}__in": names})
-    }
-    return {name: found.get(name) for name in names}
-
-
-def _fresh_unique_values(model, objects: list, values: list[dict]) -> int:
-    """Unique fields with a generated default (table tokens): keep the backed-up value unless
-    the target database (or an earlier record of the file) uses it already; then generate a
-    new one. Returns how many objects got a new value."""
+def _fresh_unique_values(model: type[models.Model], objects: list) -> int:
+    """Unique fields with a generated default (table links): keep the backed-up value unless
+    this database (or an earlier record of the file) uses it already; then generate a new one.
+    Returns how many objects got a new value."""
     changed: set[int] = set()
     for f in _fields(model):
         if not (f.unique and callable(f.default)):
             continue
         wanted = [getattr(obj, f.attname) for obj in objects]
         taken = set(model.objects.filter(**{f"{f.attname}__in": wanted}).values_list(f.attname, flat=True))
-        for i, (obj, value) in enumerate(zip(objects, wanted, strict=True)):
-            if value in taken or f.attname not in values[i]:
-                new = f.get_default()
-                while new in taken:
-                    new = f.get_default()
-                setattr(obj, f.attname, new)
-                if f.attname in values[i]:
-                    changed.add(i)
-                value = new
-            taken.add(value)
+        for i, obj in enumerate(objects):
+            while getattr(obj, f.attname) in taken:
+                setattr(obj, f.attname, f.get_default())
+                changed.add(i)
+            taken.add(getattr(obj, f.attname))
     return len(changed)
-
-
-def _create(model, objects: list) -> list:
-    """Insert ``objects`` and return them with their new primary keys."""
-    if not objects:
-        return []
-    if connection.features.can_return_rows_from_bulk_insert:
-        return model.objects.bulk_create(objects, batch_size=500)
-    for obj in objects:
-        obj.save(force_insert=True)
-    return objects
-
-
-def _keep_auto_dates(model, objects: list, values: list[dict]) -> None:
-    """Put back the backed-up times of ``auto_now``/``auto_now_add`` fields, which saving
-    replaced by the current time."""
-    names = [f.attname for f in _fields(model) if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)]
-    changed = []
-    for obj, vals in zip(objects, values, strict=True):
-        if any(name in vals for name in names):
-            for name in names:
-                if name in vals:
-                    setattr(obj, name, vals[name])
-            changed.append(obj)
-    fields = [n for n in names if any(n in v for v in values)]
-    if changed and fields:
-        model.objects.bulk_update(changed, fields, batch_size=500)
 
 
 # --- Summaries ----------------------------------------------------------------------------------
