@@ -1,0 +1,261 @@
+"""Reading a backup: the envelope checked, each record turned into an unsaved model instance by
+Django's ``python`` deserializer, the references checked; the rules of the game in
+:mod:`scoring.backup.game`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core import serializers
+from django.core.exceptions import ValidationError
+from django.core.serializers.base import DeserializationError
+from django.db import models
+from django.utils import timezone
+
+from scoring.backup.base import (
+    ADDED_LATER,
+    FORMAT,
+    KEY_OF_MODEL,
+    MODELS,
+    OLD_FIELD_NAMES,
+    SCOPES,
+    VERSION,
+    BackupError,
+    backed_up_fields,
+    broken,
+    checksum,
+    foreign,
+    invalid,
+    is_user_fk,
+    messages_of,
+)
+from scoring.backup.game import check_game, check_unique_in_file
+from scoring.domain.errors import gettext_noop
+
+
+def validate(document: Any) -> None:
+    """Check a decoded backup completely, before anything is written.
+
+    Raises:
+        BackupError: a foreign file (Django dumpdata, any other JSON), a newer or unknown
+            format version, a checksum that does not match (damaged), missing keys, values
+            that do not fit their field, references to records that are not in the file, or
+            records that break a rule of the game or of their model.
+    """
+    read_contents(document)
+
+
+@dataclass
+class Contents:
+    """A checked backup: per key of ``data``, unsaved model instances whose primary keys and
+    references are still the file's ids (users: already this database's, or None)."""
+
+    scope: str
+    objects: dict[str, list[models.Model]]
+    unknown_users: list[str]
+    ignored_fields: list[str]
+
+
+def read_contents(document: Any) -> Contents:
+    """The checked contents of a decoded backup; see :func:`validate`."""
+    _check_envelope(document)
+    data = _checked_data(document)
+    _check_record_ids(data)
+    if document["scope"] == "evening" and not data["evenings"]:
+        raise broken("evenings")
+    users = _user_map(data)
+    objects = {key: _deserialize(key, model, data[key], users) for key, model, _ in MODELS}
+    _check_references(objects)
+    check_game(objects)
+    check_unique_in_file(objects)
+    return Contents(
+        scope=document["scope"],
+        objects=objects,
+        unknown_users=sorted(name for name, user in users.items() if user is None),
+        ignored_fields=sorted(
+            {
+                f"{key}.{name}"
+                for key, model, _ in MODELS
+                for record in data[key]
+                for name in record
+                if name != "id" and name not in _known_names(key, model)
+            }
+        ),
+    )
+
+
+def _check_envelope(document: Any) -> None:
+    """Raise BackupError unless ``document`` is a Bruus Turnier backup of a version this reads."""
+    if isinstance(document, list) and document and all(isinstance(r, dict) and "model" in r for r in document):
+        raise BackupError(
+            gettext_noop(
+                "This file is a Django database dump (dumpdata), not a Bruus Turnier backup. "
+                'Please use a file made with "manage.py backup".'
+            ),
+            code="dumpdata",
+        )
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise foreign()
+    version = document.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise broken("version")
+    if version > VERSION:
+        raise BackupError(
+            gettext_noop(
+                "This backup was made by a newer version of Bruus Turnier (backup format %(version)s; "
+                "this version reads format %(supported)s). Please update the program first."
+            ),
+            code="newer_version",
+            version=version,
+            supported=VERSION,
+        )
+
+
+def _checked_data(document: dict) -> dict:
+    """The ``data`` of a backup whose scope and checksum are right (later-added keys filled in).
+
+    Raises:
+        BackupError: unknown scope, no data, or a checksum that does not match.
+    """
+    if document.get("scope") not in SCOPES:
+        raise broken("scope")
+    data = document.get("data")
+    if not isinstance(data, dict) or not isinstance(document.get("sha256"), str):
+        raise broken("data")
+    if checksum(data) != document["sha256"].lower():
+        raise BackupError(
+            gettext_noop(
+                "The backup file is damaged: its checksum does not match its content "
+                "(it was changed or only partly copied). Nothing was restored."
+            ),
+            code="checksum",
+        )
+    for key in ADDED_LATER:
+        data.setdefault(key, [])
+    return data
+
+
+def _check_record_ids(data: dict) -> None:
+    """Raise BackupError unless every key holds a list of records, each with its own whole-number
+    ``id`` (the primary key it had)."""
+    for key, _model, _ in MODELS:
+        records = data.get(key)
+        if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
+            raise broken(key)
+        seen = set()
+        for record in records:
+            pk = record.get("id")
+            if not isinstance(pk, int) or isinstance(pk, bool) or pk in seen:
+                raise broken(f"{key}: id {pk!r}")
+            seen.add(pk)
+
+
+def _user_map(data: dict) -> dict[str, Any]:
+    """Username -> user of this database (None when there is no such user), for every username
+    the file names (one query)."""
+    user_model = get_user_model()
+    names = {
+        record.get(f.name)
+        for key, model, _ in MODELS
+        for f in backed_up_fields(model)
+        if is_user_fk(f)
+        for record in data[key]
+    }
+    names = {name for name in names if name and isinstance(name, str)}
+    username = user_model.USERNAME_FIELD
+    found = {getattr(u, username): u for u in user_model.objects.filter(**{f"{username}__in": names})}
+    return {name: found.get(name) for name in names}
+
+
+def _known_names(key: str, model: type[models.Model]) -> set[str]:
+    """The field names a file may hold for ``model``: today's and those of older files."""
+    names = {f.name for f in backed_up_fields(model)}
+    return names | {OLD_FIELD_NAMES[key, name] for name in names if (key, name) in OLD_FIELD_NAMES}
+
+
+def _may_be_missing(f: models.Field) -> bool:
+    """A field the record may leave out (added after the backup was made: its default)."""
+    if f.has_default() or f.null or getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False):
+        return True
+    return isinstance(f, (models.CharField, models.TextField)) and f.blank
+
+
+def _fits(f: models.Field, value: Any) -> bool:
+    """Whether a value of the file has the JSON type the backup writes for ``f``. Stricter than
+    ``to_python``, which would read ``1`` as True, ``true`` as 1 and a number as a name."""
+    if value is None:
+        return f.null or is_user_fk(f)
+    if is_user_fk(f) or isinstance(f, (models.CharField, models.TextField)):
+        return isinstance(value, str)
+    if isinstance(f, models.BooleanField):
+        return isinstance(value, bool)
+    if f.is_relation or isinstance(f, (models.IntegerField, models.FloatField)):
+        return not isinstance(value, bool)
+    return True
+
+
+def _serializer_record(key: str, model: type[models.Model], record: dict, users: dict[str, Any]) -> dict:
+    """A record of the file as a record of Django's ``python`` serializer: old field names read
+    as today's, a username as the primary key of that user here (None when unknown), fields this
+    version does not know left out, fields the file does not hold left to their defaults.
+
+    Raises:
+        BackupError: a field missing that has no default, or a value of the wrong JSON type.
+    """
+    fields = {}
+    for f in backed_up_fields(model):
+        name = f.name if f.name in record else OLD_FIELD_NAMES.get((key, f.name), f.name)
+        if name not in record:
+            if _may_be_missing(f):
+                continue
+            raise broken(f"{key} {record['id']!r}: {f.name}")
+        value = record[name]
+        if not _fits(f, value):
+            raise broken(f"{key} {record['id']!r}: {f.name} = {value!r}"[:200])
+        if is_user_fk(f) and value is not None:
+            value = getattr(users.get(value), "pk", None)
+        fields[f.name] = value
+    return {"model": model._meta.label_lower, "pk": record["id"], "fields": fields}
+
+
+def _deserialize(key: str, model: type[models.Model], records: list[dict], users: dict[str, Any]) -> list:
+    """The records of one model as unsaved instances (``serializers.deserialize``), each field
+    checked by the field itself (``clean_fields``: validators, choices, lengths).
+
+    Raises:
+        BackupError: ``broken`` for a value the field cannot read, ``invalid_record`` naming the
+            record for a value the field refuses.
+    """
+    try:
+        stream = [_serializer_record(key, model, record, users) for record in records]
+        objects = [deserialized.object for deserialized in serializers.deserialize("python", stream)]
+    except DeserializationError as error:
+        raise broken(f"{key}: {error}"[:200]) from None
+    relations = [f.name for f in backed_up_fields(model) if f.is_relation]
+    for obj in objects:
+        for f in backed_up_fields(model):  # a time without zone (not written by the backup) is UTC
+            value = getattr(obj, f.attname)
+            if isinstance(value, datetime) and timezone.is_naive(value):
+                setattr(obj, f.attname, value.replace(tzinfo=UTC))
+        try:
+            obj.clean_fields(exclude=relations)
+        except ValidationError as error:
+            raise invalid(key, obj.pk, messages_of(error)) from None
+    return objects
+
+
+def _check_references(objects: dict[str, list]) -> None:
+    """Raise BackupError unless every reference points to a record of the file."""
+    ids = {key: {obj.pk for obj in objs} for key, objs in objects.items()}
+    for key, model, _ in MODELS:
+        for f in backed_up_fields(model):
+            if not f.is_relation or is_user_fk(f):
+                continue
+            targets = ids[KEY_OF_MODEL[f.related_model]]
+            for obj in objects[key]:
+                value = getattr(obj, f.attname)
+                if value is not None and value not in targets:
+                    raise broken(f"{key} {obj.pk!r}: {f.name} → {value!r}")

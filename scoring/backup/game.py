@@ -1,0 +1,112 @@
+"""The rules of the game and the models' uniqueness, checked on the records of a backup before
+anything is written."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import models
+
+from scoring.backup.base import MODELS, backed_up_fields, invalid
+from scoring.domain.errors import DomainError, gettext_noop
+from scoring.domain.rules import DealResult, ImpossibleResult, score_accepted, score_deal
+from scoring.models import (
+    Deal,
+)
+
+_NO_SUCH_SESSION = gettext_noop("There is no session %(number)s: the evening has sessions 1 to %(count)s.")
+
+
+_NO_SUCH_ROUND = gettext_noop("There is no round %(number)s: a session has rounds 1 to %(count)s.")
+
+
+_NO_SUCH_DEAL = gettext_noop("There is no deal %(number)s: a round has deals 1 to %(count)s.")
+
+
+def _check_number(key: str, obj: Any, count: int, message: str) -> None:
+    """BackupError naming the record unless its ``number`` lies in 1..``count``."""
+    if not 1 <= obj.number <= count:
+        raise invalid(key, obj.pk, DomainError(message, number=obj.number, count=count))
+
+
+def check_game(objects: dict[str, list]) -> None:
+    """Raise BackupError (naming the record) unless every session, round and deal fits its
+    evening and every deal is scored as the rules score it (``scoring.domain.rules``): a result
+    the rules call impossible needs the organiser's stored reason, as in the app."""
+    evenings, sessions, rounds, seatings = (
+        {obj.pk: obj for obj in objects[key]} for key in ("evenings", "sessions", "rounds", "seatings")
+    )
+    for session in objects["sessions"]:
+        _check_number("sessions", session, evenings[session.evening_id].sessions_count, _NO_SUCH_SESSION)
+    for round_ in objects["rounds"]:
+        evening = evenings[sessions[round_.session_id].evening_id]
+        _check_number("rounds", round_, evening.rounds_per_session, _NO_SUCH_ROUND)
+    for deal in objects["deals"]:
+        evening = evenings[sessions[rounds[seatings[deal.seating_id].round_id].session_id].evening_id]
+        _check_number("deals", deal, evening.deals_per_round, _NO_SUCH_DEAL)
+        _check_score(deal)
+
+
+def _check_score(deal: Deal) -> None:
+    """Raise BackupError unless the deal's matchsticks are what the rules give for its result."""
+    result = DealResult(deal.winner, deal.to_nil, deal.bonus_a, deal.bonus_b)
+    try:
+        score = score_deal(result)
+    except ImpossibleResult as error:
+        if not deal.override_reason.strip():
+            raise invalid("deals", deal.pk, error) from None
+        try:
+            score = score_accepted(result)
+        except ImpossibleResult as error:
+            raise invalid("deals", deal.pk, error) from None
+    if (deal.points_a, deal.points_b) != (score.a, score.b):
+        raise invalid(
+            "deals",
+            deal.pk,
+            DomainError(
+                gettext_noop(
+                    "The deal holds %(points_a)s:%(points_b)s matchsticks, but the rules give "
+                    "%(rule_a)s:%(rule_b)s for what was entered."
+                ),
+                points_a=deal.points_a,
+                points_b=deal.points_b,
+                rule_a=score.a,
+                rule_b=score.b,
+            ),
+        )
+
+
+def _unique_sets(model: type[models.Model]) -> list[tuple[str, ...]]:
+    """Attnames of each unique field or unconditional unique constraint of ``model``."""
+    sets = [(f.attname,) for f in backed_up_fields(model) if f.unique]
+    for constraint in model._meta.constraints:
+        if isinstance(constraint, models.UniqueConstraint) and constraint.fields and constraint.condition is None:
+            sets.append(tuple(model._meta.get_field(name).attname for name in constraint.fields))
+    return sets
+
+
+def check_unique_in_file(objects: dict[str, list]) -> None:
+    """Two records of the file that the database would take for the same (two tables number 1
+    of an evening, two results of one deal): BackupError naming the second one. Players (matched
+    by name and club) and table links (replaced when taken) are handled by the restore."""
+    for key, model, _ in MODELS[1:]:
+        for names in _unique_sets(model):
+            fields = [f for f in backed_up_fields(model) if f.attname in names]
+            if any(f.has_default() and callable(f.default) for f in fields):
+                continue  # a generated value (table link): made fresh when it is taken
+            seen: dict[tuple, Any] = {}
+            for obj in objects[key]:
+                value = tuple(getattr(obj, name) for name in names)
+                if None in value:
+                    continue
+                if value in seen:
+                    raise invalid(
+                        key,
+                        obj.pk,
+                        DomainError(
+                            gettext_noop("It repeats %(fields)s of record %(first)s."),
+                            fields=", ".join(n.removesuffix("_id") for n in names),
+                            first=seen[value],
+                        ),
+                    )
+                seen[value] = obj.pk
