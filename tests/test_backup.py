@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from django.apps import apps
 from django.core.management import CommandError, call_command
-from django.utils import translation
+from django.utils import timezone, translation
 
 from scoring import backup, selectors, services
 from scoring.backup import BackupError
@@ -294,6 +294,23 @@ def test_files_written_by_earlier_versions_restore_every_field(name, organiser):
         assert len(exported[key]) == len(records), key
         for mine, theirs in zip(exported[key], records, strict=True):
             assert {name: mine[name] for name in theirs} == theirs, key
+
+
+def test_automatic_dates_the_file_does_not_hold_are_the_time_of_the_restore(played_evening):
+    """A file without an automatic date (a field added after it was written) restores as a save
+    would: with the time of the restore, never refused."""
+    document = backup.export_evening(played_evening)
+    automatic = {"players": "created_at", "evenings": "created_at", "deals": "updated_at", "deal_changes": "changed_at"}
+    for key, name in automatic.items():
+        for record in document["data"][key]:
+            del record[name]
+    wipe()
+    start = timezone.now()
+    [restored] = backup.restore(reseal(document)).evenings
+    assert Evening.objects.get(pk=restored.pk).created_at >= start
+    assert min(Player.objects.values_list("created_at", flat=True)) >= start
+    assert min(Deal.objects.values_list("updated_at", flat=True)) >= start
+    assert min(DealChange.objects.values_list("changed_at", flat=True)) >= start
 
 
 def test_backup_file_is_readable_utf8_json_or_gzip(played_evening, tmp_path):

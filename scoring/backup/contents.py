@@ -235,11 +235,14 @@ def _deserialize(key: str, model: type[models.Model], records: list[dict], users
     except DeserializationError as error:
         raise broken(f"{key}: {error}"[:200]) from None
     relations = [f.name for f in backed_up_fields(model) if f.is_relation]
+    now = timezone.now()
     for obj in objects:
-        for f in backed_up_fields(model):  # a time without zone (not written by the backup) is UTC
+        for f in backed_up_fields(model):
             value = getattr(obj, f.attname)
-            if isinstance(value, datetime) and timezone.is_naive(value):
-                setattr(obj, f.attname, value.replace(tzinfo=UTC))
+            if value is None and (getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)):
+                setattr(obj, f.attname, now)  # not in the file (added later): now, as a save would
+            elif isinstance(value, datetime) and timezone.is_naive(value):
+                setattr(obj, f.attname, value.replace(tzinfo=UTC))  # not written by the backup: UTC
         try:
             obj.clean_fields(exclude=relations)
         except ValidationError as error:

@@ -11,10 +11,7 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from scoring.backup.base import FORMAT, MODELS, VERSION, backed_up_fields, checksum, is_user_fk
-from scoring.models import (
-    Evening,
-    Player,
-)
+from scoring.models import Evening, Player
 
 
 def _plain(value: Any) -> Any:

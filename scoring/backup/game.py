@@ -10,9 +10,7 @@ from django.db import models
 from scoring.backup.base import MODELS, backed_up_fields, invalid
 from scoring.domain.errors import DomainError, gettext_noop
 from scoring.domain.rules import DealResult, ImpossibleResult, score_accepted, score_deal
-from scoring.models import (
-    Deal,
-)
+from scoring.models import Deal
 
 _NO_SUCH_SESSION = gettext_noop("There is no session %(number)s: the evening has sessions 1 to %(count)s.")
 

@@ -13,11 +13,7 @@ from scoring.backup.base import KEY_OF_MODEL, MODELS, BackupError, backed_up_fie
 from scoring.backup.contents import read_contents
 from scoring.domain.errors import DomainError, gettext_noop
 from scoring.domain.names import match_key
-from scoring.models import (
-    Evening,
-    PartnerExclusion,
-    Player,
-)
+from scoring.models import Evening, PartnerExclusion, Player
 
 #: Pairs stored smaller id first (a database check constraint): ordered again after new ids.
 ORDERED_PAIRS: dict[type[models.Model], tuple[str, str]] = {PartnerExclusion: ("player_a_id", "player_b_id")}
@@ -84,9 +80,7 @@ def _restore(objects: dict[str, list], outcome: RestoreOutcome) -> None:
     for key, model, _ in MODELS[1:]:
         file_ids = [obj.pk for obj in objects[key]]
         for file_id, obj in zip(file_ids, objects[key], strict=True):
-            for f in backed_up_fields(model):
-                if f.is_relation and not is_user_fk(f) and getattr(obj, f.attname) is not None:
-                    setattr(obj, f.attname, new_ids[KEY_OF_MODEL[f.related_model]][getattr(obj, f.attname)])
+            _renumber_references(obj, new_ids)
             _order_pair(key, file_id, obj)
             _check_constraints(key, file_id, obj)
         outcome.new_tokens += _fresh_unique_values(model, objects[key])
@@ -96,6 +90,14 @@ def _restore(objects: dict[str, list], outcome: RestoreOutcome) -> None:
     outcome.evenings = objects["evenings"]
     outcome.deals = len(objects["deals"])
     outcome.deal_changes = len(objects["deal_changes"])
+
+
+def _renumber_references(obj: models.Model, new_ids: dict[str, dict[int, int]]) -> None:
+    """Point the references of ``obj`` (ids of the file) to the records as saved here (users
+    are this database's already)."""
+    for f in backed_up_fields(type(obj)):
+        if f.is_relation and not is_user_fk(f) and getattr(obj, f.attname) is not None:
+            setattr(obj, f.attname, new_ids[KEY_OF_MODEL[f.related_model]][getattr(obj, f.attname)])
 
 
 def _reuse_or_insert_players(players: list[Player], outcome: RestoreOutcome) -> dict[int, int]:
@@ -108,14 +110,13 @@ def _reuse_or_insert_players(players: list[Player], outcome: RestoreOutcome) -> 
     for player, key in zip(players, keys, strict=True):
         file_id = player.pk
         if key in existing:
-            new_ids[file_id] = existing[key]
             outcome.players_reused += 1
-        elif key not in created:  # else: the same person twice in the file
+        elif key not in created:  # else: the same person twice in the file, created once
             player.match_key = key
             _insert(player)
             created[key] = player.pk
             outcome.players_new += 1
-        new_ids[file_id] = existing.get(key) or created[key]
+        new_ids[file_id] = existing[key] if key in existing else created[key]
     return new_ids
 
 
