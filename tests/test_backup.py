@@ -313,6 +313,20 @@ def test_automatic_dates_the_file_does_not_hold_are_the_time_of_the_restore(play
     assert min(DealChange.objects.values_list("changed_at", flat=True)) >= start
 
 
+def test_fields_this_version_does_not_know_are_ignored_and_reported(played_evening, tmp_path, capsys):
+    before = snapshot(played_evening)
+    document = backup.export_evening(played_evening)
+    document["data"]["deals"][0]["weather"] = "stormy"
+    document["data"]["players"][3]["nickname"] = "Hauke"
+    path = backup.write_backup(reseal(document), tmp_path / "neuer.json")
+    wipe()
+    outcome = backup.restore(backup.read_backup(path))
+    assert outcome.ignored_fields == ["deals.weather", "players.nickname"]
+    assert snapshot(Evening.objects.get(pk=outcome.evenings[0].pk)) == before
+    call_command("restore", str(path), "--allow-duplicates")
+    assert "deals.weather, players.nickname" in capsys.readouterr().out
+
+
 def test_backup_file_is_readable_utf8_json_or_gzip(played_evening, tmp_path):
     document = backup.export_evening(played_evening)
     plain = backup.write_backup(document, tmp_path / "abend.json")
