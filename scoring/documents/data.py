@@ -218,6 +218,11 @@ def load_session_plan(
     stand_ins = frozenset(pid for pid, stand_in, _, _ in rows if stand_in)
     names = display_names((pid, name, club) for pid, _, name, club in rows)
     people = {pid: player_ref(Player(pk=pid, name=name, club=club), stand_ins, names) for pid, _, name, club in rows}
+    drawn = {pid for p in history.partnerships for pid in p.players} | {
+        pid for pid in history.sitters.values() if pid is not None
+    }
+    if missing := drawn - people.keys():  # not a participant of the evening (never in normal use)
+        people.update({p.pk: player_ref(p, stand_ins, names) for p in Player.objects.filter(pk__in=missing)})
     return session_plan(
         history,
         number,
