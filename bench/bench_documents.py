@@ -46,7 +46,7 @@ from reportlab.lib.units import mm  # noqa: E402
 from reportlab.platypus import PageBreak, SimpleDocTemplate, Table, TableStyle  # noqa: E402
 
 from scoring.documents import pdf_base  # noqa: E402
-from scoring.documents.data import DealLine, PlayerRef, RoundPlan, SessionPlan, TableSeat, Team  # noqa: E402
+from scoring.documents.data import DealLine, PartnershipRef, PlayerRef, RoundPlan, SessionPlan, TablePlan  # noqa: E402
 from scoring.documents.ranking import build_ranking  # noqa: E402
 from scoring.documents.score_sheets import build_score_sheets, qr_modules  # noqa: E402
 from scoring.domain.names import person_key  # noqa: E402
@@ -86,7 +86,7 @@ def ranking_rows(players: int, rnd: random.Random) -> list[RankingRow]:
 
 def session_plan(tables: int, rnd: random.Random) -> SessionPlan:
     players = [PlayerRef(i, f"{rnd.choice(FIRST)} {rnd.choice(LAST)} {i}") for i in range(1, 4 * tables + 1)]
-    teams = [Team(k + 1, (players[2 * k], players[2 * k + 1])) for k in range(2 * tables)]
+    teams = [PartnershipRef(k + 1, (players[2 * k], players[2 * k + 1])) for k in range(2 * tables)]
     rounds = []
     for number in range(1, 5):
         order = teams[:]
@@ -98,7 +98,7 @@ def session_plan(tables: int, rnd: random.Random) -> SessionPlan:
                 for d, winner in ((d, rnd.choice("AB")) for d in range(1, 5))
             )
             url = f"http://192.168.178.20:8000/t/{t + 1:02d}{'Ab3_' * 7}x2/"
-            seats.append(TableSeat(t + 1, order[2 * t], order[2 * t + 1], url, deals))
+            seats.append(TablePlan(t + 1, order[2 * t], order[2 * t + 1], url, deals))
         rounds.append(RoundPlan(number, tuple(seats)))
     return SessionPlan(1, 4, tuple(rounds), tuple(teams))
 

@@ -12,9 +12,9 @@ from django.contrib.auth.models import Group
 from django.db import transaction
 
 from scoring import services
-from scoring.domain.player_import import parse_player_file
 from scoring.domain.rules import POSSIBLE_BONUS_PAIRS, TEAMS, DealResult
 from scoring.models import Evening, Seating
+from scoring.player_files import parse_player_file
 from scoring.roles import LEADER, ensure_groups
 
 DEMO_EVENING = "Schwesinger Bruus-Abend (Demo)"

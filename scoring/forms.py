@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.domain.rules import MAX_BONUS, DealResult, ImpossibleResult, check_result
 from scoring.messages import translate
 from scoring.models import Evening, TeamLetter
+from scoring.parsing import ascii_int
 from scoring.validators import validate_no_bidi_controls
 
 BONUS_CHOICES = [(n, str(n)) for n in range(MAX_BONUS + 1)]
@@ -56,6 +57,37 @@ class ImportForm(forms.Form):
         label=_("Spreadsheet (.xlsx or .csv)"),
         help_text=_("First row: column headers, e.g. Name and Verein."),
     )
+
+
+class DealNumberForm(forms.Form):
+    """Which deal of a round the organiser opens or saves: ``number`` from the form sent, else
+    ``deal`` from the link; 1 to the evening's deals per round, ASCII digits only
+    (:func:`scoring.parsing.ascii_int`). Nothing given is valid (no deal chosen, ``number`` 0)."""
+
+    number = forms.CharField(required=False, strip=False)
+
+    def __init__(self, request, *, deals_per_round: int):
+        raw = request.POST.get("number") or request.GET.get("deal") or ""
+        super().__init__({"number": raw})
+        self.deals_per_round = deals_per_round
+
+    def clean_number(self) -> int:
+        raw = self.cleaned_data["number"]
+        if not raw:
+            return 0
+        number = ascii_int(raw, minimum=1, maximum=self.deals_per_round)
+        if number is None:
+            raise forms.ValidationError(
+                _("There is no deal %(number)s: a round has deals 1 to %(count)s."),
+                code="no_such_deal",
+                params={"number": raw, "count": self.deals_per_round},
+            )
+        return number
+
+    @property
+    def deal(self) -> int:
+        """The chosen deal's number, 0 for none or an invalid one."""
+        return self.cleaned_data.get("number", 0) if self.is_valid() else 0
 
 
 class DealForm(forms.Form):

@@ -5,12 +5,12 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 
-from scoring.domain.player_import import BIDI_CONTROL_MESSAGE, find_bidi_control
+from scoring.domain.names import BIDI_CONTROL_MESSAGE, find_bidi_control
 
 
 def validate_no_bidi_controls(value: str) -> None:
     """Refuse text with a character that changes the writing direction (it can make a name
-    display as another one); see :data:`scoring.domain.player_import.BIDI_CONTROLS`.
+    display as another one); see :data:`scoring.domain.names.BIDI_CONTROLS`.
 
     Raises:
         ValidationError: code ``"bidi_control"``, the message naming the code point.

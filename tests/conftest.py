@@ -71,7 +71,7 @@ def evening_factory(db):
 def roster_evening(db):
     """The real Schwesing roster (26 players) checked in for an evening."""
     from scoring import services
-    from scoring.domain.player_import import parse_player_file
+    from scoring.player_files import parse_player_file
 
     evening = services.create_evening(name="Schwesing", date=date(2026, 11, 21), venue="Dörpshus")
     parsed = parse_player_file(ROSTER.read_bytes(), ROSTER.name)

@@ -12,10 +12,12 @@ import random
 from datetime import date
 from fractions import Fraction
 
-from scoring.documents.data import DealLine, PlayerRef, RoundPlan, SessionPlan, TableSeat, Team
+from scoring.documents import data
+from scoring.documents.data import DealLine, PlayerRef, SessionPlan
 from scoring.domain.ranking import PlayerScore, rank
 from scoring.models import Evening, Player
 from scoring.selectors import RankingRow
+from scoring.selectors.history import EveningHistory, PartnershipHistory, RoundHistory, TableHistory
 
 FIRST = [
     "Hauke",
@@ -102,30 +104,63 @@ def session_plan(
     players: list[Player], rnd: random.Random, *, rounds: int = 4, deals: int = 4, filled: bool = True
 ) -> SessionPlan:
     """A drawn session: partnerships, tables, a sit-out team per round when the number of teams is
-    odd, a whole-session sit-out player when the number of players is odd."""
-    refs = [PlayerRef(p.pk, p.name, p.club) for p in players]
-    rnd.shuffle(refs)
-    sitout_player = refs.pop() if len(refs) % 2 else None
-    teams = [Team(k + 1, (refs[2 * k], refs[2 * k + 1])) for k in range(len(refs) // 2)]
-    plan_rounds = []
+    odd, a whole-session sit-out player when the number of players is odd. Built as the app builds
+    it: an in-memory evening history (:mod:`scoring.selectors.history`) made into a plan by
+    :func:`scoring.documents.data.session_plan`."""
+    people = {p.pk: PlayerRef(p.pk, p.name, p.club) for p in players}
+    ids = list(people)
+    rnd.shuffle(ids)
+    sitout_player = ids.pop() if len(ids) % 2 else None
+    teams = [PartnershipHistory(k + 1, 1, k + 1, (ids[2 * k], ids[2 * k + 1])) for k in range(len(ids) // 2)]
+    history_rounds = []
+    lines: dict[int, tuple[DealLine, ...]] = {}
     for number in range(1, rounds + 1):
         order = teams[:]
         rnd.shuffle(order)
         sitout = order.pop() if len(order) % 2 else None
-        seats = []
+        tables = []
         for t in range(len(order) // 2):
-            lines = ()
+            seating = number * 1000 + t + 1
             if filled:
-                lines = tuple(
+                lines[seating] = tuple(
                     DealLine(
                         d, w, nil, 0, 0, (2 if nil else 1) if w == "A" else 0, (2 if nil else 1) if w == "B" else 0
                     )
                     for d, w, nil in ((d, rnd.choice("AB"), rnd.random() < 0.2) for d in range(1, deals + 1))
                 )
-            url = f"http://127.0.0.1:8000/t/{t + 1:02d}{'Ab3_' * 7}x2/"
-            seats.append(TableSeat(t + 1, order[2 * t], order[2 * t + 1], url, lines))
-        plan_rounds.append(RoundPlan(number, tuple(seats), sitout))
-    return SessionPlan(1, deals, tuple(plan_rounds), tuple(teams), sitout_player)
+            a, b = order[2 * t], order[2 * t + 1]
+            tables.append(
+                TableHistory(seating, t + 1, a.id, b.id, a.players, b.players, 0, 0, 0, False, False, f"{t + 1:02d}")
+            )
+        history_rounds.append(
+            RoundHistory(
+                id=number,
+                session_id=1,
+                session=1,
+                number=number,
+                tables=tuple(tables),
+                sitout_team=sitout.players if sitout else None,
+                session_sitter=sitout_player,
+                sitout_team_id=sitout.id if sitout else None,
+            )
+        )
+    history = EveningHistory(
+        sessions={1: 1},
+        teams={t.id: t.players for t in teams},
+        rounds=tuple(history_rounds),
+        partnerships=tuple(teams),
+        sitters={1: sitout_player},
+    )
+    plan = data.session_plan(
+        history,
+        1,
+        people=people,
+        deals_per_round=deals,
+        scorer_url=lambda token: f"http://127.0.0.1:8000/t/{token}{'Ab3_' * 7}x2/",
+        deals=lines,
+    )
+    assert plan is not None
+    return plan
 
 
 ALPHABET = "abcdefghijklmnopqrstuvwxyzäöüßABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ -'.&<>\"øæåéčłç"

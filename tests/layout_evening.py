@@ -12,8 +12,8 @@ from pathlib import Path
 
 from scoring import services
 from scoring.demo import DEMO_SEED, play_seating, random_result
-from scoring.domain.player_import import parse_player_file
 from scoring.models import Evening, Seating, Table
+from scoring.player_files import parse_player_file
 
 ROSTER = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "players-schwesing.csv"
 #: 30 characters, as in the issue that asked for this check.

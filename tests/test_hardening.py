@@ -212,7 +212,7 @@ def test_bidi_controls_are_refused_in_names_and_clubs(organiser_client, char):
 
 
 def test_bidi_controls_are_refused_in_an_imported_list():
-    from scoring.domain.player_import import parse_player_file
+    from scoring.player_files import parse_player_file
 
     parsed = parse_player_file("Name;Verein\nGönke Hansen;Husum\nBoy\u202eJensen;Husum\n".encode(), "x.csv")
     assert [p.name for p in parsed.players] == ["Gönke Hansen"]

@@ -184,7 +184,7 @@ def test_import_preview_then_confirm(organiser_client, roster_evening):
     page = response.content.decode()
     assert response.status_code == 200
     assert "Neue Spielerin" in page
-    assert len(response.context["preview"]["problems"]) == 2  # empty name (line 4), duplicate (line 5)
+    assert len(response.context["preview"].problems) == 2  # empty name (line 4), duplicate (line 5)
     assert not Player.objects.filter(name="Neue Spielerin").exists(), "nothing saved before confirming"
     response = organiser_client.post(url, {"confirm": "1", "evening": roster_evening.pk})
     assert response.status_code == 302
@@ -203,7 +203,7 @@ def test_import_xlsx_and_bad_files(organiser_client):
     buffer.seek(0)
     buffer.name = "spieler.xlsx"
     response = organiser_client.post(reverse("organiser:player_import"), {"file": buffer})
-    assert [p.name for p, _ in response.context["preview"]["rows"]] == ["Hauke Petersen"]
+    assert [p.name for p, _ in response.context["preview"].rows] == ["Hauke Petersen"]
     for name, content in (
         ("liste.pdf", b"%PDF-1.4"),
         ("leer.csv", b""),

@@ -1,22 +1,23 @@
 """The plain data the session documents print, and the loaders that fetch it.
 
 The builders (score sheets, table lists, route cards) take a :class:`SessionPlan`: who plays
-with whom at which table in every round, and optionally what has been entered. It is built from
-:func:`scoring.selectors.sessions_with_rounds` without further queries; only the loaders in this
-module touch the database, with a fixed number of queries whatever the number of players.
+with whom at which table in every round, every player's seat per round, and optionally what has
+been entered. It is built from the evening's history (:func:`scoring.selectors.history.evening_history`,
+the one loader of who sits where and who sits out) without further queries; only the loader in
+this module touches the database, with a fixed number of queries whatever the number of players.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 
 from django.utils.translation import gettext
 
-from scoring import selectors
 from scoring.domain.names import display_names, person_key
-from scoring.models import Deal, Evening, Participant, Partnership, Player, Session
+from scoring.models import Deal, Evening, Participant, Player
+from scoring.selectors.history import EveningHistory, Seat, evening_history
 
 
 @dataclass(frozen=True)
@@ -36,8 +37,8 @@ class PlayerRef:
 
 
 @dataclass(frozen=True)
-class Team:
-    """A partnership: two players who play together for the whole session."""
+class PartnershipRef:
+    """A partnership as printed: two players who play together for the whole session."""
 
     number: int
     players: tuple[PlayerRef, PlayerRef]
@@ -61,43 +62,38 @@ class DealLine:
 
 
 @dataclass(frozen=True)
-class TableSeat:
+class TablePlan:
     """One table in one round: its two teams, the scorer's link and the deals entered so far."""
 
     table: int
-    team_a: Team
-    team_b: Team
+    team_a: PartnershipRef
+    team_b: PartnershipRef
     scorer_url: str
     deals: tuple[DealLine, ...] = ()
 
 
 @dataclass(frozen=True)
 class RoundPlan:
+    """One round: its tables, the sit-out partnership, and whether the session's sit-out player
+    sits it out (no longer once they have replaced a player who left)."""
+
     number: int
-    tables: tuple[TableSeat, ...]
-    sitout: Team | None = None
+    tables: tuple[TablePlan, ...]
+    sitout: PartnershipRef | None = None
+    session_sitter_sits_out: bool = True
 
 
 @dataclass(frozen=True)
 class SessionPlan:
+    """A drawn session as printed; ``seats``: each player's seat per round
+    (:meth:`scoring.selectors.history.EveningHistory.seats`, partners and opponents printed)."""
+
     number: int
     deals_per_round: int
     rounds: tuple[RoundPlan, ...]
-    partnerships: tuple[Team, ...]
+    partnerships: tuple[PartnershipRef, ...]
     sitout_player: PlayerRef | None = None
-
-
-@dataclass(frozen=True)
-class Seat:
-    """Where one player is in one round: table and partner, or sitting out."""
-
-    round: int
-    table: int | None
-    partner: PlayerRef | None
-
-    @property
-    def sits_out(self) -> bool:
-        return self.table is None
+    seats: Mapping[PlayerRef, tuple[Seat[PlayerRef], ...]] = field(default_factory=dict)
 
 
 def person_sort_key(player: PlayerRef) -> tuple:
@@ -117,86 +113,80 @@ def player_ref(
     return PlayerRef(id=player.pk, name=player.name, club=player.club, shown=shown)
 
 
-def team(
-    partnership: Partnership, stand_ins: frozenset[int] = frozenset(), names: dict[int, str] | None = None
-) -> Team:
-    return Team(
-        partnership.number,
-        (player_ref(partnership.player_1, stand_ins, names), player_ref(partnership.player_2, stand_ins, names)),
-    )
-
-
 def session_plan(
-    session: Session,
+    history: EveningHistory,
+    number: int,
     *,
+    people: Mapping[int, PlayerRef],
     deals_per_round: int,
     scorer_url: Callable[[str], str],
-    deals: dict[int, Iterable[Deal]] | None = None,
-    stand_ins: frozenset[int] = frozenset(),
-    names: dict[int, str] | None = None,
-) -> SessionPlan:
-    """A session as loaded by :func:`scoring.selectors.sessions_with_rounds` (everything
-    prefetched, no query here) as a :class:`SessionPlan`.
+    deals: Mapping[int, Iterable[DealLine]] | None = None,
+) -> SessionPlan | None:
+    """Session ``number`` of the loaded history (no query here) as a :class:`SessionPlan`, None
+    when it is not in the history (not drawn).
 
     Args:
+        people: player id -> the player as printed (:func:`player_ref`).
         scorer_url: table token -> the absolute URL of the table's scorer page.
         deals: seating id -> its entered deals, for filled score sheets; None for none.
-        stand_ins: ids of the evening's stand-ins, printed as "Name (Ersatz)".
-        names: player id -> name as printed (club added where names collide in the evening).
     """
+    session_id = next((sid for sid, n in history.sessions.items() if n == number), None)
+    if session_id is None:
+        return None
     deals = deals or {}
+    teams = {
+        p.id: PartnershipRef(p.number, (people[p.players[0]], people[p.players[1]]))
+        for p in history.partnerships
+        if p.session_id == session_id
+    }
+    sitter = history.sitters.get(session_id)
     rounds = []
-    for round_ in session.rounds.all():
+    for round_ in history.session_rounds(session_id):
         tables = tuple(
-            TableSeat(
-                table=s.table.number,
-                team_a=team(s.team_a, stand_ins, names),
-                team_b=team(s.team_b, stand_ins, names),
-                scorer_url=scorer_url(s.table.token),
-                deals=tuple(
-                    DealLine(d.number, d.winner, d.to_nil, d.bonus_a, d.bonus_b, d.points_a, d.points_b)
-                    for d in sorted(deals.get(s.pk, ()), key=lambda d: d.number)
-                ),
+            TablePlan(
+                table=t.table,
+                team_a=teams[t.team_a_id],
+                team_b=teams[t.team_b_id],
+                scorer_url=scorer_url(t.token),
+                deals=tuple(sorted(deals.get(t.seating_id, ()), key=lambda d: d.number)),
             )
-            for s in sorted(round_.seatings.all(), key=lambda s: s.table.number)
+            for t in round_.tables
         )
-        sitout = team(round_.sitout_partnership, stand_ins, names) if round_.sitout_partnership else None
-        rounds.append(RoundPlan(number=round_.number, tables=tables, sitout=sitout))
-    rounds.sort(key=lambda r: r.number)
+        rounds.append(
+            RoundPlan(
+                number=round_.number,
+                tables=tables,
+                sitout=teams[round_.sitout_team_id] if round_.sitout_team_id is not None else None,
+                session_sitter_sits_out=sitter is not None and sitter in round_.sitters,
+            )
+        )
+    seats = {
+        people[pid]: tuple(seat.named(people) for seat in player_seats)
+        for pid, player_seats in history.seats(session_id).items()
+    }
     return SessionPlan(
-        number=session.number,
+        number=number,
         deals_per_round=deals_per_round,
         rounds=tuple(rounds),
-        partnerships=tuple(team(p, stand_ins, names) for p in session.partnerships.all()),
-        sitout_player=player_ref(session.sitout_player, stand_ins, names) if session.sitout_player else None,
+        partnerships=tuple(teams.values()),
+        sitout_player=people[sitter] if sitter is not None else None,
+        seats=seats,
     )
 
 
-def seats_by_player(plan: SessionPlan) -> dict[PlayerRef, list[Seat]]:
-    """Every player of the session with their seat in each round, in round order."""
-    seats: dict[PlayerRef, list[Seat]] = defaultdict(list)
-    for round_ in plan.rounds:
-        for t in round_.tables:
-            for pair in (t.team_a.players, t.team_b.players):
-                seats[pair[0]].append(Seat(round_.number, t.table, pair[1]))
-                seats[pair[1]].append(Seat(round_.number, t.table, pair[0]))
-        if round_.sitout:
-            a, b = round_.sitout.players
-            seats[a].append(Seat(round_.number, None, b))
-            seats[b].append(Seat(round_.number, None, a))
-        if plan.sitout_player:
-            seats[plan.sitout_player].append(Seat(round_.number, None, None))
-    return dict(seats)
+def seats_by_player(plan: SessionPlan) -> dict[PlayerRef, tuple[Seat[PlayerRef], ...]]:
+    """Every player of the session with their seat in each round they play or sit out, in round
+    order (worked out by :meth:`scoring.selectors.history.RoundHistory.seats`)."""
+    return dict(plan.seats)
 
 
 def partner_of(plan: SessionPlan) -> dict[PlayerRef, PlayerRef | None]:
-    """Each player's partner for the session (None for a player who sits out the whole session)."""
+    """Each player's partner for the session: the partner of their last seat with one (after a
+    replacement, the partner they play with now); None for a player who sits out the whole
+    session."""
     partners: dict[PlayerRef, PlayerRef | None] = {}
-    for t in plan.partnerships:
-        partners[t.players[0]] = t.players[1]
-        partners[t.players[1]] = t.players[0]
-    if plan.sitout_player:
-        partners[plan.sitout_player] = None
+    for player, seats in plan.seats.items():
+        partners[player] = next((s.partner for s in reversed(seats) if s.partner is not None), None)
     return partners
 
 
@@ -208,28 +198,36 @@ def load_session_plan(
 ) -> SessionPlan | None:
     """The plan of session ``number`` of the evening, None if it has not been drawn.
 
-    Queries: those of :func:`scoring.selectors.sessions_with_rounds`, one for the evening's players
-    (stand-ins, names that collide), plus one for the deals.
+    Queries: those of :func:`scoring.selectors.history.evening_history` for the one session, one
+    for the evening's players (stand-ins, names that collide), plus one for the deals.
     """
-    session = next((s for s in selectors.sessions_with_rounds(evening) if s.number == number), None)
-    if session is None:
+    history = evening_history(evening, sessions=(number,))
+    if not history.sessions:
         return None
-    deals: dict[int, list[Deal]] = defaultdict(list)
+    deals: dict[int, list[DealLine]] = defaultdict(list)
     if with_deals:
-        for deal in Deal.objects.filter(seating__round__session=session).order_by("seating_id", "number"):
-            deals[deal.seating_id].append(deal)
-    people = list(
+        for d in Deal.objects.filter(seating__round__session__evening=evening, seating__round__session__number=number):
+            deals[d.seating_id].append(
+                DealLine(d.number, d.winner, d.to_nil, d.bonus_a, d.bonus_b, d.points_a, d.points_b)
+            )
+    rows = list(
         Participant.objects.filter(evening=evening).values_list(
             "player_id", "is_stand_in", "player__name", "player__club"
         )
     )
-    stand_ins = frozenset(pid for pid, stand_in, _, _ in people if stand_in)
-    names = display_names((pid, name, club) for pid, _, name, club in people)
+    stand_ins = frozenset(pid for pid, stand_in, _, _ in rows if stand_in)
+    names = display_names((pid, name, club) for pid, _, name, club in rows)
+    people = {pid: player_ref(Player(pk=pid, name=name, club=club), stand_ins, names) for pid, _, name, club in rows}
+    drawn = {pid for p in history.partnerships for pid in p.players} | {
+        pid for pid in history.sitters.values() if pid is not None
+    }
+    if missing := drawn - people.keys():  # not a participant of the evening (never in normal use)
+        people.update({p.pk: player_ref(p, stand_ins, names) for p in Player.objects.filter(pk__in=missing)})
     return session_plan(
-        session,
+        history,
+        number,
+        people=people,
         deals_per_round=evening.deals_per_round,
         scorer_url=scorer_url,
         deals=deals,
-        stand_ins=stand_ins,
-        names=names,
     )

@@ -27,7 +27,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, FrameBreak, KeepInFrame, Paragraph, Spacer, Table, TableStyle
 
 from scoring.documents import pdf_base as base
-from scoring.documents.data import DealLine, SessionPlan, TableSeat
+from scoring.documents.data import DealLine, SessionPlan, TablePlan
 
 QR_SIZE = 30 * mm
 CHECK = "✓"
@@ -174,7 +174,7 @@ class _Parts:
         )
 
 
-def _sheet(parts: _Parts, plan: SessionPlan, round_number: int, seat: TableSeat, *, filled: bool) -> list:
+def _sheet(parts: _Parts, plan: SessionPlan, round_number: int, seat: TablePlan, *, filled: bool) -> list:
     header = SheetHeader(
         parts,
         table=gettext("Table %(n)s") % {"n": seat.table},

@@ -106,7 +106,7 @@ def _sitouts(plan: SessionPlan, round_: RoundPlan) -> list:
     out = []
     if round_.sitout:
         out += [Spacer(1, 4 * mm), base.para(gettext("Sits out") + ": " + round_.sitout.label, NAME, bold=True)]
-    if plan.sitout_player:
+    if plan.sitout_player and round_.session_sitter_sits_out:
         out += [
             Spacer(1, 4 * mm),
             base.para(
@@ -143,7 +143,9 @@ def _players_table(plan: SessionPlan) -> Table:
         cells = []
         for n in rounds:
             seat = by_round.get(n)
-            if seat is None or seat.sits_out:
+            if seat is None:  # left the session (replaced) or joined it later as a replacement
+                cells.append("–")
+            elif seat.sits_out:
                 cells.append(base.cell(sits_out, SITS_OUT, round_w, padding=10, align="center"))
             else:
                 cells.append(str(seat.table))

@@ -109,7 +109,7 @@ __all__ = [
     "PlayerId",
     "RoundDraw",
     "SessionDraw",
-    "Table",
+    "TableDraw",
     "draw_session",
     "history_after",
 ]
@@ -192,7 +192,7 @@ class History:
 
 
 @dataclass(frozen=True)
-class Table:
+class TableDraw:
     """One table in one round.
 
     Attributes:
@@ -218,7 +218,7 @@ class RoundDraw:
     """
 
     number: int
-    tables: tuple[Table, ...]
+    tables: tuple[TableDraw, ...]
     sitout_partnership: int | None
 
 
@@ -300,7 +300,9 @@ def draw_session(
         round_draws.append(
             RoundDraw(
                 number=number,
-                tables=tuple(Table(number=t, team_a=a, team_b=b) for t, (a, b) in enumerate(sorted(tables), start=1)),
+                tables=tuple(
+                    TableDraw(number=t, team_a=a, team_b=b) for t, (a, b) in enumerate(sorted(tables), start=1)
+                ),
                 sitout_partnership=sitout,
             )
         )

@@ -1,5 +1,6 @@
-"""People's names: the one German alphabetical order, names told apart within an evening, and
-the stored form and match key that recognise one player across files and evenings.
+"""People's names: the one German alphabetical order, names told apart within an evening, the
+stored form and match key that recognise one player across files and evenings, and the
+characters a name must not contain (those that change the writing direction).
 
 Order (source: DIN 5007-1, "Ordnen von Schriftzeichenfolgen", variant 1, the order of German
 dictionaries and most club lists): ä is sorted as a, ö as o, ü as u, ß as ss, capitals like small
@@ -26,6 +27,11 @@ from __future__ import annotations
 import unicodedata
 from collections import Counter
 from collections.abc import Hashable, Iterable
+from typing import TypeVar
+
+from scoring.domain.errors import gettext_noop
+
+K = TypeVar("K", bound=Hashable)  # a person's id
 
 #: Letters that Unicode does not decompose into a base letter plus accent, folded as German
 #: lists print them (Danish and Nordic names are common in North Frisia).
@@ -87,7 +93,7 @@ def initial(name: str) -> str:
     return key[:1].upper() if key[:1].isalpha() else "#" if key else "?"
 
 
-def display_names(people: Iterable[tuple[Hashable, str, str]]) -> dict[Hashable, str]:
+def display_names(people: Iterable[tuple[K, str, str]]) -> dict[K, str]:
     """The name to show for each person of one evening: the name alone, or "Name (Club)" where
     two or more people of the evening have the same name (compared as in the list's order, so
     "Jens Carstensen" and "jens  carstensen" collide too).
@@ -156,3 +162,20 @@ def match_key(name: str, club: str) -> str:
         return folded.replace("\\", "\\\\").replace("|", "\\|")
 
     return f"{part(name)}|{part(club)}"
+
+
+#: Characters that change the direction of the text around them (Unicode bidirectional
+#: formatting: marks, embeddings, overrides, isolates). In a name they can make it display as
+#: another name ("RLO" turns "Hansen" around), so names, clubs and evening names refuse them.
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: The refusal, with ``%(character)s`` the character's code point such as ``202E``.
+BIDI_CONTROL_MESSAGE = gettext_noop(
+    "The text contains an invisible character that changes the writing direction (U+%(character)s); "
+    "it can make a name look like another. Please retype it."
+)
+
+
+def find_bidi_control(text: str) -> str | None:
+    """The first bidirectional formatting character (:data:`BIDI_CONTROLS`) in ``text``, else
+    None."""
+    return next((char for char in text if char in BIDI_CONTROLS), None)

@@ -4,13 +4,14 @@ the number of players (annotate and prefetch, no query per row).
 Every public name is re-exported here, so callers write ``from scoring import selectors`` and
 ``selectors.evening_ranking(...)``; the code lives in the feature modules:
 
-- :mod:`.history`: the one loader of an evening's history (tables, partners, sit-outs), used by
-  the ranking, the fairness report and the draw
-- :mod:`.players`: the register, search, the alphabetical order, names shown
+- :mod:`.history`: the one loader of an evening's history (tables, partners, sit-outs, every
+  player's :class:`Seat` per round), used by the ranking, the fairness report, the draw, the
+  printed documents and the seat finder
+- :mod:`.players`: the register, search, the alphabetical order, names shown, the import preview
 - :mod:`.evenings`: sessions with rounds, check-in counts, wishes for the draw, session changes
 - :mod:`.ranking`: the individual ranking, whether the evening is complete, every deal
 - :mod:`.fairness`: the fairness report of the draw
-- :mod:`.table_entry`: the table's tablet page
+- :mod:`.table_entry`: the table's tablet page, the organiser's page of one table in one round
 - :mod:`.room`: live dashboard, round being played, where a player sits
 """
 
@@ -27,12 +28,14 @@ from scoring.selectors.evenings import (
     sessions_with_rounds,
 )
 from scoring.selectors.fairness import FairnessReport, FairnessRow, evening_fairness, played_rounds
-from scoring.selectors.history import EveningHistory, RoundHistory, TableHistory, evening_history
+from scoring.selectors.history import EveningHistory, RoundHistory, Seat, TableHistory, evening_history
 from scoring.selectors.players import (
     PARTNERSHIP_PLAYERS,
+    ImportPreview,
     alphabetical,
     by_name,
     evening_display_names,
+    import_preview,
     known_match_keys,
     search_players,
 )
@@ -46,13 +49,21 @@ from scoring.selectors.room import (
     LiveGrid,
     PlayerSeats,
     PlayingNow,
-    Seat,
     live_grid,
     player_seats,
     playing_now,
     seating_state,
 )
-from scoring.selectors.table_entry import NextSeat, ScorerState, next_seats, scorer_state
+from scoring.selectors.table_entry import (
+    DealRow,
+    NextSeat,
+    ScorerState,
+    SeatingSheet,
+    matchsticks,
+    next_seats,
+    scorer_state,
+    seating_sheet,
+)
 
 __all__ = [
     "EveningHistory",
@@ -75,6 +86,8 @@ __all__ = [
     "search_players",
     "by_name",
     "known_match_keys",
+    "ImportPreview",
+    "import_preview",
     "evening_display_names",
     "alphabetical",
     "RankingRow",
@@ -98,4 +111,8 @@ __all__ = [
     "ScorerState",
     "scorer_state",
     "next_seats",
+    "matchsticks",
+    "DealRow",
+    "SeatingSheet",
+    "seating_sheet",
 ]

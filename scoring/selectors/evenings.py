@@ -101,7 +101,7 @@ def session_changes(session: Session) -> SessionChanges:
         Deal.objects.filter(seating__round__session=session).exists()
         or Seating.objects.filter(round__session=session, confirmed_at__isnull=False).exists()
     )
-    ids = set()
+    ids: set[int] = set()
     for a, b in Partnership.objects.filter(session=session).values_list("player_1_id", "player_2_id"):
         ids.update((a, b))
     if session.sitout_player_id:

@@ -1,14 +1,18 @@
 """The one loader of an evening's history: who played with and against whom at which table, who
 sat out which round, and each table's matchsticks so far.
 
-The ranking, the draw, the fairness report and the session changes all read the evening through
-:func:`evening_history`, so the rules "who sits out a round" and "a replacement plays from their
-first round on" are worked out in one place (:attr:`RoundHistory.sitting_out`).
+The ranking, the draw, the fairness report, the session changes, the printed documents (table
+list, route cards, score sheets) and the seat finder (the player's seat page, the tablet's "where
+everyone sits next") all read the evening through :func:`evening_history`, so the rules "who sits
+out a round" and "a replacement plays from their first round on" are worked out in one place
+(:attr:`RoundHistory.sitting_out`, :meth:`RoundHistory.seats`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 from django.db.models import Count, Sum
 
@@ -17,7 +21,47 @@ from scoring.domain.fairness import PlayedRound
 from scoring.domain.ranking import TableResult
 from scoring.models import Evening, Partnership, Round, Seating, Session
 
-Team = tuple[int, int]
+Pair = tuple[int, int]  # the player ids of a partnership
+P = TypeVar("P")
+Q = TypeVar("Q")
+
+
+@dataclass(frozen=True)
+class Seat(Generic[P]):
+    """Where one player is in one round: at a table with a partner against two opponents, or
+    sitting out (with the partner of the sit-out partnership, or alone as the session's sit-out
+    player). ``P`` is how a person is given: a player id (:meth:`RoundHistory.seats`), a
+    :class:`~scoring.models.Player` or a printed name (:meth:`named`)."""
+
+    session: int  # session number
+    round: int  # round number
+    table: int | None  # table number, None: sits out
+    partner: P | None
+    opponents: tuple[P, ...] = ()
+
+    @property
+    def sits_out(self) -> bool:
+        return self.table is None
+
+    def named(self: Seat[int], people: Mapping[int, Q]) -> Seat[Q]:
+        """The same seat with partner and opponents looked up in ``people`` (player id -> person)."""
+        return Seat(
+            self.session,
+            self.round,
+            self.table,
+            None if self.partner is None else people[self.partner],
+            tuple(people[p] for p in self.opponents),
+        )
+
+
+@dataclass(frozen=True)
+class PartnershipHistory:
+    """A partnership of a session: its number and its two players (ids)."""
+
+    id: int
+    session_id: int
+    number: int
+    players: Pair
 
 
 @dataclass(frozen=True)
@@ -28,13 +72,14 @@ class TableHistory:
     table: int  # table number
     team_a_id: int  # partnership ids
     team_b_id: int
-    team_a: Team  # player ids
-    team_b: Team
+    team_a: Pair  # player ids
+    team_b: Pair
     sum_a: int  # matchsticks of the deals entered so far
     sum_b: int
     deal_count: int
     entered: bool  # entered (by the scorer) or every deal there
     confirmed: bool
+    token: str = ""  # the table's secret link token (for the scorer's link on the score sheet)
 
     @property
     def players(self) -> tuple[int, ...]:
@@ -50,8 +95,9 @@ class RoundHistory:
     session: int  # session number
     number: int
     tables: tuple[TableHistory, ...]
-    sitout_team: Team | None  # the round's sit-out partnership (odd number of partnerships)
+    sitout_team: Pair | None  # the round's sit-out partnership (odd number of partnerships)
     session_sitter: int | None  # the session's sit-out player (odd number of players)
+    sitout_team_id: int | None = None  # the sit-out partnership's id
 
     @property
     def seated(self) -> frozenset[int]:
@@ -76,6 +122,25 @@ class RoundHistory:
         """The players of :attr:`sitting_out` who are not seated in the round."""
         return frozenset(p for group in self.sitting_out for p in group) - self.seated
 
+    @property
+    def confirmed(self) -> bool:
+        """Every table of the round has confirmed (a round without tables counts as confirmed)."""
+        return all(t.confirmed for t in self.tables)
+
+    def seats(self) -> dict[int, Seat[int]]:
+        """Player id -> their seat in this round: everybody seated at a table and everybody in
+        :attr:`sitting_out`. A player who left the session (replaced) has none."""
+        seats: dict[int, Seat[int]] = {}
+        for t in self.tables:
+            for team, other in ((t.team_a, t.team_b), (t.team_b, t.team_a)):
+                for me, partner in ((team[0], team[1]), (team[1], team[0])):
+                    seats[me] = Seat(self.session, self.number, t.table, partner, other)
+        for group in self.sitting_out:
+            for me in group:
+                mate = next((p for p in group if p != me), None)
+                seats.setdefault(me, Seat(self.session, self.number, None, mate))
+        return seats
+
     def table_results(self) -> list[TableResult]:
         """The round's tables for :func:`scoring.domain.ranking.round_sitout_credit`."""
         return [TableResult(t.sum_a, t.sum_b, entered=t.entered, confirmed=t.confirmed) for t in self.tables]
@@ -86,8 +151,29 @@ class EveningHistory:
     """Every drawn session of an evening (or all but one), as loaded by :func:`evening_history`."""
 
     sessions: dict[int, int]  # session id -> number
-    teams: dict[int, Team]  # partnership id -> player ids
+    teams: dict[int, Pair]  # partnership id -> player ids
     rounds: tuple[RoundHistory, ...]  # by session, then round
+    partnerships: tuple[PartnershipHistory, ...] = ()  # by session, then number
+    sitters: dict[int, int | None] = field(default_factory=dict)  # session id -> its sit-out player
+
+    def session_rounds(self, session_id: int) -> tuple[RoundHistory, ...]:
+        """The session's rounds, in order."""
+        return tuple(r for r in self.rounds if r.session_id == session_id)
+
+    def seats(self, session_id: int) -> dict[int, list[Seat[int]]]:
+        """Player id -> their seat in each round of the session they play or sit out, in round
+        order (a replacement's list starts, a leaver's ends, where the replacement took over)."""
+        seats: dict[int, list[Seat[int]]] = {}
+        for r in self.session_rounds(session_id):
+            for pid, seat in r.seats().items():
+                seats.setdefault(pid, []).append(seat)
+        return seats
+
+    def round_after(self, round_id: int) -> RoundHistory | None:
+        """The round played after ``round_id``: the next of its session, else the first of the
+        next session (if drawn and loaded); None when there is none."""
+        index = next(i for i, r in enumerate(self.rounds) if r.id == round_id)
+        return self.rounds[index + 1] if index + 1 < len(self.rounds) else None
 
     def for_draw(self) -> draw_domain.History:
         """Partners, opponents and sit-outs so far, as the draw counts them.
@@ -115,27 +201,38 @@ class EveningHistory:
         ]
 
 
-def evening_history(evening: Evening, *, exclude: Session | None = None) -> EveningHistory:
-    """The evening's drawn sessions: partnerships, every round's tables (with matchsticks so far)
-    and sit-outs (4 queries, whatever the number of players).
+def evening_history(
+    evening: Evening, *, exclude: Session | None = None, sessions: tuple[int, ...] | None = None
+) -> EveningHistory:
+    """The evening's drawn sessions: partnerships, every round's tables (with matchsticks so far
+    and the table's link token) and sit-outs (4 queries, whatever the number of players).
 
     ``exclude``: a session to leave out (the one being drawn again or rearranged).
+    ``sessions``: only these session numbers (a document of one session, the seat finder).
     """
     sessions_qs = Session.objects.filter(evening=evening)
     if exclude is not None:
         sessions_qs = sessions_qs.exclude(pk=exclude.pk)
-    sessions = {
+    if sessions is not None:
+        sessions_qs = sessions_qs.filter(number__in=sessions)
+    loaded = {
         sid: (number, sitter) for sid, number, sitter in sessions_qs.values_list("id", "number", "sitout_player_id")
     }
-    teams = {
-        p["id"]: (p["player_1"], p["player_2"])
-        for p in Partnership.objects.filter(session__in=sessions_qs).values("id", "player_1", "player_2")
-    }
+    partnerships = [
+        PartnershipHistory(p["id"], p["session_id"], p["number"], (p["player_1"], p["player_2"]))
+        for p in Partnership.objects.filter(session__in=sessions_qs).values(
+            "id", "session_id", "number", "player_1", "player_2"
+        )
+    ]
+    partnerships.sort(key=lambda p: (loaded[p.session_id][0], p.number))
+    teams = {p.id: p.players for p in partnerships}
     tables: dict[int, list[TableHistory]] = {}
     seatings = (
         Seating.objects.filter(round__session__in=sessions_qs)
         .order_by("table__number")
-        .values("id", "round_id", "table__number", "team_a_id", "team_b_id", "entered_at", "confirmed_at")
+        .values(
+            "id", "round_id", "table__number", "table__token", "team_a_id", "team_b_id", "entered_at", "confirmed_at"
+        )
         .annotate(sum_a=Sum("deals__points_a"), sum_b=Sum("deals__points_b"), deal_count=Count("deals"))
     )
     for s in seatings:
@@ -152,13 +249,14 @@ def evening_history(evening: Evening, *, exclude: Session | None = None) -> Even
                 deal_count=s["deal_count"],
                 entered=s["entered_at"] is not None or s["deal_count"] >= evening.deals_per_round,
                 confirmed=s["confirmed_at"] is not None,
+                token=s["table__token"],
             )
         )
     rounds = []
     for r in Round.objects.filter(session__in=sessions_qs).values(
         "id", "session_id", "number", "sitout_partnership_id"
     ):
-        number, sitter = sessions[r["session_id"]]
+        number, sitter = loaded[r["session_id"]]
         rounds.append(
             RoundHistory(
                 id=r["id"],
@@ -168,11 +266,14 @@ def evening_history(evening: Evening, *, exclude: Session | None = None) -> Even
                 tables=tuple(tables.get(r["id"], ())),
                 sitout_team=teams[r["sitout_partnership_id"]] if r["sitout_partnership_id"] else None,
                 session_sitter=sitter,
+                sitout_team_id=r["sitout_partnership_id"],
             )
         )
     rounds.sort(key=lambda r: (r.session, r.number))
     return EveningHistory(
-        sessions={sid: number for sid, (number, _) in sessions.items()},
+        sessions={sid: number for sid, (number, _) in loaded.items()},
         teams=teams,
         rounds=tuple(rounds),
+        partnerships=tuple(partnerships),
+        sitters={sid: sitter for sid, (_, sitter) in loaded.items()},
     )

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from scoring.domain.names import collation_key, display_names, match_key, person_key
+from scoring.domain.player_import import ParsedFile, ParsedPlayer
 from scoring.models import Participant, Player
 
 PARTNERSHIP_PLAYERS = ("team_a__player_1", "team_a__player_2", "team_b__player_1", "team_b__player_2")
@@ -32,6 +36,34 @@ def known_match_keys(players) -> set[str]:
     register: the import preview marks those rows as known (1 query)."""
     keys = [match_key(p.name, p.club) for p in players]
     return set(Player.objects.filter(match_key__in=keys).values_list("match_key", flat=True))
+
+
+@dataclass(frozen=True)
+class ImportPreview:
+    """What the organiser sees before importing a player list: the notes on the file, the rows
+    refused (line, translated message), every good row with whether the register knows it
+    already, and how many are new."""
+
+    notes: list[str]
+    problems: list[tuple[int, str]]
+    rows: list[tuple[ParsedPlayer, bool]]  # (row, already in the register)
+    new_count: int
+
+
+def import_preview(parsed: ParsedFile) -> ImportPreview:
+    """The preview of a parsed player list (1 query: :func:`known_match_keys`), messages in the
+    active language."""
+    known = known_match_keys(parsed.players)
+    rows = [(p, match_key(p.name, p.club) in known) for p in parsed.players]
+    return ImportPreview(
+        notes=[gettext(m) % p if p else gettext(m) for m, p in parsed.notes],
+        problems=[
+            (problem.line, gettext(problem.message) % problem.params if problem.params else gettext(problem.message))
+            for problem in parsed.problems
+        ],
+        rows=rows,
+        new_count=sum(1 for _, is_known in rows if not is_known),
+    )
 
 
 def evening_display_names(evening_id: int) -> dict[int, str]:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Prefetch, Sum
+from django.db.models import Count, Sum
 
 from scoring.domain.ranking import TableResult, round_sitout_credit
 from scoring.models import Evening, Player, Round, Seating, Session
-from scoring.selectors.players import PARTNERSHIP_PLAYERS
+from scoring.selectors.history import Seat, evening_history
 
 NOT_STARTED, IN_PROGRESS, ENTERED, CONFIRMED = "not_started", "in_progress", "entered", "confirmed"
 
@@ -118,62 +118,37 @@ def playing_now(evening: Evening) -> PlayingNow:
     return PlayingNow(first_open["round__session__number"], first_open["round__number"], drawn)
 
 
-@dataclass(frozen=True)
-class Seat:
-    """Where a player sits in one round."""
-
-    session: int
-    round: int
-    table: int | None  # None: sits out
-    partner: Player | None
-    opponents: tuple[Player, ...] = ()
-
-    @property
-    def sits_out(self) -> bool:
-        return self.table is None
-
-
 @dataclass
 class PlayerSeats:
     """A player's seat in the round they play now and in the next one."""
 
     player: Player
-    current: Seat | None
-    next: Seat | None
+    current: Seat[Player] | None
+    next: Seat[Player] | None
     session_done: bool  # every round of the drawn session is confirmed for this player
 
 
 def player_seats(session: Session, player: Player) -> PlayerSeats:
-    """Where ``player`` sits in the session's round being played (for them) and the next (2 queries).
+    """Where ``player`` sits in the session's round being played (for them) and the next (5
+    queries: :func:`~scoring.selectors.history.evening_history` of the session and the people).
 
     A player's current round is the first whose seating (or, when they sit it out, every seating
     of that round) is not confirmed yet: tables that finish early see their next table at once.
+    Rounds in which the player has no seat (before a replacement joined, after a leaver left)
+    are skipped.
     """
-    seatings = Seating.objects.select_related("table", *PARTNERSHIP_PLAYERS)
-    rounds = list(
-        Round.objects.filter(session=session)
-        .order_by("number")
-        .select_related("sitout_partnership__player_1", "sitout_partnership__player_2")
-        .prefetch_related(Prefetch("seatings", queryset=seatings))
-    )
-    seats: list[tuple[Seat, bool]] = []
-    for r in rounds:
-        seat, done = None, all(s.confirmed_at is not None for s in r.seatings.all())
-        for s in r.seatings.all():
-            for team, other in ((s.team_a, s.team_b), (s.team_b, s.team_a)):
-                if player.pk in (team.player_1_id, team.player_2_id):
-                    partner = team.player_2 if team.player_1_id == player.pk else team.player_1
-                    seat = Seat(session.number, r.number, s.table.number, partner, (other.player_1, other.player_2))
-                    done = s.confirmed_at is not None
+    history = evening_history(session.evening, sessions=(session.number,))
+    seats: list[tuple[Seat[int], bool]] = []
+    for r in history.session_rounds(session.pk):
+        seat = r.seats().get(player.pk)
         if seat is None:
-            sitout = r.sitout_partnership
-            partner = None
-            if sitout is not None and player.pk in (sitout.player_1_id, sitout.player_2_id):
-                partner = sitout.player_2 if sitout.player_1_id == player.pk else sitout.player_1
-            seat = Seat(session.number, r.number, None, partner)
+            continue
+        done = r.confirmed if seat.sits_out else next(t.confirmed for t in r.tables if player.pk in t.players)
         seats.append((seat, done))
     index = next((i for i, (_, done) in enumerate(seats) if not done), None)
     if index is None:
         return PlayerSeats(player=player, current=None, next=None, session_done=True)
-    following = seats[index + 1][0] if index + 1 < len(seats) else None
-    return PlayerSeats(player=player, current=seats[index][0], next=following, session_done=False)
+    shown = [seats[index][0], *([seats[index + 1][0]] if index + 1 < len(seats) else [])]
+    people = Player.objects.in_bulk({p for seat in shown for p in (seat.partner, *seat.opponents) if p is not None})
+    current, *following = (seat.named(people) for seat in shown)
+    return PlayerSeats(player=player, current=current, next=following[0] if following else None, session_done=False)

@@ -2,23 +2,38 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
 
-from scoring.models import Deal, Player, Round, Seating, Session, Table
+from scoring.models import Deal, DealChange, Player, Seating, Session, Table
+from scoring.selectors.history import Seat, evening_history
 from scoring.selectors.players import PARTNERSHIP_PLAYERS
+from scoring.selectors.room import seating_state
 
 
 @dataclass(frozen=True)
 class NextSeat:
-    """Where a player sits in the round after a completed one."""
+    """Where a player of a completed round sits in the round after it: their :class:`Seat`
+    there, None when the next round is not drawn yet (``not_drawn``) or they have no seat in it
+    (they left the session: shown as sitting out)."""
 
     player: Player
-    table: int | None  # table number, None when sitting out or not drawn yet
-    partner: Player | None
-    sits_out: bool = False
+    seat: Seat[Player] | None
     not_drawn: bool = False
+
+    @property
+    def table(self) -> int | None:
+        return self.seat.table if self.seat else None
+
+    @property
+    def partner(self) -> Player | None:
+        return self.seat.partner if self.seat else None
+
+    @property
+    def sits_out(self) -> bool:
+        return not self.not_drawn and (self.seat is None or self.seat.sits_out)
 
 
 @dataclass
@@ -52,7 +67,7 @@ class ScorerState:
     @property
     def confirming_team(self) -> str | None:
         """The team that must confirm: the one whose scorer did not finish the round."""
-        if not self.awaiting_confirmation:
+        if self.seating is None or self.seating.entered_at is None:
             return None
         return "A" if self.seating.entered_by == "B" else "B"
 
@@ -71,6 +86,51 @@ class ScorerState:
         """Deals may be entered or corrected at the table (a correction of a finished round
         reopens it)."""
         return self.seating is not None and not (self.closed or self.locked)
+
+
+def matchsticks(deals: Iterable[Deal]) -> tuple[int, int]:
+    """Team A's and team B's matchsticks of the given deals."""
+    deals = list(deals)
+    return sum(d.points_a for d in deals), sum(d.points_b for d in deals)
+
+
+@dataclass(frozen=True)
+class DealRow:
+    """One deal of a round on the organiser's page: the deal (None: not entered) and its changes."""
+
+    number: int
+    deal: Deal | None
+    changes: list[DealChange]
+
+
+@dataclass(frozen=True)
+class SeatingSheet:
+    """The organiser's page of one table in one round (:func:`seating_sheet`)."""
+
+    deals: dict[int, Deal]  # deal number -> deal entered
+    rows: list[DealRow]  # one per deal of the round, 1 to deals per round
+    total_a: int  # matchsticks so far
+    total_b: int
+    state: str  # :func:`scoring.selectors.room.seating_state`
+    all_entered: bool
+
+
+def seating_sheet(seating: Seating, deals_per_round: int) -> SeatingSheet:
+    """Every deal of a seating with its changes (and who made them), the totals and the state
+    (2 queries, whatever the number of deals and changes)."""
+    deals = {d.number: d for d in Deal.objects.filter(seating=seating).prefetch_related("changes__changed_by")}
+    total_a, total_b = matchsticks(deals.values())
+    return SeatingSheet(
+        deals=deals,
+        rows=[
+            DealRow(n, deals.get(n), list(deals[n].changes.all()) if n in deals else [])
+            for n in range(1, deals_per_round + 1)
+        ],
+        total_a=total_a,
+        total_b=total_b,
+        state=seating_state(seating, len(deals)),
+        all_entered=len(deals) >= deals_per_round,
+    )
 
 
 def _seating_qs():
@@ -92,8 +152,7 @@ def scorer_state(table: Table) -> ScorerState:
     if current is not None:
         state.deals = {d.number: d for d in current.deals.all()}
         state.deal_numbers = list(range(1, current.round.session.evening.deals_per_round + 1))
-        state.total_a = sum(d.points_a for d in state.deals.values())
-        state.total_b = sum(d.points_b for d in state.deals.values())
+        state.total_a, state.total_b = matchsticks(state.deals.values())
     if confirmed_list and (current is None or not state.deals):
         state.last_confirmed = confirmed_list[-1]
         state.next_seats = next_seats(state.last_confirmed)
@@ -106,33 +165,23 @@ def scorer_state(table: Table) -> ScorerState:
 
 def next_seats(seating: Seating) -> list[NextSeat]:
     """Where each of a seating's four players sits in the following round (or the first round of
-    the next session, if it has been drawn)."""
+    the next session, if it has been drawn): 5 queries, :func:`~scoring.selectors.history.evening_history`
+    of the two sessions and the partners."""
     session = seating.round.session
-    next_round = (
-        Round.objects.filter(session=session, number=seating.round.number + 1).first()
-        or Round.objects.filter(session__evening=session.evening, session__number=session.number + 1, number=1).first()
-    )
     players = [
         seating.team_a.player_1,
         seating.team_a.player_2,
         seating.team_b.player_1,
         seating.team_b.player_2,
     ]
+    history = evening_history(session.evening, sessions=(session.number, session.number + 1))
+    next_round = history.round_after(seating.round_id)
     if next_round is None:
-        return [NextSeat(player=p, table=None, partner=None, not_drawn=True) for p in players]
-    where: dict[int, NextSeat] = {}
-    for s in _seating_qs().filter(round=next_round):
-        for team in (s.team_a, s.team_b):
-            for me, partner in ((team.player_1, team.player_2), (team.player_2, team.player_1)):
-                where[me.pk] = NextSeat(player=me, table=s.table.number, partner=partner)
-    result = []
-    sitout = next_round.sitout_partnership
-    for p in players:
-        if p.pk in where:
-            result.append(where[p.pk])
-        else:
-            partner = None
-            if sitout and p.pk in (sitout.player_1_id, sitout.player_2_id):
-                partner = sitout.player_2 if sitout.player_1_id == p.pk else sitout.player_1
-            result.append(NextSeat(player=p, table=None, partner=partner, sits_out=True))
-    return result
+        return [NextSeat(player=p, seat=None, not_drawn=True) for p in players]
+    seats = next_round.seats()
+    mine = [seats.get(p.pk) for p in players]
+    people = Player.objects.in_bulk({s.partner for s in mine if s is not None and s.partner is not None})
+    return [
+        NextSeat(player=p, seat=Seat(s.session, s.round, s.table, s.partner).named(people) if s else None)
+        for p, s in zip(players, mine, strict=True)
+    ]

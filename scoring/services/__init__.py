@@ -27,7 +27,14 @@ from scoring.services.confirmation import (
     reopen_seating,
 )
 from scoring.services.deals import ConflictError, current_seating, enter_deal
-from scoring.services.draw import SessionStartedError, draw_session, redraw_session, session_is_confirmed
+from scoring.services.draw import (
+    SessionStartedError,
+    can_draw_next_session,
+    check_next_session_drawable,
+    draw_session,
+    redraw_session,
+    session_is_confirmed,
+)
 from scoring.services.evenings import (
     add_partner_exclusion,
     create_evening,
@@ -57,6 +64,8 @@ __all__ = [
     "enter_deal",
     "SessionStartedError",
     "session_is_confirmed",
+    "check_next_session_drawable",
+    "can_draw_next_session",
     "draw_session",
     "redraw_session",
     "create_evening",

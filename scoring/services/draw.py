@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Sequence
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -76,6 +77,37 @@ def session_is_confirmed(session: Session) -> bool:
     return not Seating.objects.filter(round__session=session, confirmed_at__isnull=True).exists()
 
 
+def check_next_session_drawable(evening: Evening, drawn: Sequence[Session]) -> None:
+    """Raise ServiceError unless the evening's next session may be drawn now: not all
+    ``evening.sessions_count`` sessions are drawn (``all_drawn``), and every round of the last
+    drawn one is confirmed (``previous_incomplete``). ``drawn``: the evening's sessions so far,
+    in number order (1 query for the last one's seatings)."""
+    if len(drawn) >= evening.sessions_count:
+        raise ServiceError(
+            gettext_noop("All %(count)s sessions of this evening have been drawn already."),
+            code="all_drawn",
+            count=evening.sessions_count,
+        )
+    if drawn and not session_is_confirmed(drawn[-1]):
+        raise ServiceError(
+            gettext_noop(
+                "Session %(number)s is not complete yet: every table must finish its rounds "
+                "before the next session is drawn."
+            ),
+            code="previous_incomplete",
+            number=drawn[-1].number,
+        )
+
+
+def can_draw_next_session(evening: Evening, drawn: Sequence[Session]) -> bool:
+    """Whether the evening page offers "draw the next session" (:func:`check_next_session_drawable`)."""
+    try:
+        check_next_session_drawable(evening, drawn)
+    except ServiceError:
+        return False
+    return True
+
+
 _DRAW_RACE = gettext_noop(
     "Session %(number)s has just been drawn (by someone else or by a second click). Please reload the page."
 )
@@ -120,21 +152,7 @@ def _draw_session(evening: Evening, user, seed: int | None, wanted: int | None) 
     number = len(previous) + 1
     if wanted is not None and wanted < number:
         raise ServiceError(_DRAW_RACE, code="draw_race", number=wanted)
-    if number > evening.sessions_count:
-        raise ServiceError(
-            gettext_noop("All %(count)s sessions of this evening have been drawn already."),
-            code="all_drawn",
-            count=evening.sessions_count,
-        )
-    if previous and not session_is_confirmed(previous[-1]):
-        raise ServiceError(
-            gettext_noop(
-                "Session %(number)s is not complete yet: every table must finish its rounds "
-                "before the next session is drawn."
-            ),
-            code="previous_incomplete",
-            number=previous[-1].number,
-        )
+    check_next_session_drawable(evening, previous)
     seed = secrets.randbits(48) if seed is None else seed
     result = _run_draw(evening, evening_history(evening).for_draw(), seed)
     session = Session.objects.create(

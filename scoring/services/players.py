@@ -8,13 +8,8 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from scoring.domain.errors import gettext_noop
-from scoring.domain.player_import import (
-    BIDI_CONTROL_MESSAGE,
-    ParsedPlayer,
-    find_bidi_control,
-    match_key,
-    normalise_name,
-)
+from scoring.domain.names import BIDI_CONTROL_MESSAGE, find_bidi_control, match_key, normalise_name
+from scoring.domain.player_import import ParsedPlayer
 from scoring.models import Evening, Participant, Player
 from scoring.services.base import ServiceError
 

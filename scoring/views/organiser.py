@@ -16,13 +16,13 @@ from django_tables2 import RequestConfig
 
 from scoring import selectors, services
 from scoring.domain.errors import DomainError
-from scoring.domain.names import match_key
-from scoring.domain.player_import import ParsedPlayer, PlayerFileError, parse_player_file
+from scoring.domain.player_import import ParsedPlayer, PlayerFileError
 from scoring.exports import EXPORT_FORMATS, export_response
-from scoring.forms import EveningForm, ImportForm, OrganiserDealForm, PlayerForm
+from scoring.forms import DealNumberForm, EveningForm, ImportForm, OrganiserDealForm, PlayerForm
 from scoring.messages import translate
-from scoring.models import Deal, Evening, Participant, Player, Seating
+from scoring.models import Evening, Participant, Player, Seating
 from scoring.parsing import ascii_int
+from scoring.player_files import parse_player_file
 from scoring.roles import RUN_PERM
 from scoring.tables import DealResultTable, RankingTable, ranking_rows
 from scoring.views.access import helper_required, leader_required
@@ -54,8 +54,6 @@ def evening_create(request: HttpRequest) -> HttpResponse:
 def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
     evening = _evening(pk)
     sessions = selectors.sessions_with_rounds(evening)
-    last = sessions[-1] if sessions else None
-    can_draw = len(sessions) < evening.sessions_count and (last is None or services.session_is_confirmed(last))
     tables = evening.tables.all()
     return render(
         request,
@@ -63,7 +61,7 @@ def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "evening": evening,
             "sessions": sessions,
-            "can_draw": can_draw,
+            "can_draw": services.can_draw_next_session(evening, sessions),
             "next_number": len(sessions) + 1,
             "checked_in": selectors.checked_in_count(evening),
             "tables": tables,
@@ -186,17 +184,7 @@ def player_import(request: HttpRequest) -> HttpResponse:
         except PlayerFileError as error:
             form.add_error("file", translate(error))
         else:
-            known = selectors.known_match_keys(parsed.players)
-            preview = {
-                "parsed": parsed,
-                "problems": [
-                    (problem.line, _(problem.message) % problem.params if problem.params else _(problem.message))
-                    for problem in parsed.problems
-                ],
-                "notes": [_(m) % p if p else _(m) for m, p in parsed.notes],
-                "rows": [(p, match_key(p.name, p.club) in known) for p in parsed.players],
-                "new_count": sum(1 for p in parsed.players if match_key(p.name, p.club) not in known),
-            }
+            preview = selectors.import_preview(parsed)
             request.session[IMPORT_SESSION_KEY] = [
                 {"line": p.line, "name": p.name, "club": p.club} for p in parsed.players
             ]
@@ -325,15 +313,11 @@ def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
         pk=pk,
     )
     evening = seating.round.session.evening
-    deals = {d.number: d for d in Deal.objects.filter(seating=seating).prefetch_related("changes__changed_by")}
-    number = request.POST.get("number") or request.GET.get("deal")
-    number_int = ascii_int(number, 0, maximum=evening.deals_per_round)
-    if number and not number_int:
-        messages.error(
-            request,
-            _("There is no deal %(number)s: a round has deals 1 to %(count)s.")
-            % {"number": number, "count": evening.deals_per_round},
-        )
+    sheet = selectors.seating_sheet(seating, evening.deals_per_round)
+    choice = DealNumberForm(request, deals_per_round=evening.deals_per_round)
+    if not choice.is_valid():
+        messages.error(request, choice.errors["number"][0])
+    number_int = choice.deal
     form = None
     confirmed = seating.confirmed_at is not None  # a correction then needs a reason
     # Helfer type in paper score sheets: never a correction of a confirmed round, never an
@@ -366,24 +350,20 @@ def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 messages.success(request, _("Deal %(number)s saved.") % {"number": number_int})
                 return redirect("organiser:seating_detail", pk=seating.pk)
     if form is None and number_int:
-        form = OrganiserDealForm.for_deal(seating, deals.get(number_int), reason_required=confirmed)
-    rows = []
-    for n in range(1, evening.deals_per_round + 1):
-        deal = deals.get(n)
-        rows.append({"number": n, "deal": deal, "changes": list(deal.changes.all()) if deal else []})
+        form = OrganiserDealForm.for_deal(seating, sheet.deals.get(number_int), reason_required=confirmed)
     return render(
         request,
         "organiser/seating_detail.html",
         {
             "evening": evening,
             "seating": seating,
-            "rows": rows,
+            "rows": sheet.rows,
             "form": form,
             "edit_number": number_int or "",
-            "total_a": sum(d.points_a for d in deals.values()),
-            "total_b": sum(d.points_b for d in deals.values()),
-            "state": selectors.seating_state(seating, len(deals)),
-            "all_entered": len(deals) >= evening.deals_per_round,
+            "total_a": sheet.total_a,
+            "total_b": sheet.total_b,
+            "state": sheet.state,
+            "all_entered": sheet.all_entered,
             "names": selectors.evening_display_names(evening.pk),
         },
     )

@@ -18,7 +18,7 @@ from scoring.domain.draw import (
     History,
     RoundDraw,
     SessionDraw,
-    Table,
+    TableDraw,
     draw_session,
     history_after,
 )
@@ -266,8 +266,8 @@ def test_history_after_counts_partners_opponents_and_sitouts():
         partnerships=((1, 2), (3, 4), (5, 6)),
         sitout_player=7,
         rounds=(
-            RoundDraw(1, (Table(1, 0, 1),), 2),
-            RoundDraw(2, (Table(1, 0, 2),), 1),
+            RoundDraw(1, (TableDraw(1, 0, 1),), 2),
+            RoundDraw(2, (TableDraw(1, 0, 2),), 1),
         ),
     )
     before = History(

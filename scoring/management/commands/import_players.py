@@ -10,9 +10,10 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from scoring import services
-from scoring.domain.player_import import PlayerFileError, parse_player_file
+from scoring.domain.player_import import PlayerFileError
 from scoring.messages import translate
 from scoring.models import Evening
+from scoring.player_files import parse_player_file
 
 
 class Command(BaseCommand):

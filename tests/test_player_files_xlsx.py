@@ -11,13 +11,8 @@ import zipfile
 import openpyxl
 import pytest
 
-from scoring.domain.player_import import (
-    MAX_SHEET_COLUMNS,
-    MAX_SHEET_ROWS,
-    MAX_XLSX_UNPACKED_BYTES,
-    PlayerFileError,
-    parse_player_file,
-)
+from scoring.domain.player_import import PlayerFileError
+from scoring.player_files import MAX_SHEET_COLUMNS, MAX_SHEET_ROWS, MAX_XLSX_UNPACKED_BYTES, parse_player_file
 
 SHEET = "xl/worksheets/sheet1.xml"
 

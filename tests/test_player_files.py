@@ -1,4 +1,5 @@
-"""Tests for scoring.domain.player_import (pure Python, no Django, no database)."""
+"""Reading a player list: the file (xlsx, csv) by ``scoring.player_files``, the rows checked by
+``scoring.domain.player_import`` (pure Python, no Django, no database)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from hypothesis import strategies as st
 
 from scoring.domain.errors import DomainError
 from scoring.domain.player_import import (
-    MAX_FILE_BYTES,
     MAX_PLAYER_ROWS,
     ParsedFile,
     ParsedPlayer,
@@ -24,8 +24,8 @@ from scoring.domain.player_import import (
     RowProblem,
     match_key,
     normalise_name,
-    parse_player_file,
 )
+from scoring.player_files import MAX_FILE_BYTES, parse_player_file
 
 ROSTER = Path("/work/shared/data/players-schwesing.csv")
 
