@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 
-from scoring.domain.errors import DomainError
+from scoring.domain.errors import DomainError, gettext_noop
 
 __all__ = [
     "CHAIN_SEPARATOR",
@@ -34,6 +34,7 @@ __all__ = [
     "RankedRow",
     "Row",
     "chain_text",
+    "criteria_used",
     "parse_chain",
     "rank_rows",
 ]
@@ -101,11 +102,11 @@ def parse_chain(text: str | None) -> tuple[Criterion, ...]:
         try:
             criterion = Criterion(part)
         except ValueError:
-            raise DomainError("Unknown tie-break: %(value)s", code="unknown_criterion", value=part) from None
-        if criterion in chain:
             raise DomainError(
-                "The tie-break %(value)s is chosen twice.", code="repeated_criterion", value=criterion.label
-            )
+                gettext_noop("Please choose the tie-breaks from the list."), code="unknown_criterion"
+            ) from None
+        if criterion in chain:
+            raise DomainError(gettext_noop("Each tie-break can be chosen only once."), code="repeated_criterion")
         chain.append(criterion)
     return tuple(chain)
 
@@ -208,3 +209,21 @@ def rank_rows(rows: Sequence[Row], chain: Sequence[Criterion] = (), name_key=Non
         shared = how_many[places[index]] > 1
         lines.append(RankedRow(row=row, place=places[index], shared=shared, above_by=above, below_by=below))
     return lines
+
+
+def criteria_used(lines: Sequence[RankedRow], chain: Sequence[Criterion]) -> tuple[Criterion, ...]:
+    """The part of the chain that was looked at: for every two neighbours with equal totals the
+    criteria up to the one that separated them (all of the chain when none did). A ranking shows
+    these columns; none when no two totals are equal (the chain decided nothing).
+
+    Args:
+        lines: :func:`rank_rows` output, in ranking order.
+        chain: the chain it was ranked with.
+    """
+    depth = 0
+    for upper, lower in zip(lines, lines[1:], strict=False):
+        if upper.row.total != lower.row.total:
+            continue
+        by = upper.below_by
+        depth = max(depth, chain.index(by) + 1 if by is not None else len(chain))
+    return tuple(chain[:depth])

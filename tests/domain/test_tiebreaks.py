@@ -5,7 +5,7 @@ from fractions import Fraction
 import pytest
 
 from scoring.domain.errors import DomainError
-from scoring.domain.tiebreaks import Criterion, Row, chain_text, parse_chain, rank_rows
+from scoring.domain.tiebreaks import Criterion, Row, chain_text, criteria_used, parse_chain, rank_rows
 
 B, D, S, F = Criterion.BEST_SESSION, Criterion.DEALS_WON, Criterion.BONUS_STICKS, Criterion.FEWEST_SITOUTS
 
@@ -109,3 +109,14 @@ def test_parse_and_store_a_chain():
 
 def test_empty_input():
     assert rank_rows([], [B, D]) == []
+
+
+def test_criteria_used_are_the_chain_up_to_the_deepest_decision():
+    chain = (B, D, S)
+    no_tie = rank_rows([Row("a", 3, {B: 1, D: 1, S: 1}), Row("b", 2, {B: 1, D: 1, S: 1})], chain)
+    assert criteria_used(no_tie, chain) == ()  # no equal totals: the chain decided nothing
+    by_deals = rank_rows([Row("a", 3, {B: 1, D: 2, S: 0}), Row("b", 3, {B: 1, D: 1, S: 5})], chain)
+    assert criteria_used(by_deals, chain) == (B, D)  # best session compared (equal), deals decided
+    still_equal = rank_rows([Row("a", 3, {B: 1, D: 1, S: 1}), Row("b", 3, {B: 1, D: 1, S: 1})], chain)
+    assert criteria_used(still_equal, chain) == chain
+    assert criteria_used(rank_rows([Row("a", 1), Row("b", 1)]), ()) == ()
