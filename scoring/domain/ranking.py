@@ -140,7 +140,7 @@ def rank(scores: Sequence[PlayerScore], name_key=None) -> list[RankedScore]:
         RankedScore lines in ranking order. Place n+1 follows n tied players at place 1 (1, 2, 2, 4).
         A tie-break chain: :func:`scoring.domain.tiebreaks.rank_rows`, which this calls without one.
     """
-    by_index = dict(enumerate(scores))
+    by_index: dict[Hashable, PlayerScore] = dict(enumerate(scores))
     rows = [Row(key=index, total=score.total) for index, score in by_index.items()]
     lines = rank_rows(rows, (), name_key=(lambda row: name_key(by_index[row.key])) if name_key else None)
     return [RankedScore(place=line.place, shared=line.shared, score=by_index[line.row.key]) for line in lines]
