@@ -27,7 +27,7 @@ from scoring.selectors.evenings import (
     sessions_with_rounds,
 )
 from scoring.selectors.fairness import FairnessReport, FairnessRow, evening_fairness, played_rounds
-from scoring.selectors.history import EveningHistory, RoundHistory, TableHistory, evening_history
+from scoring.selectors.history import EveningHistory, RoundHistory, TableHistory, evening_histories, evening_history
 from scoring.selectors.players import (
     PARTNERSHIP_PLAYERS,
     alphabetical,
@@ -36,7 +36,17 @@ from scoring.selectors.players import (
     known_match_keys,
     search_players,
 )
-from scoring.selectors.ranking import RankingRow, evening_deals, evening_is_confirmed, evening_ranking
+from scoring.selectors.ranking import (
+    PlayedFigures,
+    RankingRow,
+    evening_chain,
+    evening_deals,
+    evening_is_confirmed,
+    evening_ranking,
+    evening_rankings,
+    tiebreak_columns,
+    tiebreak_values,
+)
 from scoring.selectors.room import (
     CONFIRMED,
     ENTERED,
@@ -59,6 +69,7 @@ __all__ = [
     "RoundHistory",
     "TableHistory",
     "evening_history",
+    "evening_histories",
     "sessions_with_rounds",
     "checked_in_count",
     "latest_session",
@@ -79,6 +90,11 @@ __all__ = [
     "alphabetical",
     "RankingRow",
     "evening_ranking",
+    "evening_rankings",
+    "evening_chain",
+    "PlayedFigures",
+    "tiebreak_values",
+    "tiebreak_columns",
     "evening_is_confirmed",
     "evening_deals",
     "NOT_STARTED",

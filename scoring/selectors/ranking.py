@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from scoring.domain.errors import DomainError
 from scoring.domain.names import person_key
 from scoring.domain.ranking import round_sitout_credit
-from scoring.domain.tiebreaks import Criterion, Row, parse_chain, rank_rows
+from scoring.domain.tiebreaks import Criterion, RankedRow, Row, criteria_used, parse_chain, rank_rows
 from scoring.models import Deal, Evening, Participant, Player, Seating
 from scoring.selectors.history import EveningHistory, evening_histories
 from scoring.selectors.players import PARTNERSHIP_PLAYERS
@@ -110,6 +110,14 @@ def evening_chain(evening: Evening) -> tuple[Criterion, ...]:
         return parse_chain(evening.tiebreaks)
     except DomainError:
         return ()
+
+
+def tiebreak_columns(evening: Evening, rows: Sequence[RankingRow]) -> tuple[Criterion, ...]:
+    """The tie-break criteria a ranking shows as columns: the evening's chain as far as it was
+    looked at for equal totals (:func:`scoring.domain.tiebreaks.criteria_used`); none without a
+    chain or without equal totals (no query)."""
+    lines = [RankedRow(Row(r.player.pk, r.total), r.place, r.shared, r.behind_by, r.ahead_by) for r in rows]
+    return criteria_used(lines, evening_chain(evening))
 
 
 @dataclass

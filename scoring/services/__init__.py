@@ -13,6 +13,7 @@ Every public name is re-exported here, so callers write ``from scoring import se
 - :mod:`.session_changes`: swapping and replacing players in a drawn session
 - :mod:`.deals`: entering and correcting deals
 - :mod:`.confirmation`: finishing and confirming a round
+- :mod:`.tiebreaks`: the evening's tie-break chain
 - :mod:`.base`: ``ServiceError`` and small shared helpers
 """
 
@@ -43,6 +44,7 @@ from scoring.services.evenings import (
 )
 from scoring.services.players import ImportOutcome, add_player, import_players, update_player
 from scoring.services.session_changes import SwapOutcome, replace_player, swap_players
+from scoring.services.tiebreaks import set_evening_tiebreaks
 
 __all__ = [
     "DealResult",
@@ -77,4 +79,5 @@ __all__ = [
     "SwapOutcome",
     "swap_players",
     "replace_player",
+    "set_evening_tiebreaks",
 ]
