@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring.views import documents, draw, live, logins, tablets
+from scoring.views import documents, draw, live, logins, players, tablets
 from scoring.views import organiser as views
 
 app_name = "organiser"
@@ -48,6 +48,9 @@ urlpatterns = [
     path("spieler/", views.player_list, name="player_list"),
     path("spieler/<int:player_pk>/", views.player_edit, name="player_edit"),
     path("spieler/import/", views.player_import, name="player_import"),
+    # The register across evenings: a player's page, merging two entries of one person
+    path("spieler/<int:player_pk>/abende/", players.player_detail, name="player_detail"),
+    path("spieler/zusammenfuehren/", players.player_merge, name="player_merge"),
     # Printed documents (PDF)
     path("abende/<int:pk>/rangliste.pdf", documents.ranking_pdf, name="ranking_pdf"),
     path("abende/<int:pk>/durchgang/<int:number>/spielzettel.pdf", documents.score_sheets_pdf, name="score_sheets_pdf"),
