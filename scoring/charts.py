@@ -13,13 +13,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-WIDTH = 640
-HEIGHT = 240
-LEFT = 44  # room for the place numbers
-RIGHT = 16
-TOP = 16
-BOTTOM = 40  # room for the dates
-LABEL_WIDTH = 72  # a short date ("21.11.2026") at the chart's font size, with a gap
+WIDTH = 420
+HEIGHT = 220
+LEFT = 40  # room for the place numbers
+RIGHT = 12
+TOP = 14
+BOTTOM = 36  # room for the dates
+LABEL_WIDTH = 84  # a short date ("21.11.2026") at the chart's font size, with a gap
 
 
 @dataclass(frozen=True)
