@@ -8,28 +8,19 @@ from django.test import Client
 
 from scoring import services
 from scoring.models import Player
+from tests.test_browser_csp import page_with_log  # noqa: F401 (fixture)
 from tests.test_player_merge import small_evening
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def page_with_log(browser, live_server, organiser):
-    context = browser.new_context(viewport={"width": 800, "height": 1280}, locale="de-DE")
-    context.set_default_timeout(15_000)
+def test_player_page_chart_and_merge_with_confirmation(live_server, page_with_log, transactional_db, organiser):
+    page, problems = page_with_log
     client = Client()
     client.force_login(organiser)
-    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
-    page.on("pageerror", lambda e: problems.append(str(e)))
-    yield page, problems
-    context.close()
-
-
-def test_player_page_chart_and_merge_with_confirmation(live_server, page_with_log, transactional_db):
-    page, problems = page_with_log
+    page.context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
     jens, _ = services.add_player(name="Jens Carstensen")
     twin, _ = services.add_player(name="Jens Carstensen", club="Schwesing")
     others = [services.add_player(name=n, club="Treia")[0] for n in ("Anke Hansen", "Bernd Jensen", "Carla Lorenzen")]
