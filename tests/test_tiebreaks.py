@@ -282,3 +282,19 @@ def test_an_evening_from_before_the_chain_has_none():
     assert evening.tiebreaks == "" and selectors.evening_chain(evening) == ()
     evening.tiebreaks = "best_session,nonsense"  # never an error page for a bad stored value
     assert selectors.evening_chain(evening) == ()
+
+
+def test_translated_labels_use_the_domain_names_as_msgids():
+    from scoring import tiebreak_labels
+
+    with translation.override("en"):
+        for criterion in Criterion:
+            assert str(tiebreak_labels.LABELS[criterion]) == criterion.label
+            assert str(tiebreak_labels.COLUMNS[criterion]) == criterion.column
+    with translation.override("de"):
+        assert [name for _, name in tiebreak_labels.choices()] == [
+            "bester einzelner Durchgang",
+            "meiste gewonnene Spiele",
+            "meiste Streichhölzer aus Wagen und Schlagen",
+            "wenigste ausgesetzte Runden",
+        ]
