@@ -7,6 +7,7 @@ Every public name is re-exported here, so callers write ``from scoring import se
 - :mod:`.history`: the one loader of an evening's history (tables, partners, sit-outs, every
   player's :class:`Seat` per round), used by the ranking, the fairness report, the draw, the
   printed documents and the seat finder
+- :mod:`.player_history`: a register player's evenings (player page)
 - :mod:`.players`: the register, search, the alphabetical order, names shown, the import preview
 - :mod:`.evenings`: sessions with rounds, check-in counts, wishes for the draw, session changes
 - :mod:`.ranking`: the individual ranking, whether the evening is complete, every deal
@@ -28,7 +29,15 @@ from scoring.selectors.evenings import (
     sessions_with_rounds,
 )
 from scoring.selectors.fairness import FairnessReport, FairnessRow, evening_fairness, played_rounds
-from scoring.selectors.history import EveningHistory, RoundHistory, Seat, TableHistory, evening_history
+from scoring.selectors.history import (
+    EveningHistory,
+    RoundHistory,
+    Seat,
+    TableHistory,
+    evening_histories,
+    evening_history,
+)
+from scoring.selectors.player_history import PlayedEvening, PlayerHistory, player_evening_ids, player_history
 from scoring.selectors.players import (
     PARTNERSHIP_PLAYERS,
     ImportPreview,
@@ -39,7 +48,17 @@ from scoring.selectors.players import (
     known_match_keys,
     search_players,
 )
-from scoring.selectors.ranking import RankingRow, evening_deals, evening_is_confirmed, evening_ranking
+from scoring.selectors.ranking import (
+    PlayedFigures,
+    RankingRow,
+    evening_chain,
+    evening_deals,
+    evening_is_confirmed,
+    evening_ranking,
+    evening_rankings,
+    tiebreak_columns,
+    tiebreak_values,
+)
 from scoring.selectors.room import (
     CONFIRMED,
     ENTERED,
@@ -70,6 +89,7 @@ __all__ = [
     "RoundHistory",
     "TableHistory",
     "evening_history",
+    "evening_histories",
     "sessions_with_rounds",
     "checked_in_count",
     "latest_session",
@@ -90,8 +110,17 @@ __all__ = [
     "import_preview",
     "evening_display_names",
     "alphabetical",
+    "PlayedEvening",
+    "PlayerHistory",
+    "player_history",
+    "player_evening_ids",
     "RankingRow",
     "evening_ranking",
+    "evening_rankings",
+    "evening_chain",
+    "PlayedFigures",
+    "tiebreak_values",
+    "tiebreak_columns",
     "evening_is_confirmed",
     "evening_deals",
     "NOT_STARTED",

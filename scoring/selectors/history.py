@@ -10,20 +10,21 @@ out a round" and "a replacement plays from their first round on" are worked out 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from django.db.models import Count, Sum
+from django.db.models import Count, Q, Sum
 
 from scoring.domain import draw as draw_domain
 from scoring.domain.fairness import PlayedRound
 from scoring.domain.ranking import TableResult
+from scoring.domain.rules import TEAM_A, TEAM_B
 from scoring.models import Evening, Partnership, Round, Seating, Session
 
 Pair = tuple[int, int]  # the player ids of a partnership
 P = TypeVar("P")
-Q = TypeVar("Q")
+N = TypeVar("N")
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ class Seat(Generic[P]):
     def sits_out(self) -> bool:
         return self.table is None
 
-    def named(self: Seat[int], people: Mapping[int, Q]) -> Seat[Q]:
+    def named(self: Seat[int], people: Mapping[int, N]) -> Seat[N]:
         """The same seat with partner and opponents looked up in ``people`` (player id -> person)."""
         return Seat(
             self.session,
@@ -80,6 +81,10 @@ class TableHistory:
     entered: bool  # entered (by the scorer) or every deal there
     confirmed: bool
     token: str = ""  # the table's secret link token (for the scorer's link on the score sheet)
+    wins_a: int = 0  # deals won (five tricks reached) so far
+    wins_b: int = 0
+    bonus_a: int = 0  # matchsticks from daring and striking so far
+    bonus_b: int = 0
 
     @property
     def players(self) -> tuple[int, ...]:
@@ -210,70 +215,107 @@ def evening_history(
     ``exclude``: a session to leave out (the one being drawn again or rearranged).
     ``sessions``: only these session numbers (a document of one session, the seat finder).
     """
-    sessions_qs = Session.objects.filter(evening=evening)
+    return evening_histories([evening], exclude=exclude, sessions=sessions)[evening.pk]
+
+
+def evening_histories(
+    evenings: Iterable[Evening], *, exclude: Session | None = None, sessions: tuple[int, ...] | None = None
+) -> dict[int, EveningHistory]:
+    """:func:`evening_history` of several evenings at once: evening id -> EveningHistory (4
+    queries, whatever the number of evenings and players; an evening without sessions gets an
+    empty history). For a player's page and rankings over many evenings."""
+    by_id = {evening.pk: evening for evening in evenings}
+    sessions_qs = Session.objects.filter(evening__in=list(by_id))
     if exclude is not None:
         sessions_qs = sessions_qs.exclude(pk=exclude.pk)
     if sessions is not None:
         sessions_qs = sessions_qs.filter(number__in=sessions)
     loaded = {
-        sid: (number, sitter) for sid, number, sitter in sessions_qs.values_list("id", "number", "sitout_player_id")
+        sid: (evening_id, number, sitter)
+        for sid, evening_id, number, sitter in sessions_qs.values_list("id", "evening_id", "number", "sitout_player_id")
     }
-    partnerships = [
-        PartnershipHistory(p["id"], p["session_id"], p["number"], (p["player_1"], p["player_2"]))
-        for p in Partnership.objects.filter(session__in=sessions_qs).values(
-            "id", "session_id", "number", "player_1", "player_2"
-        )
-    ]
-    partnerships.sort(key=lambda p: (loaded[p.session_id][0], p.number))
-    teams = {p.id: p.players for p in partnerships}
+    partnerships: dict[int, list[PartnershipHistory]] = {pk: [] for pk in by_id}
+    team_of: dict[int, Pair] = {}
+    for p in Partnership.objects.filter(session__in=sessions_qs).values(
+        "id", "session_id", "number", "player_1", "player_2"
+    ):
+        partnership = PartnershipHistory(p["id"], p["session_id"], p["number"], (p["player_1"], p["player_2"]))
+        partnerships[loaded[p["session_id"]][0]].append(partnership)
+        team_of[partnership.id] = partnership.players
     tables: dict[int, list[TableHistory]] = {}
     seatings = (
         Seating.objects.filter(round__session__in=sessions_qs)
         .order_by("table__number")
         .values(
-            "id", "round_id", "table__number", "table__token", "team_a_id", "team_b_id", "entered_at", "confirmed_at"
+            "id",
+            "round_id",
+            "round__session__evening_id",
+            "table__number",
+            "table__token",
+            "team_a_id",
+            "team_b_id",
+            "entered_at",
+            "confirmed_at",
         )
-        .annotate(sum_a=Sum("deals__points_a"), sum_b=Sum("deals__points_b"), deal_count=Count("deals"))
+        .annotate(
+            sum_a=Sum("deals__points_a"),
+            sum_b=Sum("deals__points_b"),
+            deal_count=Count("deals"),
+            wins_a=Count("deals", filter=Q(deals__winner=TEAM_A)),
+            wins_b=Count("deals", filter=Q(deals__winner=TEAM_B)),
+            bonus_a=Sum("deals__bonus_a"),
+            bonus_b=Sum("deals__bonus_b"),
+        )
     )
     for s in seatings:
+        deals_per_round = by_id[s["round__session__evening_id"]].deals_per_round
         tables.setdefault(s["round_id"], []).append(
             TableHistory(
                 seating_id=s["id"],
                 table=s["table__number"],
                 team_a_id=s["team_a_id"],
                 team_b_id=s["team_b_id"],
-                team_a=teams[s["team_a_id"]],
-                team_b=teams[s["team_b_id"]],
+                team_a=team_of[s["team_a_id"]],
+                team_b=team_of[s["team_b_id"]],
                 sum_a=s["sum_a"] or 0,
                 sum_b=s["sum_b"] or 0,
                 deal_count=s["deal_count"],
-                entered=s["entered_at"] is not None or s["deal_count"] >= evening.deals_per_round,
+                entered=s["entered_at"] is not None or s["deal_count"] >= deals_per_round,
                 confirmed=s["confirmed_at"] is not None,
                 token=s["table__token"],
+                wins_a=s["wins_a"],
+                wins_b=s["wins_b"],
+                bonus_a=s["bonus_a"] or 0,
+                bonus_b=s["bonus_b"] or 0,
             )
         )
-    rounds = []
+    rounds: dict[int, list[RoundHistory]] = {pk: [] for pk in by_id}
     for r in Round.objects.filter(session__in=sessions_qs).values(
         "id", "session_id", "number", "sitout_partnership_id"
     ):
-        number, sitter = loaded[r["session_id"]]
-        rounds.append(
+        evening_id, number, sitter = loaded[r["session_id"]]
+        rounds[evening_id].append(
             RoundHistory(
                 id=r["id"],
                 session_id=r["session_id"],
                 session=number,
                 number=r["number"],
                 tables=tuple(tables.get(r["id"], ())),
-                sitout_team=teams[r["sitout_partnership_id"]] if r["sitout_partnership_id"] else None,
+                sitout_team=team_of[r["sitout_partnership_id"]] if r["sitout_partnership_id"] else None,
                 session_sitter=sitter,
                 sitout_team_id=r["sitout_partnership_id"],
             )
         )
-    rounds.sort(key=lambda r: (r.session, r.number))
-    return EveningHistory(
-        sessions={sid: number for sid, (number, _) in loaded.items()},
-        teams=teams,
-        rounds=tuple(rounds),
-        partnerships=tuple(partnerships),
-        sitters={sid: sitter for sid, (_, sitter) in loaded.items()},
-    )
+
+    def history(pk: int) -> EveningHistory:
+        mine = {sid: (number, sitter) for sid, (evening_id, number, sitter) in loaded.items() if evening_id == pk}
+        own = sorted(partnerships[pk], key=lambda p: (mine[p.session_id][0], p.number))
+        return EveningHistory(
+            sessions={sid: number for sid, (number, _) in mine.items()},
+            teams={p.id: p.players for p in own},
+            rounds=tuple(sorted(rounds[pk], key=lambda r: (r.session, r.number))),
+            partnerships=tuple(own),
+            sitters={sid: sitter for sid, (_, sitter) in mine.items()},
+        )
+
+    return {pk: history(pk) for pk in by_id}

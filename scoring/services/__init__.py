@@ -13,6 +13,8 @@ Every public name is re-exported here, so callers write ``from scoring import se
 - :mod:`.session_changes`: swapping and replacing players in a drawn session
 - :mod:`.deals`: entering and correcting deals
 - :mod:`.confirmation`: finishing and confirming a round
+- :mod:`.player_merge`: merging two register entries of the same person
+- :mod:`.tiebreaks`: the evening's tie-break chain
 - :mod:`.base`: ``ServiceError`` and small shared helpers
 """
 
@@ -48,8 +50,10 @@ from scoring.services.evenings import (
     set_session_closed,
     set_stand_in,
 )
+from scoring.services.player_merge import MergePreview, merge_players, merge_preview
 from scoring.services.players import ImportOutcome, add_player, import_players, update_player
 from scoring.services.session_changes import SwapOutcome, replace_player, swap_players
+from scoring.services.tiebreaks import set_evening_tiebreaks
 
 __all__ = [
     "DealResult",
@@ -86,4 +90,8 @@ __all__ = [
     "SwapOutcome",
     "swap_players",
     "replace_player",
+    "set_evening_tiebreaks",
+    "MergePreview",
+    "merge_preview",
+    "merge_players",
 ]

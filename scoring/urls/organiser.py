@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring.views import documents, draw, live, logins, tablets
+from scoring.views import documents, draw, live, logins, players, tablets
 from scoring.views import organiser as views
 
 app_name = "organiser"
@@ -12,6 +12,7 @@ urlpatterns = [
     path("abende/neu/", views.evening_create, name="evening_create"),
     path("abende/<int:pk>/", views.evening_detail, name="evening_detail"),
     path("abende/<int:pk>/sprache/", views.evening_language, name="evening_language"),
+    path("abende/<int:pk>/gleichstand/", views.evening_tiebreaks, name="evening_tiebreaks"),
     path("abende/<int:pk>/spieler/", views.evening_players, name="evening_players"),
     path("abende/<int:pk>/spieler/<int:player_pk>/anwesend/", views.check_in, name="check_in"),
     path("abende/<int:pk>/auslosen/", views.session_draw, name="session_draw"),
@@ -47,6 +48,9 @@ urlpatterns = [
     path("spieler/", views.player_list, name="player_list"),
     path("spieler/<int:player_pk>/", views.player_edit, name="player_edit"),
     path("spieler/import/", views.player_import, name="player_import"),
+    # The register across evenings: a player's page, merging two entries of one person
+    path("spieler/<int:player_pk>/abende/", players.player_detail, name="player_detail"),
+    path("spieler/zusammenfuehren/", players.player_merge, name="player_merge"),
     # Printed documents (PDF)
     path("abende/<int:pk>/rangliste.pdf", documents.ranking_pdf, name="ranking_pdf"),
     path("abende/<int:pk>/durchgang/<int:number>/spielzettel.pdf", documents.score_sheets_pdf, name="score_sheets_pdf"),
