@@ -10,6 +10,7 @@ Every public name is re-exported here, so callers write ``from scoring import se
 - :mod:`.evenings`: sessions with rounds, check-in counts, wishes for the draw, session changes
 - :mod:`.ranking`: the individual ranking, whether the evening is complete, every deal
 - :mod:`.fairness`: the fairness report of the draw
+- :mod:`.season`: the season ranking across evenings
 - :mod:`.table_entry`: the table's tablet page
 - :mod:`.room`: live dashboard, round being played, where a player sits
 """
@@ -27,7 +28,7 @@ from scoring.selectors.evenings import (
     sessions_with_rounds,
 )
 from scoring.selectors.fairness import FairnessReport, FairnessRow, evening_fairness, played_rounds
-from scoring.selectors.history import EveningHistory, RoundHistory, TableHistory, evening_history
+from scoring.selectors.history import EveningHistory, RoundHistory, TableHistory, evening_histories, evening_history
 from scoring.selectors.players import (
     PARTNERSHIP_PLAYERS,
     alphabetical,
@@ -52,6 +53,7 @@ from scoring.selectors.room import (
     playing_now,
     seating_state,
 )
+from scoring.selectors.season import SeasonEvening, SeasonRanking, season_evenings, season_ranking, season_rules
 from scoring.selectors.table_entry import NextSeat, ScorerState, next_seats, scorer_state
 
 __all__ = [
@@ -59,6 +61,12 @@ __all__ = [
     "RoundHistory",
     "TableHistory",
     "evening_history",
+    "evening_histories",
+    "SeasonEvening",
+    "SeasonRanking",
+    "season_evenings",
+    "season_ranking",
+    "season_rules",
     "sessions_with_rounds",
     "checked_in_count",
     "latest_session",

@@ -8,6 +8,7 @@ first round on" are worked out in one place (:attr:`RoundHistory.sitting_out`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db.models import Count, Sum
@@ -124,18 +125,41 @@ def evening_history(evening: Evening, *, exclude: Session | None = None) -> Even
     sessions_qs = Session.objects.filter(evening=evening)
     if exclude is not None:
         sessions_qs = sessions_qs.exclude(pk=exclude.pk)
+    return _load(sessions_qs, {evening.pk: evening.deals_per_round})[evening.pk]
+
+
+def evening_histories(evenings: Sequence[Evening]) -> dict[int, EveningHistory]:
+    """Evening id -> :class:`EveningHistory` of several evenings at once (for a season): 4
+    queries, whatever the number of evenings and players."""
+    sessions_qs = Session.objects.filter(evening__in=[e.pk for e in evenings])
+    return _load(sessions_qs, {e.pk: e.deals_per_round for e in evenings})
+
+
+def _load(sessions_qs, deals_per_round: dict[int, int]) -> dict[int, EveningHistory]:
+    """The histories of the evenings in ``deals_per_round`` (evening id -> deals per round),
+    from the sessions of ``sessions_qs`` (4 queries)."""
     sessions = {
-        sid: (number, sitter) for sid, number, sitter in sessions_qs.values_list("id", "number", "sitout_player_id")
+        sid: (number, sitter, evening_id)
+        for sid, number, sitter, evening_id in sessions_qs.values_list("id", "number", "sitout_player_id", "evening_id")
     }
-    teams = {
-        p["id"]: (p["player_1"], p["player_2"])
-        for p in Partnership.objects.filter(session__in=sessions_qs).values("id", "player_1", "player_2")
-    }
+    teams: dict[int, Team] = {}
+    evening_teams: dict[int, dict[int, Team]] = {pk: {} for pk in deals_per_round}
+    for p in Partnership.objects.filter(session__in=sessions_qs).values("id", "session_id", "player_1", "player_2"):
+        teams[p["id"]] = evening_teams[sessions[p["session_id"]][2]][p["id"]] = (p["player_1"], p["player_2"])
     tables: dict[int, list[TableHistory]] = {}
     seatings = (
         Seating.objects.filter(round__session__in=sessions_qs)
         .order_by("table__number")
-        .values("id", "round_id", "table__number", "team_a_id", "team_b_id", "entered_at", "confirmed_at")
+        .values(
+            "id",
+            "round_id",
+            "round__session__evening_id",
+            "table__number",
+            "team_a_id",
+            "team_b_id",
+            "entered_at",
+            "confirmed_at",
+        )
         .annotate(sum_a=Sum("deals__points_a"), sum_b=Sum("deals__points_b"), deal_count=Count("deals"))
     )
     for s in seatings:
@@ -150,16 +174,17 @@ def evening_history(evening: Evening, *, exclude: Session | None = None) -> Even
                 sum_a=s["sum_a"] or 0,
                 sum_b=s["sum_b"] or 0,
                 deal_count=s["deal_count"],
-                entered=s["entered_at"] is not None or s["deal_count"] >= evening.deals_per_round,
+                entered=s["entered_at"] is not None
+                or s["deal_count"] >= deals_per_round[s["round__session__evening_id"]],
                 confirmed=s["confirmed_at"] is not None,
             )
         )
-    rounds = []
+    rounds: dict[int, list[RoundHistory]] = {pk: [] for pk in deals_per_round}
     for r in Round.objects.filter(session__in=sessions_qs).values(
         "id", "session_id", "number", "sitout_partnership_id"
     ):
-        number, sitter = sessions[r["session_id"]]
-        rounds.append(
+        number, sitter, evening_id = sessions[r["session_id"]]
+        rounds[evening_id].append(
             RoundHistory(
                 id=r["id"],
                 session_id=r["session_id"],
@@ -170,9 +195,11 @@ def evening_history(evening: Evening, *, exclude: Session | None = None) -> Even
                 session_sitter=sitter,
             )
         )
-    rounds.sort(key=lambda r: (r.session, r.number))
-    return EveningHistory(
-        sessions={sid: number for sid, (number, _) in sessions.items()},
-        teams=teams,
-        rounds=tuple(rounds),
-    )
+    return {
+        pk: EveningHistory(
+            sessions={sid: number for sid, (number, _, eid) in sessions.items() if eid == pk},
+            teams=evening_teams[pk],
+            rounds=tuple(sorted(evening_rounds, key=lambda r: (r.session, r.number))),
+        )
+        for pk, evening_rounds in rounds.items()
+    }

@@ -13,6 +13,7 @@ Every public name is re-exported here, so callers write ``from scoring import se
 - :mod:`.session_changes`: swapping and replacing players in a drawn session
 - :mod:`.deals`: entering and correcting deals
 - :mod:`.confirmation`: finishing and confirming a round
+- :mod:`.seasons`: seasons and their evenings
 - :mod:`.base`: ``ServiceError`` and small shared helpers
 """
 
@@ -42,6 +43,7 @@ from scoring.services.evenings import (
     set_stand_in,
 )
 from scoring.services.players import ImportOutcome, add_player, import_players, update_player
+from scoring.services.seasons import add_evening_to_season, save_season
 from scoring.services.session_changes import SwapOutcome, replace_player, swap_players
 
 __all__ = [
@@ -77,4 +79,6 @@ __all__ = [
     "SwapOutcome",
     "swap_players",
     "replace_player",
+    "save_season",
+    "add_evening_to_season",
 ]
