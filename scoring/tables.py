@@ -7,7 +7,7 @@ from fractions import Fraction
 import django_tables2 as tables
 from django.utils.formats import date_format
 from django.utils.timezone import localtime
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring.domain.names import collation_key, person_key
@@ -255,7 +255,7 @@ def season_export(ranking, export_format: str) -> tuple[list[str], list[list]]:
         gettext("Name"),
         gettext("Club"),
         *(season_evening_heading(e) for e in ranking.evenings),
-        gettext("Evenings"),
+        pgettext("season column", "Evenings"),
         gettext("Total"),
     ]
     rows = []

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 from xml.sax.saxutils import escape
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.units import mm
@@ -129,7 +129,7 @@ def _table(ranking: SeasonRanking, width: float) -> LongTable:
             widest(["000", *(t for c in cells for t, _ in c[3])], size),
             widest([part for h in headings for part in h.split(" · ")], head, True),
         )
-        played_w = max(widest([gettext("Evenings")], head, True), widest(["00"], size))
+        played_w = max(widest([pgettext("season column", "Evenings")], head, True), widest(["00"], size))
         total_w = max(widest([gettext("Total")], head, True), widest(["000", *(c[5] for c in cells)], size, True))
         name_w = width - place_w - count * number_w - played_w - total_w
         if name_w >= NAME_MIN:
@@ -139,7 +139,7 @@ def _table(ranking: SeasonRanking, width: float) -> LongTable:
             gettext("Place"),
             gettext("Name"),
             *[base.lines(h.split(" · "), head, bold=True, align="right") for h in headings],
-            gettext("Evenings"),
+            pgettext("season column", "Evenings"),
             gettext("Total"),
         ]
     ]
