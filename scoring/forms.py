@@ -8,6 +8,7 @@ from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
 
+from scoring import tiebreak_labels
 from scoring.domain.rules import MAX_BONUS, DealResult, ImpossibleResult, check_result
 from scoring.domain.season import DEFAULT_PLACEMENT_POINTS, SeasonRuleError, parse_placement_points
 from scoring.messages import translate
@@ -205,6 +206,17 @@ class SeasonForm(forms.Form):
         initial=12,
         help_text=_("The season ranking is provisional until this many evenings are in the season and all confirmed."),
     )
+    tiebreak_1 = forms.ChoiceField(label=_("Equal season values: tie-break 1"), required=False)
+    tiebreak_2 = forms.ChoiceField(label=_("Tie-break 2"), required=False)
+    tiebreak_3 = forms.ChoiceField(label=_("Tie-break 3"), required=False)
+    tiebreak_4 = forms.ChoiceField(
+        label=_("Tie-break 4"),
+        required=False,
+        help_text=_(
+            "None: equal values share a place. The criteria count over the evenings that count: "
+            "the best single session of them, the sums of deals won, daring and striking, rounds sat out."
+        ),
+    )
     public_player_pages = forms.BooleanField(label=_("Players' pages may be shown publicly"), required=False)
     evenings = forms.TypedMultipleChoiceField(
         label=_("Evenings of this season"),
@@ -218,6 +230,19 @@ class SeasonForm(forms.Form):
         """``evenings``: (id, label) of the evenings to offer."""
         super().__init__(*args, **kwargs)
         self.fields["evenings"].choices = list(evenings)
+        for name in self.TIEBREAKS:
+            self.fields[name].choices = [("", _("none")), *tiebreak_labels.choices()]
+
+    TIEBREAKS = ("tiebreak_1", "tiebreak_2", "tiebreak_3", "tiebreak_4")
+
+    def tie_break(self) -> str:
+        """The chosen chain as stored (criteria joined by commas; "" for none)."""
+        return ",".join(self.cleaned_data[name] for name in self.TIEBREAKS if self.cleaned_data.get(name))
+
+    @classmethod
+    def tiebreak_initial(cls, stored: str) -> dict:
+        values = [v for v in stored.split(",") if v]
+        return {name: values[i] if i < len(values) else "" for i, name in enumerate(cls.TIEBREAKS)}
 
     def clean_placement_points(self):
         text = self.cleaned_data.get("placement_points", "")

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.domain.names import match_key
 from scoring.domain.rules import TEAM_A, TEAM_B
 from scoring.table_codes import new_table_code
-from scoring.validators import validate_no_bidi_controls
+from scoring.validators import validate_no_bidi_controls, validate_tiebreak_chain
 
 
 class TeamLetter(models.TextChoices):
@@ -91,6 +91,14 @@ class Evening(models.Model):
             "Printouts, the public screens and the tablets use this language, whatever language a "
             "browser or the organiser's own pages are set to."
         ),
+    )
+    tiebreaks = models.CharField(
+        _("tie-breaks"),
+        max_length=60,
+        blank=True,
+        default="",
+        validators=[validate_tiebreak_chain],
+        help_text=_("Equal totals share a place unless a chain of tie-breaks is chosen."),
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

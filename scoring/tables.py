@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 import django_tables2 as tables
@@ -10,8 +11,10 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from scoring import tiebreak_labels
 from scoring.domain.names import collation_key, person_key
 from scoring.domain.ranking import PROVISIONAL_MARK, one_decimal
+from scoring.domain.tiebreaks import Criterion
 from scoring.templatetags.bruus import format_matchsticks
 
 #: Export formats whose cells hold numbers (the others get the formatted text of the page).
@@ -55,29 +58,39 @@ class MatchstickColumn(tables.Column):
 
 
 class RankingTable(tables.Table):
-    """The individual ranking: place (shared places marked), name, club, one column per session, total.
+    """The individual ranking: place (shared places marked), name, club, one column per session,
+    total, and with a tie-break chain one column per criterion used and the note which rule
+    separated two players (``tiebreak``).
 
-    Data: dicts with keys ``place``, ``shared``, ``name``, ``club``, ``s1`` .. ``sN`` (matchsticks)
-    and ``total`` (see :func:`ranking_rows`).
+    Data: dicts with keys ``place``, ``shared``, ``name``, ``club``, ``s1`` .. ``sN`` (matchsticks),
+    ``total``, ``tb_<criterion>`` and ``tiebreak`` (see :func:`ranking_rows`).
     """
 
     place = tables.Column(verbose_name=_("Place"), attrs={"td": {"class": "num"}})
     # Sorting by name or club follows the one German order (scoring.domain.names.person_key).
     name = tables.Column(verbose_name=_("Name"), order_by=("name_key",))
     club = tables.Column(verbose_name=_("Club"), order_by=("club_key",))
-    total = MatchstickColumn(verbose_name=_("Total"), attrs={"td": {"class": "num total"}})
 
     class Meta:
         orderable = True
         attrs = {"class": "ranking"}
-        sequence = ("place", "name", "club", "...", "total")
+        sequence = ("place", "name", "club", "...")
         template_name = "tables/lean.html"
 
-    def __init__(self, data, session_count: int, **kwargs):
+    def __init__(self, data, session_count: int, criteria: Sequence[Criterion] = (), **kwargs):
+        """``criteria``: the tie-break columns to show after the total
+        (:func:`scoring.domain.tiebreaks.criteria_used`); with any, a last column says which
+        rule put a player ahead of the next one."""
         extra = [
             (f"s{n}", MatchstickColumn(verbose_name=gettext("Session %(number)s") % {"number": n}))
             for n in range(1, session_count + 1)
         ]
+        extra.append(("total", MatchstickColumn(verbose_name=_("Total"), attrs={"td": {"class": "num total"}})))
+        extra += [
+            (f"tb_{c.value}", MatchstickColumn(verbose_name=tiebreak_labels.COLUMNS[c], default="")) for c in criteria
+        ]
+        if criteria:
+            extra.append(("tiebreak", tables.Column(verbose_name=_("Tie-break"), orderable=False, default="")))
         super().__init__(data, extra_columns=extra, **kwargs)
 
     def render_place(self, value, record):
@@ -87,8 +100,14 @@ class RankingTable(tables.Table):
         return value
 
 
-def ranking_rows(rows, session_count: int, sessions_drawn: int | None = None) -> list[dict]:
+def ranking_rows(
+    rows, session_count: int, sessions_drawn: int | None = None, criteria: Sequence[Criterion] = (), names=None
+) -> list[dict]:
     """:class:`scoring.selectors.RankingRow` objects -> dicts for :class:`RankingTable`.
+
+    ``criteria``: tie-break columns (``tb_best_session`` ...) to fill; with any, ``tiebreak``
+    holds the note "ahead of <next player> by <rule>" where the chain separated equal totals
+    (``names``: :func:`scoring.selectors.evening_display_names`, for the next player's name).
 
     Sessions after ``sessions_drawn`` (None: all) have no value: the table shows "–" for them,
     as the printed ranking does, not 0.
@@ -108,6 +127,10 @@ def ranking_rows(rows, session_count: int, sessions_drawn: int | None = None) ->
             "total": row.total,
             "provisional": {f"s{i + 1}" for i in row.provisional} | ({"total"} if row.provisional else set()),
         }
+        for criterion in criteria:
+            record[f"tb_{criterion.value}"] = row.tiebreaks.get(criterion)
+        if criteria:
+            record["tiebreak"] = ahead_note(row, names)
         for n in range(1, session_count + 1):
             drawn = sessions_drawn is None or n <= sessions_drawn
             if not drawn:
@@ -116,6 +139,15 @@ def ranking_rows(rows, session_count: int, sessions_drawn: int | None = None) ->
                 record[f"s{n}"] = row.sessions[n - 1] if n - 1 < len(row.sessions) else Fraction(0)
         data.append(record)
     return data
+
+
+def ahead_note(row, names: dict[int, str] | None = None) -> str:
+    """ "ahead of <name> by <rule>" for a :class:`scoring.selectors.RankingRow` that the evening's
+    tie-break chain put ahead of the next line; "" otherwise."""
+    if row.ahead_by is None or row.ahead_of is None:
+        return ""
+    name = (names or {}).get(row.ahead_of.pk, row.ahead_of.name)
+    return tiebreak_labels.ahead_note(row.ahead_by, name)
 
 
 # --- Every deal result ------------------------------------------------------------------------

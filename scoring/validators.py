@@ -5,7 +5,9 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 
+from scoring.domain.errors import DomainError
 from scoring.domain.player_import import BIDI_CONTROL_MESSAGE, find_bidi_control
+from scoring.domain.tiebreaks import parse_chain
 
 
 def validate_no_bidi_controls(value: str) -> None:
@@ -18,3 +20,16 @@ def validate_no_bidi_controls(value: str) -> None:
     char = find_bidi_control(value or "")
     if char is not None:
         raise ValidationError(gettext(BIDI_CONTROL_MESSAGE) % {"character": f"{ord(char):04X}"}, code="bidi_control")
+
+
+def validate_tiebreak_chain(value: str) -> None:
+    """Refuse a stored tie-break chain that names an unknown criterion or one twice
+    (:func:`scoring.domain.tiebreaks.parse_chain`).
+
+    Raises:
+        ValidationError: with the translated message, code ``unknown_criterion`` or ``repeated_criterion``.
+    """
+    try:
+        parse_chain(value)
+    except DomainError as error:
+        raise ValidationError(gettext(error.message), code=error.code) from None

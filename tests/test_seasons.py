@@ -126,7 +126,7 @@ def test_season_ranking_queries_do_not_grow_with_evenings(django_assert_num_quer
     two = season_with(evenings[:2], name="Zwei")
     five = season_with(evenings[2:], name="Fünf")
     for season, count in ((two, 2), (five, 5)):
-        with django_assert_num_queries(7):
+        with django_assert_num_queries(6):
             ranking = selectors.season_ranking(season)
         assert len(ranking.evenings) == count and len(ranking.lines) == 8
         assert all(line.played == count for line in ranking.lines)

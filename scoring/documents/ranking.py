@@ -1,7 +1,9 @@
 """The ranking (Rangliste) as PDF: A4 portrait, large print for reading from two metres.
 
 Place (shared places marked with * and explained on every page), name, club, one column per
-session and the total; the header row is repeated on every page. While any deal is missing the
+session and the total; with a tie-break chain, one column per criterion the chain used and, under
+the name of a player it put ahead of the next one, which rule did (small, grey). The header row
+is repeated on every page. While any deal is missing the
 ranking says "vorläufig" in its title and on every page; when complete, "Endstand".
 """
 
@@ -9,17 +11,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from xml.sax.saxutils import escape
 
 from django.utils.translation import gettext
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import LongTable, Spacer, TableStyle
 
+from scoring import tiebreak_labels
 from scoring.documents import pdf_base as base
+from scoring.documents.pdf_base import Para
 from scoring.domain.ranking import PROVISIONAL_MARK
+from scoring.domain.tiebreaks import Criterion
 from scoring.selectors import RankingRow
+from scoring.tables import ahead_note
 
 BODY = 14  # pt: readable from two metres
+NOTE = 10  # the tie-break notes and headings
 HEAD = 12
 ROW_PADDING = 3
 CELL_PADDING = 4
@@ -45,6 +53,9 @@ def build_ranking(
     complete: bool,
     sessions_drawn: int | None = None,
     printed_at: datetime | None = None,
+    criteria: Sequence[Criterion] = (),
+    chain: Sequence[Criterion] = (),
+    names: dict[int, str] | None = None,
 ) -> bytes:
     """The ranking of an evening as PDF bytes.
 
@@ -54,13 +65,20 @@ def build_ranking(
         complete: :func:`scoring.selectors.evening_is_confirmed`; False prints "vorläufig".
         sessions_drawn: sessions drawn so far; later sessions print "–" instead of 0.
         printed_at: the moment printed in the footer (default now).
+        criteria: tie-break columns (:func:`scoring.selectors.tiebreak_columns`).
+        chain: the evening's whole chain, named below the table.
+        names: :func:`scoring.selectors.evening_display_names`, for the names in the notes
+            "ahead of <name> by <rule>".
     """
     session_count = max([evening.sessions_count, *(len(r.sessions) for r in rows)])
     drawn = session_count if sessions_drawn is None else sessions_drawn
     title = ranking_name(evening, complete=complete)
     notes = []
     if any(r.shared for r in rows):
-        notes.append(gettext("* shared place: equal totals share a place."))
+        if chain:
+            notes.append(gettext("* shared place: equal totals and equal on every tie-break."))
+        else:
+            notes.append(gettext("* shared place: equal totals share a place."))
     if any(r.provisional for r in rows):
         notes.append(PROVISIONAL_LEGEND())
     decor = base.PageDecor(
@@ -85,7 +103,7 @@ def build_ranking(
         story.append(
             base.para(gettext("Provisional: deals are still missing."), BODY, bold=True, color="#b00020", space_after=6)
         )
-    story.append(_table(rows, session_count, drawn))
+    story.append(_table(rows, session_count, drawn, tuple(criteria), names or {}))
     story += [
         Spacer(1, 3 * mm),
         base.para(
@@ -94,14 +112,34 @@ def build_ranking(
             color="#555555",
         ),
     ]
+    if chain:
+        story.append(
+            base.para(
+                gettext("Equal totals are separated by, in this order:")
+                + " "
+                + ", ".join(str(tiebreak_labels.LABELS[c]) for c in chain)
+                + ".",
+                11,
+                color="#555555",
+            )
+        )
     return base.render(story, title=title, decor=decor, subject=gettext("Ranking"))
 
 
-def _table(rows: Sequence[RankingRow], session_count: int, drawn: int) -> LongTable:
+def _table(
+    rows: Sequence[RankingRow], session_count: int, drawn: int, criteria: tuple[Criterion, ...], names: dict[int, str]
+) -> LongTable:
     """Two header rows ("Durchgang" over the session numbers), repeated on every page."""
     width = base.PAGE_WIDTH - 2 * base.MARGIN
     cells = []
+    tiebreaks = []
     for row in rows:
+        tiebreaks.append(
+            (
+                [base.matchsticks(row.tiebreaks[c]) for c in criteria],
+                ahead_note(row, names) if criteria else "",
+            )
+        )
         sessions = [
             base.matchsticks(row.sessions[i]) + (PROVISIONAL_MARK if i in row.provisional else "")
             if i < drawn and i < len(row.sessions)
@@ -125,7 +163,16 @@ def _table(rows: Sequence[RankingRow], session_count: int, drawn: int) -> LongTa
         widest([session_head], HEAD, bold=True) / session_count,
     )
     total_w = max(widest([gettext("Total")], HEAD, bold=True), widest(["000", *(c[4] for c in cells)], BODY, bold=True))
-    rest = width - place_w - session_count * number_w - total_w
+    criterion_heads = [str(tiebreak_labels.COLUMNS[c]) for c in criteria]
+    criterion_ws = [
+        max(
+            widest([w for w in head.split()], NOTE, bold=True),
+            widest(["000", *(values[i] for values, _ in tiebreaks)], BODY),
+            12 * mm,
+        )
+        for i, head in enumerate(criterion_heads)
+    ]
+    rest = width - place_w - session_count * number_w - total_w - sum(criterion_ws)
     # Sized from the content: both on one line if they fit; else the clubs' longest word keeps
     # its line ("Oster-Ohrstedt" never becomes "Oster-/Ohrstedt"; up to half the room) and the
     # names wrap at spaces.
@@ -138,23 +185,25 @@ def _table(rows: Sequence[RankingRow], session_count: int, drawn: int) -> LongTa
     # "Durchgang" centred over the session columns. Drawn from the first of them, overflowing
     # into the others: a SPAN would make reportlab recompute spans on every page break.
     head_pad = (session_count * number_w - base.text_width(session_head, HEAD, bold=True)) / 2
-    first = ["", "", "", session_head, *[""] * (session_count - 1), ""]
+    first = ["", "", "", session_head, *[""] * (session_count - 1), "", *[""] * len(criteria)]
     second = [
         gettext("Place"),
         gettext("Name"),
         gettext("Club"),
         *[str(n) for n in range(1, session_count + 1)],
         gettext("Total"),
+        *[base.para(head, NOTE, bold=True, align="right") for head in criterion_heads],
     ]
     data = [first, second]
-    for place, name, club, sessions, total in cells:
+    for (place, name, club, sessions, total), (values, note) in zip(cells, tiebreaks, strict=True):
         data.append(
             [
                 place,
-                base.cell(name, BODY, name_w, padding=pad),
+                _name_cell(name, note, name_w, pad),
                 base.cell(club, BODY, club_w, padding=pad),
                 *sessions,
                 total,
+                *values,
             ]
         )
     last = 3 + session_count
@@ -172,6 +221,7 @@ def _table(rows: Sequence[RankingRow], session_count: int, drawn: int) -> LongTa
         ("TOPPADDING", (0, 0), (-1, -1), ROW_PADDING),
         ("BOTTOMPADDING", (0, 0), (-1, -1), ROW_PADDING),
         ("LINEBELOW", (3, 0), (last - 1, 0), 0.4, base.RULE),
+        ("VALIGN", (last + 1, 1), (-1, 1), "BOTTOM"),
         ("LINEBELOW", (0, 1), (-1, 1), 1.2, colors.black),
         ("ROWBACKGROUNDS", (0, 2), (-1, -1), [colors.white, base.LIGHT]),
         ("BACKGROUND", (0, 0), (-1, 1), colors.HexColor("#dddddd")),
@@ -180,8 +230,19 @@ def _table(rows: Sequence[RankingRow], session_count: int, drawn: int) -> LongTa
     # is split page by page in linear time (Table recomputes the rest at every page break).
     return LongTable(
         data,
-        colWidths=[place_w, name_w, club_w, *[number_w] * session_count, total_w],
+        colWidths=[place_w, name_w, club_w, *[number_w] * session_count, total_w, *criterion_ws],
         repeatRows=2,
         style=TableStyle(commands),
         hAlign="LEFT",
+    )
+
+
+def _name_cell(name: str, note: str, width: float, pad: float):
+    """The name, and below it in small grey type the tie-break note ("vor Bernd Jensen durch
+    besten Durchgang") when there is one."""
+    if not note:
+        return base.cell(name, BODY, width, padding=pad)
+    return Para(
+        f'{escape(name)}<br/><font size="{NOTE}" color="#555555">{escape(note)}</font>',
+        base.style(BODY),
     )

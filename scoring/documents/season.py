@@ -19,8 +19,9 @@ from reportlab.lib.units import mm
 from reportlab.platypus import LongTable, Spacer, TableStyle
 
 from scoring.documents import pdf_base as base
-from scoring.selectors.season import SeasonRanking
+from scoring.selectors.season import SeasonRanking, season_chain
 from scoring.tables import season_evening_heading
+from scoring.tiebreak_labels import LABELS
 
 LANDSCAPE_FROM = 6  # evenings
 SIZES = (14, 13, 12, 11, 10, 9, 8, 7)  # pt, largest first
@@ -64,6 +65,11 @@ def build_season_ranking(ranking: SeasonRanking, *, printed_at: datetime | None 
         )
     if rules.min_evenings > 1:
         how.append(gettext("ranked from %(n)s evenings") % {"n": rules.min_evenings})
+    chain = season_chain(season)
+    if chain:
+        how.append(
+            gettext("Equal totals are separated by, in this order:") + " " + ", ".join(str(LABELS[c]) for c in chain)
+        )
     how.append(
         gettext("%(have)s of %(planned)s evenings")
         % {"have": len(ranking.evenings), "planned": season.planned_evenings}

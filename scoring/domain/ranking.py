@@ -10,11 +10,12 @@ All amounts are matchsticks as :class:`fractions.Fraction`, so averages stay exa
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+
+from scoring.domain.tiebreaks import Row, rank_rows
 
 
 def one_decimal(value: int | Fraction | Decimal | float) -> Decimal:
@@ -137,15 +138,9 @@ def rank(scores: Sequence[PlayerScore], name_key=None) -> list[RankedScore]:
 
     Returns:
         RankedScore lines in ranking order. Place n+1 follows n tied players at place 1 (1, 2, 2, 4).
+        A tie-break chain: :func:`scoring.domain.tiebreaks.rank_rows`, which this calls without one.
     """
-    totals = {id(s): s.total for s in scores}
-    ordered = sorted(scores, key=lambda s: (-totals[id(s)], name_key(s) if name_key else 0))
-    how_many = Counter(totals.values())
-    lines = []
-    place, previous = 0, None
-    for index, score in enumerate(ordered):
-        total = totals[id(score)]
-        if total != previous:
-            place, previous = index + 1, total
-        lines.append(RankedScore(place=place, shared=how_many[total] > 1, score=score))
-    return lines
+    by_index: dict[Hashable, PlayerScore] = dict(enumerate(scores))
+    rows = [Row(key=index, total=score.total) for index, score in by_index.items()]
+    lines = rank_rows(rows, (), name_key=(lambda row: name_key(by_index[row.key])) if name_key else None)
+    return [RankedScore(place=line.place, shared=line.shared, score=by_index[line.row.key]) for line in lines]

@@ -12,8 +12,10 @@ minimum number of evenings is needed to be ranked. Our decisions where the sourc
 - The values dropped are the lowest; among equal values the earlier evening is dropped.
 - Average: the counted values (best N, or all played) divided by their number.
 - Players below the minimum are listed under the ranked ones, in the same order, without a place.
-- Equal season values share a place (1, 2, 2, 4) unless a tie-break key separates them: the key is
-  compared only between equal values and never changes the order of different values.
+- Equal season values share a place (1, 2, 2, 4) unless the season has a tie-break chain
+  (:mod:`scoring.domain.tiebreaks`, the same criteria as an evening's): then the criteria, summed
+  over the evenings that count (best single session: the best of them; rounds sat out: fewest
+  wins), separate them in the organiser's order; only equal values are compared.
 - The season is final when every planned evening exists and is confirmed
   (:func:`season_is_final`); until then its ranking is provisional.
 
@@ -22,12 +24,12 @@ Amounts are matchsticks (or placement points) as :class:`fractions.Fraction`, ex
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from scoring.domain.errors import DomainError, gettext_noop
+from scoring.domain.tiebreaks import Criterion, RankedRow, Row, rank_rows
 
 SUM, POINTS, AVERAGE = "sum", "points", "average"
 SCORINGS = (SUM, POINTS, AVERAGE)
@@ -67,6 +69,7 @@ class EveningResult:
     total: Fraction
     place: int
     shared: bool = False
+    tiebreaks: Mapping[Criterion, int | Fraction] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,9 @@ class SeasonLine:
         ranked: played at least the minimum number of evenings.
         place: place among the ranked (None when unranked); shared by equal values.
         shared: the place is shared.
+        tiebreaks: the tie-break criteria over the evenings that count (:func:`season_tiebreaks`).
+        ahead_by: the criterion of the chain that put this line ahead of the next one although
+            their season values are equal (None otherwise).
     """
 
     player: Hashable
@@ -100,7 +106,8 @@ class SeasonLine:
     ranked: bool
     place: int | None = None
     shared: bool = False
-    tie_key: tuple = field(default=(), compare=False)
+    tiebreaks: Mapping[Criterion, int | Fraction] = field(default_factory=dict, compare=False)
+    ahead_by: Criterion | None = None
 
     @property
     def played(self) -> int:
@@ -219,8 +226,27 @@ def season_line(player: Hashable, results: Mapping[int, EveningResult], rules: S
         for index in sorted(results)
     }
     return SeasonLine(
-        player=player, cells=cells, total=total, counted=len(counted), ranked=len(cells) >= rules.min_evenings
+        player=player,
+        cells=cells,
+        total=total,
+        counted=len(counted),
+        ranked=len(cells) >= rules.min_evenings,
+        tiebreaks=season_tiebreaks([cell.result for cell in cells.values() if not cell.dropped]),
     )
+
+
+def season_tiebreaks(results: Sequence[EveningResult]) -> dict[Criterion, int | Fraction]:
+    """The tie-break criteria of a player over the evenings that count: the best single session
+    of any of them, and the sums of deals won, matchsticks from daring and striking and rounds
+    sat out. A criterion an evening did not report counts 0 there."""
+    values: dict[Criterion, int | Fraction] = {}
+    for criterion in Criterion:
+        figures = [result.tiebreaks.get(criterion, 0) for result in results]
+        if criterion is Criterion.BEST_SESSION:
+            values[criterion] = max(figures, default=0)
+        else:
+            values[criterion] = sum(figures, 0)
+    return values
 
 
 def season_ranking(
@@ -228,43 +254,32 @@ def season_ranking(
     rules: SeasonRules,
     *,
     name_key: Callable[[Hashable], object] | None = None,
-    tie_key: Callable[[SeasonLine], tuple] | None = None,
+    chain: Sequence[Criterion] = (),
 ) -> list[SeasonLine]:
     """The season ranking: ranked players first (by season value, highest first, places shared
-    on equal values: 1, 2, 2, 4), then the players below the minimum (no place), same order.
+    on equal values: 1, 2, 2, 4, unless ``chain`` separates them), then the players below the
+    minimum (no place), in the same order.
 
     Args:
         results: player -> evening index -> that evening's result (evenings played only).
         rules: :class:`SeasonRules`.
-        name_key: orders players with equal values (e.g. by name); never changes a place.
-        tie_key: a tuple per line, higher is better, compared only between equal season values
-            (a tie-break chain); equal keys still share a place. None: equal values share.
+        name_key: orders players who still share a place (e.g. by name); never changes a place.
+        chain: tie-break criteria in the organiser's order (:func:`scoring.domain.tiebreaks.rank_rows`
+            on :func:`season_tiebreaks`); empty: equal values share a place.
 
     Returns:
         :class:`SeasonLine` objects in ranking order.
     """
-    lines = [season_line(player, by_evening, rules) for player, by_evening in results.items() if by_evening]
-    if tie_key is not None:
-        lines = [replace(line, tie_key=tuple(tie_key(line))) for line in lines]
+    lines = {player: season_line(player, by_evening, rules) for player, by_evening in results.items() if by_evening}
 
-    def order(line: SeasonLine):
-        return (-line.total, tuple(_descending(v) for v in line.tie_key), name_key(line.player) if name_key else 0)
+    def ordered(ranked: bool) -> list[RankedRow]:
+        rows = [Row(p, line.total, line.tiebreaks) for p, line in lines.items() if line.ranked == ranked]
+        return rank_rows(rows, chain, name_key=(lambda row: name_key(row.key)) if name_key else None)
 
-    ranked = sorted((line for line in lines if line.ranked), key=order)
-    unranked = sorted((line for line in lines if not line.ranked), key=order)
-    how_many = Counter((line.total, line.tie_key) for line in ranked)
-    placed = []
-    place, previous = 0, None
-    for index, line in enumerate(ranked):
-        key = (line.total, line.tie_key)
-        if key != previous:
-            place, previous = index + 1, key
-        placed.append(replace(line, place=place, shared=how_many[key] > 1))
-    return placed + unranked
-
-
-def _descending(value):
-    return -value if isinstance(value, (int, Fraction, float)) else value
+    placed = [
+        replace(lines[row.key], place=row.place, shared=row.shared, ahead_by=row.below_by) for row in ordered(True)
+    ]
+    return placed + [lines[row.key] for row in ordered(False)]
 
 
 def season_is_final(planned_evenings: int, evenings_confirmed: Sequence[bool]) -> bool:

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0010_seating_entered_confirmed_names'),
+        ('scoring', '0011_tiebreaks_evening_chain'),
     ]
 
     operations = [

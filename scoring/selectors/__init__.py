@@ -37,7 +37,17 @@ from scoring.selectors.players import (
     known_match_keys,
     search_players,
 )
-from scoring.selectors.ranking import RankingRow, evening_deals, evening_is_confirmed, evening_ranking
+from scoring.selectors.ranking import (
+    PlayedFigures,
+    RankingRow,
+    evening_chain,
+    evening_deals,
+    evening_is_confirmed,
+    evening_ranking,
+    evening_rankings,
+    tiebreak_columns,
+    tiebreak_values,
+)
 from scoring.selectors.room import (
     CONFIRMED,
     ENTERED,
@@ -53,7 +63,14 @@ from scoring.selectors.room import (
     playing_now,
     seating_state,
 )
-from scoring.selectors.season import SeasonEvening, SeasonRanking, season_evenings, season_ranking, season_rules
+from scoring.selectors.season import (
+    SeasonEvening,
+    SeasonRanking,
+    season_chain,
+    season_evenings,
+    season_ranking,
+    season_rules,
+)
 from scoring.selectors.table_entry import NextSeat, ScorerState, next_seats, scorer_state
 
 __all__ = [
@@ -65,6 +82,7 @@ __all__ = [
     "SeasonEvening",
     "SeasonRanking",
     "season_evenings",
+    "season_chain",
     "season_ranking",
     "season_rules",
     "sessions_with_rounds",
@@ -87,6 +105,11 @@ __all__ = [
     "alphabetical",
     "RankingRow",
     "evening_ranking",
+    "evening_rankings",
+    "evening_chain",
+    "PlayedFigures",
+    "tiebreak_values",
+    "tiebreak_columns",
     "evening_is_confirmed",
     "evening_deals",
     "NOT_STARTED",

@@ -8,14 +8,15 @@ first round on" are worked out in one place (:attr:`RoundHistory.sitting_out`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Count, Sum
+from django.db.models import Count, Q, Sum
 
 from scoring.domain import draw as draw_domain
 from scoring.domain.fairness import PlayedRound
 from scoring.domain.ranking import TableResult
+from scoring.domain.rules import TEAM_A, TEAM_B
 from scoring.models import Evening, Partnership, Round, Seating, Session
 
 Team = tuple[int, int]
@@ -36,6 +37,10 @@ class TableHistory:
     deal_count: int
     entered: bool  # entered (by the scorer) or every deal there
     confirmed: bool
+    wins_a: int = 0  # deals won (five tricks reached) so far
+    wins_b: int = 0
+    bonus_a: int = 0  # matchsticks from daring and striking so far
+    bonus_b: int = 0
 
     @property
     def players(self) -> tuple[int, ...]:
@@ -122,30 +127,25 @@ def evening_history(evening: Evening, *, exclude: Session | None = None) -> Even
 
     ``exclude``: a session to leave out (the one being drawn again or rearranged).
     """
-    sessions_qs = Session.objects.filter(evening=evening)
+    return evening_histories([evening], exclude=exclude)[evening.pk]
+
+
+def evening_histories(evenings: Iterable[Evening], *, exclude: Session | None = None) -> dict[int, EveningHistory]:
+    """:func:`evening_history` of several evenings at once: evening id -> EveningHistory (4
+    queries, whatever the number of evenings and players; an evening without sessions gets an
+    empty history). For a player's page and rankings over many evenings."""
+    by_id = {evening.pk: evening for evening in evenings}
+    sessions_qs = Session.objects.filter(evening__in=list(by_id))
     if exclude is not None:
         sessions_qs = sessions_qs.exclude(pk=exclude.pk)
-    return _load(sessions_qs, {evening.pk: evening.deals_per_round})[evening.pk]
-
-
-def evening_histories(evenings: Sequence[Evening]) -> dict[int, EveningHistory]:
-    """Evening id -> :class:`EveningHistory` of several evenings at once (for a season): 4
-    queries, whatever the number of evenings and players."""
-    sessions_qs = Session.objects.filter(evening__in=[e.pk for e in evenings])
-    return _load(sessions_qs, {e.pk: e.deals_per_round for e in evenings})
-
-
-def _load(sessions_qs, deals_per_round: dict[int, int]) -> dict[int, EveningHistory]:
-    """The histories of the evenings in ``deals_per_round`` (evening id -> deals per round),
-    from the sessions of ``sessions_qs`` (4 queries)."""
     sessions = {
-        sid: (number, sitter, evening_id)
-        for sid, number, sitter, evening_id in sessions_qs.values_list("id", "number", "sitout_player_id", "evening_id")
+        sid: (evening_id, number, sitter)
+        for sid, evening_id, number, sitter in sessions_qs.values_list("id", "evening_id", "number", "sitout_player_id")
     }
-    teams: dict[int, Team] = {}
-    evening_teams: dict[int, dict[int, Team]] = {pk: {} for pk in deals_per_round}
+    teams: dict[int, dict[int, Team]] = {pk: {} for pk in by_id}
+    team_of: dict[int, Team] = {}
     for p in Partnership.objects.filter(session__in=sessions_qs).values("id", "session_id", "player_1", "player_2"):
-        teams[p["id"]] = evening_teams[sessions[p["session_id"]][2]][p["id"]] = (p["player_1"], p["player_2"])
+        team_of[p["id"]] = teams[sessions[p["session_id"]][0]][p["id"]] = (p["player_1"], p["player_2"])
     tables: dict[int, list[TableHistory]] = {}
     seatings = (
         Seating.objects.filter(round__session__in=sessions_qs)
@@ -160,30 +160,42 @@ def _load(sessions_qs, deals_per_round: dict[int, int]) -> dict[int, EveningHist
             "entered_at",
             "confirmed_at",
         )
-        .annotate(sum_a=Sum("deals__points_a"), sum_b=Sum("deals__points_b"), deal_count=Count("deals"))
+        .annotate(
+            sum_a=Sum("deals__points_a"),
+            sum_b=Sum("deals__points_b"),
+            deal_count=Count("deals"),
+            wins_a=Count("deals", filter=Q(deals__winner=TEAM_A)),
+            wins_b=Count("deals", filter=Q(deals__winner=TEAM_B)),
+            bonus_a=Sum("deals__bonus_a"),
+            bonus_b=Sum("deals__bonus_b"),
+        )
     )
     for s in seatings:
+        deals_per_round = by_id[s["round__session__evening_id"]].deals_per_round
         tables.setdefault(s["round_id"], []).append(
             TableHistory(
                 seating_id=s["id"],
                 table=s["table__number"],
                 team_a_id=s["team_a_id"],
                 team_b_id=s["team_b_id"],
-                team_a=teams[s["team_a_id"]],
-                team_b=teams[s["team_b_id"]],
+                team_a=team_of[s["team_a_id"]],
+                team_b=team_of[s["team_b_id"]],
                 sum_a=s["sum_a"] or 0,
                 sum_b=s["sum_b"] or 0,
                 deal_count=s["deal_count"],
-                entered=s["entered_at"] is not None
-                or s["deal_count"] >= deals_per_round[s["round__session__evening_id"]],
+                entered=s["entered_at"] is not None or s["deal_count"] >= deals_per_round,
                 confirmed=s["confirmed_at"] is not None,
+                wins_a=s["wins_a"],
+                wins_b=s["wins_b"],
+                bonus_a=s["bonus_a"] or 0,
+                bonus_b=s["bonus_b"] or 0,
             )
         )
-    rounds: dict[int, list[RoundHistory]] = {pk: [] for pk in deals_per_round}
+    rounds: dict[int, list[RoundHistory]] = {pk: [] for pk in by_id}
     for r in Round.objects.filter(session__in=sessions_qs).values(
         "id", "session_id", "number", "sitout_partnership_id"
     ):
-        number, sitter, evening_id = sessions[r["session_id"]]
+        evening_id, number, sitter = sessions[r["session_id"]]
         rounds[evening_id].append(
             RoundHistory(
                 id=r["id"],
@@ -191,15 +203,15 @@ def _load(sessions_qs, deals_per_round: dict[int, int]) -> dict[int, EveningHist
                 session=number,
                 number=r["number"],
                 tables=tuple(tables.get(r["id"], ())),
-                sitout_team=teams[r["sitout_partnership_id"]] if r["sitout_partnership_id"] else None,
+                sitout_team=team_of[r["sitout_partnership_id"]] if r["sitout_partnership_id"] else None,
                 session_sitter=sitter,
             )
         )
     return {
         pk: EveningHistory(
-            sessions={sid: number for sid, (number, _, eid) in sessions.items() if eid == pk},
-            teams=evening_teams[pk],
-            rounds=tuple(sorted(evening_rounds, key=lambda r: (r.session, r.number))),
+            sessions={sid: number for sid, (evening_id, number, _) in sessions.items() if evening_id == pk},
+            teams=teams[pk],
+            rounds=tuple(sorted(rounds[pk], key=lambda r: (r.session, r.number))),
         )
-        for pk, evening_rounds in rounds.items()
+        for pk in by_id
     }

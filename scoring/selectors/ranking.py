@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 
+from scoring.domain.errors import DomainError
 from scoring.domain.names import person_key
-from scoring.domain.ranking import PlayerScore, RankedScore, rank, round_sitout_credit
+from scoring.domain.ranking import round_sitout_credit
+from scoring.domain.tiebreaks import Criterion, RankedRow, Row, criteria_used, parse_chain, rank_rows
 from scoring.models import Deal, Evening, Participant, Player, Seating
-from scoring.selectors.history import EveningHistory, evening_history
+from scoring.selectors.history import EveningHistory, evening_histories
 from scoring.selectors.players import PARTNERSHIP_PLAYERS
 
 
@@ -19,6 +22,12 @@ class RankingRow:
 
     ``provisional``: indexes of the sessions (0 = session 1) whose value includes a sit-out
     credit of a round that is still running (shown with ``PROVISIONAL_MARK``, "°").
+
+    ``tiebreaks``: the value of every tie-break criterion for this player
+    (:class:`scoring.domain.tiebreaks.Criterion` -> int or Fraction, see :func:`tiebreak_values`),
+    whether or not the evening's chain uses it. ``ahead_by``: the criterion of the chain that
+    put this player ahead of the next line (``ahead_of``) although their totals are equal;
+    ``behind_by``: the one that put the previous line ahead of this one.
     """
 
     place: int
@@ -27,6 +36,10 @@ class RankingRow:
     sessions: tuple[Fraction, ...]
     total: Fraction
     provisional: frozenset[int] = frozenset()
+    tiebreaks: Mapping[Criterion, int | Fraction] = field(default_factory=dict)
+    ahead_by: Criterion | None = None
+    ahead_of: Player | None = None
+    behind_by: Criterion | None = None
 
     @property
     def total_provisional(self) -> bool:
@@ -44,63 +57,152 @@ def evening_ranking(evening: Evening) -> list[RankingRow]:
     they play but are not ranked). A player seated in a round gets no sit-out credit for it
     (the session's sit-out player may have taken over from a player who left;
     :attr:`scoring.selectors.history.RoundHistory.sitters`).
+
+    Equal totals share a place, unless the evening has a tie-break chain (``Evening.tiebreaks``,
+    :func:`scoring.domain.tiebreaks.rank_rows`): then the chain's criteria, in the organiser's
+    order, separate them.
     """
-    scores, provisional = _session_scores(evening, evening_history(evening))
-    players = _ranked_players(evening, scores)
-    lines: list[RankedScore] = rank(
-        [PlayerScore(pid, tuple(scores[pid]), frozenset(provisional[pid])) for pid in players],
-        name_key=lambda s: person_key(players[s.player].name, players[s.player].club, s.player),
+    return evening_rankings([evening])[evening.pk]
+
+
+def evening_rankings(evenings: Iterable[Evening]) -> dict[int, list[RankingRow]]:
+    """:func:`evening_ranking` of several evenings: evening id -> ranking (5 queries, 6 when a
+    drawn player has been taken off an evening's list; whatever the number of evenings and
+    players). Each evening is ranked with its own tie-break chain."""
+    evenings = list(evenings)
+    histories = evening_histories(evenings)
+    played = {evening.pk: PlayedFigures.of(evening, histories[evening.pk]) for evening in evenings}
+    people = _ranked_players(evenings, {pk: figures.scores for pk, figures in played.items()})
+    return {evening.pk: _rank(evening, played[evening.pk], people[evening.pk]) for evening in evenings}
+
+
+def _rank(evening: Evening, figures: PlayedFigures, players: dict[int, Player]) -> list[RankingRow]:
+    chain = evening_chain(evening)
+    rows = [Row(pid, sum(figures.scores[pid], Fraction(0)), figures.tiebreaks(pid)) for pid in players]
+    lines = rank_rows(
+        rows, chain, name_key=lambda row: person_key(players[row.key].name, players[row.key].club, row.key)
     )
-    return [
-        RankingRow(
-            place=line.place,
-            shared=line.shared,
-            player=players[line.score.player],
-            sessions=line.score.sessions,
-            total=line.score.total,
-            provisional=line.score.provisional,
+    result = []
+    for index, line in enumerate(lines):
+        pid = line.row.key
+        below = lines[index + 1].row.key if line.below_by is not None else None
+        result.append(
+            RankingRow(
+                place=line.place,
+                shared=line.shared,
+                player=players[pid],
+                sessions=tuple(figures.scores[pid]),
+                total=Fraction(line.row.total),
+                provisional=frozenset(figures.provisional[pid]),
+                tiebreaks=line.row.values,
+                ahead_by=line.below_by,
+                ahead_of=players[below] if below is not None else None,
+                behind_by=line.above_by,
+            )
         )
-        for line in lines
-    ]
+    return result
 
 
-def _session_scores(evening: Evening, history: EveningHistory) -> tuple[dict[int, list[Fraction]], dict[int, set[int]]]:
-    """Player id -> matchsticks per session (index 0 = session 1), and player id -> the indexes
-    of the sessions whose value includes a provisional sit-out credit."""
-    session_count = max(evening.sessions_count, len(history.sessions))
-    scores: dict[int, list[Fraction]] = defaultdict(lambda: [Fraction(0)] * session_count)
-    provisional: dict[int, set[int]] = defaultdict(set)
-    for r in history.rounds:
-        i = r.session - 1
-        for t in r.tables:
-            for team, total in ((t.team_a, t.sum_a), (t.team_b, t.sum_b)):
-                for pid in team:
-                    scores[pid][i] += total
-        credit = round_sitout_credit(r.table_results())
-        for pid in r.sitters:
-            scores[pid][i] += credit.value
-            if credit.provisional:
-                provisional[pid].add(i)
-    return scores, provisional
+def evening_chain(evening: Evening) -> tuple[Criterion, ...]:
+    """The evening's tie-break chain in the organiser's order (empty: equal totals share a place).
+    A stored value that is no longer valid counts as no chain (never an error page)."""
+    try:
+        return parse_chain(evening.tiebreaks)
+    except DomainError:
+        return ()
 
 
-def _ranked_players(evening: Evening, scores: dict[int, list[Fraction]]) -> dict[int, Player]:
-    """Player id -> Player of everybody ranked: checked in or drawn, not a stand-in (1 query,
-    2 when a drawn player has been taken off the evening's list)."""
-    players: dict[int, Player | None] = {}
-    stand_ins = set()
-    for participant in Participant.objects.filter(evening=evening).select_related("player"):
+def tiebreak_columns(evening: Evening, rows: Sequence[RankingRow]) -> tuple[Criterion, ...]:
+    """The tie-break criteria a ranking shows as columns: the evening's chain as far as it was
+    looked at for equal totals (:func:`scoring.domain.tiebreaks.criteria_used`); none without a
+    chain or without equal totals (no query)."""
+    lines = [RankedRow(Row(r.player.pk, r.total), r.place, r.shared, r.behind_by, r.ahead_by) for r in rows]
+    return criteria_used(lines, evening_chain(evening))
+
+
+@dataclass
+class PlayedFigures:
+    """What each player did in one evening, from its history (no query).
+
+    - ``scores``: player id -> matchsticks per session (index 0 = session 1), sit-out credit included;
+    - ``provisional``: player id -> indexes of the sessions whose value includes a provisional
+      sit-out credit;
+    - ``deals_won``: player id -> deals won by the player's team (five tricks reached);
+    - ``bonus``: player id -> matchsticks from daring and striking of the player's teams;
+    - ``sat_out``: player id -> rounds sat out, counted from the moment a table has finished the
+      round (as the sit-out credit: a round nobody has played yet is not counted).
+    """
+
+    scores: dict[int, list[Fraction]]
+    provisional: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
+    deals_won: dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    bonus: dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    sat_out: dict[int, int] = field(default_factory=lambda: defaultdict(int))
+
+    @classmethod
+    def of(cls, evening: Evening, history: EveningHistory) -> PlayedFigures:
+        session_count = max(evening.sessions_count, len(history.sessions))
+        figures = cls(scores=defaultdict(lambda: [Fraction(0)] * session_count))
+        for r in history.rounds:
+            i = r.session - 1
+            for t in r.tables:
+                for team, total, won, bonus in (
+                    (t.team_a, t.sum_a, t.wins_a, t.bonus_a),
+                    (t.team_b, t.sum_b, t.wins_b, t.bonus_b),
+                ):
+                    for pid in team:
+                        figures.scores[pid][i] += total
+                        figures.deals_won[pid] += won
+                        figures.bonus[pid] += bonus
+            credit = round_sitout_credit(r.table_results())
+            for pid in r.sitters:
+                figures.scores[pid][i] += credit.value
+                if credit.provisional:
+                    figures.provisional[pid].add(i)
+                if credit.tables_counted:
+                    figures.sat_out[pid] += 1
+        return figures
+
+    def tiebreaks(self, pid: int) -> dict[Criterion, int | Fraction]:
+        """:func:`tiebreak_values` of one player."""
+        return tiebreak_values(self.scores[pid], self.deals_won[pid], self.bonus[pid], self.sat_out[pid])
+
+
+def tiebreak_values(sessions, deals_won: int, bonus: int, sat_out: int) -> dict[Criterion, int | Fraction]:
+    """Every tie-break criterion's value for one player of an evening (DOMAIN.md, "Ties in the
+    ranking"): best single session (the highest session total, sit-out credit included, in
+    matchsticks), deals won by the player's team, matchsticks from daring and striking of the
+    player's teams, rounds sat out."""
+    return {
+        Criterion.BEST_SESSION: max(sessions, default=Fraction(0)),
+        Criterion.DEALS_WON: deals_won,
+        Criterion.BONUS_STICKS: bonus,
+        Criterion.FEWEST_SITOUTS: sat_out,
+    }
+
+
+def _ranked_players(
+    evenings: list[Evening], scores: dict[int, dict[int, list[Fraction]]]
+) -> dict[int, dict[int, Player]]:
+    """Evening id -> (player id -> Player) of everybody ranked: checked in or drawn, not a
+    stand-in (1 query, 2 when a drawn player has been taken off an evening's list)."""
+    players: dict[int, dict[int, Player | None]] = {evening.pk: {} for evening in evenings}
+    stand_ins: dict[int, set[int]] = defaultdict(set)
+    for participant in Participant.objects.filter(evening__in=list(players)).select_related("player"):
         if participant.is_stand_in:
-            stand_ins.add(participant.player_id)
+            stand_ins[participant.evening_id].add(participant.player_id)
         else:
-            players[participant.player_id] = participant.player
-    for pid in scores:  # drawn players who were checked out later still rank
-        if pid not in stand_ins:
-            players.setdefault(pid, None)
-    missing = [pid for pid, p in players.items() if p is None]
+            players[participant.evening_id][participant.player_id] = participant.player
+    for evening_id, ranked in players.items():
+        for pid in scores[evening_id]:  # drawn players who were checked out later still rank
+            if pid not in stand_ins[evening_id]:
+                ranked.setdefault(pid, None)
+    missing = {pid for ranked in players.values() for pid, p in ranked.items() if p is None}
     if missing:
-        players.update({p.pk: p for p in Player.objects.filter(pk__in=missing)})
-    return players
+        found = {p.pk: p for p in Player.objects.filter(pk__in=missing)}
+        for ranked in players.values():
+            ranked.update({pid: found[pid] for pid, p in ranked.items() if p is None})
+    return players  # type: ignore[return-value]  # every None was replaced above
 
 
 def evening_is_confirmed(evening: Evening) -> bool:

@@ -1,22 +1,23 @@
 """The season ranking (Jahreswertung): every evening of a season ranked as the evening ranking
 ranks it, then scored together by :mod:`scoring.domain.season`.
 
-The evenings are read at once (:func:`scoring.selectors.history.evening_histories`), so the
-number of queries does not grow with the number of evenings or players.
+The evenings are read at once (:func:`scoring.selectors.history.evening_histories`) and ranked
+by the evening ranking's own code, so the number of queries does not grow with the number of
+evenings or players.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, replace
-from fractions import Fraction
 
 from scoring.domain import season as season_domain
+from scoring.domain.errors import DomainError
 from scoring.domain.names import person_key
-from scoring.domain.ranking import PlayerScore, rank
-from scoring.models import Evening, Participant, Player, Season
+from scoring.domain.tiebreaks import Criterion, parse_chain
+from scoring.models import Evening, Season
 from scoring.selectors.history import EveningHistory, evening_histories
-from scoring.selectors.ranking import _session_scores
+from scoring.selectors.ranking import PlayedFigures, _rank, _ranked_players
 
 
 @dataclass(frozen=True)
@@ -74,26 +75,21 @@ def season_evenings(season: Season) -> list[Evening]:
 
 
 def season_ranking(season: Season) -> SeasonRanking:
-    """The season ranking (7 queries, whatever the number of evenings and players).
+    """The season ranking (6 queries, 7 when a drawn player was taken off an evening's list;
+    whatever the number of evenings and players).
 
     Each evening is ranked exactly as its own ranking page ranks it (matchsticks with sit-out
-    credit, stand-ins not ranked, equal totals share a place); a player counts as having played
-    an evening when they were drawn in it (seated or sitting out in a session). Evenings without
-    a drawn session have no results yet.
+    credit, stand-ins not ranked, its own tie-break chain; the same code:
+    :func:`scoring.selectors.ranking.evening_rankings`); a player counts as having played an
+    evening when they were drawn in it (seated or sitting out in a session). Evenings without a
+    drawn session have no results yet. Season ties: the season's own chain (``Season.tie_break``)
+    over the evenings that count.
     """
     evenings = season_evenings(season)
     histories = evening_histories(evenings)
-    scores = {e.pk: _session_scores(e, histories[e.pk])[0] for e in evenings}
-    stand_ins: dict[int, set[int]] = defaultdict(set)
-    ranked_ids: dict[int, set[int]] = defaultdict(set)
-    for evening_id, player_id, is_stand_in in Participant.objects.filter(evening__in=evenings).values_list(
-        "evening_id", "player_id", "is_stand_in"
-    ):
-        (stand_ins if is_stand_in else ranked_ids)[evening_id].add(player_id)
-    for evening in evenings:  # drawn players who were checked out later still rank
-        ranked_ids[evening.pk] |= set(scores[evening.pk]) - stand_ins[evening.pk]
-    wanted = set().union(*ranked_ids.values()) if ranked_ids else set()
-    players = {p.pk: p for p in Player.objects.filter(pk__in=wanted)} if wanted else {}
+    figures = {e.pk: PlayedFigures.of(e, histories[e.pk]) for e in evenings}
+    people = _ranked_players(evenings, {pk: f.scores for pk, f in figures.items()})
+    players = {pid: p for ranked in people.values() for pid, p in ranked.items()}
 
     def name_key(pid) -> tuple:
         return person_key(players[pid].name, players[pid].club, pid)
@@ -101,46 +97,39 @@ def season_ranking(season: Season) -> SeasonRanking:
     results: dict[int, dict[int, season_domain.EveningResult]] = defaultdict(dict)
     infos = []
     for index, evening in enumerate(evenings):
-        evening_scores = scores[evening.pk]
-        drawn = set(evening_scores)
-        lines = rank(
-            [
-                PlayerScore(pid, tuple(evening_scores.get(pid, ())) or (Fraction(0),))
-                for pid in ranked_ids[evening.pk]
-                if pid in players
-            ],
-            name_key=lambda s: name_key(s.player),
-        )
-        for line in lines:
-            if line.score.player in drawn:
-                results[line.score.player][index] = season_domain.EveningResult(
-                    total=line.score.total, place=line.place, shared=line.shared
+        rows = _rank(evening, figures[evening.pk], people[evening.pk])
+        drawn = figures[evening.pk].scores
+        for row in rows:
+            if row.player.pk in drawn:
+                results[row.player.pk][index] = season_domain.EveningResult(
+                    total=row.total, place=row.place, shared=row.shared, tiebreaks=row.tiebreaks
                 )
         infos.append(
             SeasonEvening(
                 number=index + 1,
                 evening=evening,
                 confirmed=_confirmed(evening, histories[evening.pk]),
-                players=len(lines),
+                players=len(rows),
             )
         )
     rules = season_rules(season)
-    lines = season_domain.season_ranking(
-        results,
-        rules,
-        name_key=name_key,
-    )
+    lines = season_domain.season_ranking(results, rules, name_key=name_key, chain=season_chain(season))
     return SeasonRanking(
         season=season,
         rules=rules,
         evenings=tuple(infos),
-        lines=tuple(_with_player(line, players) for line in lines),
+        lines=tuple(replace(line, player=players[line.player]) for line in lines),
         final=season_domain.season_is_final(season.planned_evenings, [i.confirmed for i in infos]),
     )
 
 
-def _with_player(line: season_domain.SeasonLine, players: dict[int, Player]) -> season_domain.SeasonLine:
-    return replace(line, player=players[line.player])
+def season_chain(season: Season) -> tuple[Criterion, ...]:
+    """The season's tie-break chain (empty: equal values share a place); a stored value that is
+    no longer valid counts as no chain (never an error page)."""
+    try:
+        return parse_chain(season.tie_break)
+    except DomainError:
+        return ()
 
 
 def _confirmed(evening: Evening, history: EveningHistory) -> bool:

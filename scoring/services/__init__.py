@@ -14,6 +14,7 @@ Every public name is re-exported here, so callers write ``from scoring import se
 - :mod:`.deals`: entering and correcting deals
 - :mod:`.confirmation`: finishing and confirming a round
 - :mod:`.seasons`: seasons and their evenings
+- :mod:`.tiebreaks`: the evening's tie-break chain
 - :mod:`.base`: ``ServiceError`` and small shared helpers
 """
 
@@ -45,6 +46,7 @@ from scoring.services.evenings import (
 from scoring.services.players import ImportOutcome, add_player, import_players, update_player
 from scoring.services.seasons import add_evening_to_season, save_season
 from scoring.services.session_changes import SwapOutcome, replace_player, swap_players
+from scoring.services.tiebreaks import set_evening_tiebreaks
 
 __all__ = [
     "DealResult",
@@ -81,4 +83,5 @@ __all__ = [
     "replace_player",
     "save_season",
     "add_evening_to_season",
+    "set_evening_tiebreaks",
 ]

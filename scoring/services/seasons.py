@@ -9,6 +9,7 @@ from django.db import transaction
 
 from scoring.domain import season as season_domain
 from scoring.domain.errors import gettext_noop
+from scoring.domain.tiebreaks import chain_text, parse_chain
 from scoring.models import Evening, Season, SeasonEvening
 from scoring.services.base import ServiceError
 
@@ -37,8 +38,9 @@ def save_season(
     Raises:
         ServiceError / SeasonRuleError: an empty name, a bad placement table (gaps, negative or
             rising values), best N or the minimum outside 1 .. planned evenings, more evenings
-            than planned, an evening that does not exist or belongs to another season. Nothing
-            is saved then.
+            than planned, an evening that does not exist or belongs to another season, a
+            tie-break chain (``tie_break``: stored criteria joined by commas, as an evening's)
+            with an unknown or repeated criterion. Nothing is saved then.
     """
     name = name.strip()
     if not name:
@@ -54,6 +56,7 @@ def save_season(
             gettext_noop("The number of evenings planned must be between 1 and 100."), code="planned_evenings"
         )
     season_domain.check_rules(rules, planned_evenings)
+    tie_break = chain_text(parse_chain(tie_break))
     wanted = sorted(set(evening_ids))
     evenings = {e.pk: e for e in Evening.objects.select_for_update().filter(pk__in=wanted)}
     if len(evenings) != len(wanted):

@@ -63,7 +63,16 @@ def ranking_pdf(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, _("There is no ranking to print yet: no player is checked in."))
         return redirect("organiser:ranking", pk=evening.pk)
     complete = selectors.evening_is_confirmed(evening)
-    data = build_ranking(evening, rows, complete=complete, sessions_drawn=evening.sessions.count())
+    criteria = selectors.tiebreak_columns(evening, rows)
+    data = build_ranking(
+        evening,
+        rows,
+        complete=complete,
+        sessions_drawn=evening.sessions.count(),
+        criteria=criteria,
+        chain=selectors.evening_chain(evening),
+        names=selectors.evening_display_names(evening.pk) if criteria else None,
+    )
     return pdf_response(data, ranking_name(evening, complete=complete))
 
 

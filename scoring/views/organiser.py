@@ -14,10 +14,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
-from scoring import selectors, services
+from scoring import selectors, services, tiebreak_labels
 from scoring.domain.errors import DomainError
 from scoring.domain.names import match_key
 from scoring.domain.player_import import ParsedPlayer, PlayerFileError, parse_player_file
+from scoring.domain.tiebreaks import Criterion
 from scoring.exports import EXPORT_FORMATS, export_response
 from scoring.forms import EveningForm, ImportForm, OrganiserDealForm, PlayerForm
 from scoring.messages import translate
@@ -68,8 +69,21 @@ def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "checked_in": selectors.checked_in_count(evening),
             "tables": tables,
             "complete": selectors.evening_is_confirmed(evening),
+            "tiebreaks": _tiebreak_slots(evening),
         },
     )
+
+
+def _tiebreak_slots(evening: Evening) -> dict:
+    """The evening's chain for its settings card: one choice per position (the chosen value or "")
+    and the criteria offered."""
+    chain = [criterion.value for criterion in selectors.evening_chain(evening)]
+    slots = [(n, chain[n - 1] if n <= len(chain) else "") for n in range(1, len(Criterion) + 1)]
+    return {
+        "slots": slots,
+        "choices": tiebreak_labels.choices(),
+        "chain": [tiebreak_labels.LABELS[c] for c in selectors.evening_chain(evening)],
+    }
 
 
 @helper_required
@@ -136,6 +150,28 @@ def evening_language(request: HttpRequest, pk: int) -> HttpResponse:
             % {"language": evening.get_language_display()},
         )
     return redirect("organiser:evening_detail", pk=evening.pk)
+
+
+@leader_required
+@require_POST
+def evening_tiebreaks(request: HttpRequest, pk: int) -> HttpResponse:
+    """Set the evening's tie-break chain (first, second ... tie-break; "none" skipped)."""
+    evening = _evening(pk)
+    try:
+        evening = services.set_evening_tiebreaks(evening_id=evening.pk, criteria=request.POST.getlist("tiebreak"))
+    except DomainError as error:
+        messages.error(request, translate(error))
+    else:
+        chain = selectors.evening_chain(evening)
+        if chain:
+            messages.success(
+                request,
+                _("Equal totals are now separated by: %(chain)s.")
+                % {"chain": ", ".join(str(tiebreak_labels.LABELS[c]) for c in chain)},
+            )
+        else:
+            messages.success(request, _("Equal totals now share a place (no tie-breaks)."))
+    return redirect(reverse("organiser:evening_detail", kwargs={"pk": evening.pk}) + "#tiebreaks")
 
 
 @leader_required
@@ -285,7 +321,13 @@ def ranking(request: HttpRequest, pk: int) -> HttpResponse:
     evening = _evening(pk)
     session_count = evening.sessions_count
     rows = selectors.evening_ranking(evening)
-    table = RankingTable(ranking_rows(rows, session_count, sessions_drawn=evening.sessions.count()), session_count)
+    criteria = selectors.tiebreak_columns(evening, rows)
+    names = selectors.evening_display_names(evening.pk) if criteria else None
+    table = RankingTable(
+        ranking_rows(rows, session_count, sessions_drawn=evening.sessions.count(), criteria=criteria, names=names),
+        session_count,
+        criteria=criteria,
+    )
     RequestConfig(request, paginate=False).configure(table)
     export_format = request.GET.get("_export")
     if export_format in EXPORT_FORMATS:
@@ -299,6 +341,7 @@ def ranking(request: HttpRequest, pk: int) -> HttpResponse:
             "table": table,
             "complete": selectors.evening_is_confirmed(evening),
             "provisional_credit": any(r.provisional for r in rows),
+            "chain": [tiebreak_labels.LABELS[c] for c in selectors.evening_chain(evening)],
         },
     )
 

@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
-from scoring import links, selectors
+from scoring import links, selectors, tiebreak_labels
 from scoring.domain.names import initial
 from scoring.models import Evening, Player
 from scoring.parsing import ascii_int
@@ -28,15 +28,20 @@ def ranking_screen(request: HttpRequest, pk: int) -> HttpResponse:
     evening = get_object_or_404(Evening, pk=pk)
     top = request.GET.get("top", "")
     rows = []
+    notes: dict[int, str] = {}
+    names: dict[int, str] = {}
     if not evening.ranking_hidden:
         rows = selectors.evening_ranking(evening)
+        names = selectors.evening_display_names(evening.pk) if rows else {}
+        notes = tiebreak_labels.tie_notes(rows, selectors.tiebreak_columns(evening, rows), names)
         limit = ascii_int(top, minimum=1)
         if limit is not None:
             rows = [row for row in rows if row.place <= limit]
     context = {
         "evening": evening,
         "rows": rows,
-        "names": selectors.evening_display_names(evening.pk) if rows else {},
+        "names": names,
+        "notes": notes,
         "provisional_credit": any(r.provisional for r in rows),
         "hidden": evening.ranking_hidden,
         "complete": selectors.evening_is_confirmed(evening),

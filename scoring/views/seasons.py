@@ -22,6 +22,7 @@ from scoring.forms import SeasonForm
 from scoring.messages import translate
 from scoring.models import Evening, Season, SeasonEvening
 from scoring.tables import season_evening_heading, season_export
+from scoring.tiebreak_labels import LABELS, ahead_note
 from scoring.views.access import helper_required, leader_required
 from scoring.views.documents import pdf_response
 
@@ -59,6 +60,7 @@ def _season_form(request: HttpRequest, season: Season | None) -> HttpResponse:
             "min_evenings": season.min_evenings,
             "planned_evenings": season.planned_evenings,
             "public_player_pages": season.public_player_pages,
+            **SeasonForm.tiebreak_initial(season.tie_break),
             "evenings": list(season.links.values_list("evening_id", flat=True)),
         }
     else:
@@ -76,7 +78,7 @@ def _season_form(request: HttpRequest, season: Season | None) -> HttpResponse:
                 best_of=data["best_of"],
                 min_evenings=data["min_evenings"],
                 planned_evenings=data["planned_evenings"],
-                tie_break=season.tie_break if season else "",
+                tie_break=form.tie_break(),
                 public_player_pages=data["public_player_pages"],
                 evening_ids=data["evenings"],
             )
@@ -113,11 +115,22 @@ def season_detail(request: HttpRequest, season_pk: int) -> HttpResponse:
 
 
 def _ranking_context(ranking) -> dict:
+    """The season ranking for the templates: per line its evening cells (None: not played) and
+    the note saying which tie-break put it ahead of the next line ("" for none)."""
+    lines = ranking.lines
+    notes = [
+        ahead_note(line.ahead_by, lines[index + 1].player.name) if line.ahead_by and index + 1 < len(lines) else ""
+        for index, line in enumerate(lines)
+    ]
     return {
         "season": ranking.season,
         "ranking": ranking,
+        "chain": [LABELS[c] for c in selectors.season_chain(ranking.season)],
         "headings": [(e, season_evening_heading(e)) for e in ranking.evenings],
-        "rows": [(line, [line.cells.get(index) for index in range(len(ranking.evenings))]) for line in ranking.lines],
+        "rows": [
+            (line, [line.cells.get(index) for index in range(len(ranking.evenings))], note)
+            for line, note in zip(lines, notes, strict=True)
+        ],
     }
 
 

@@ -18,6 +18,7 @@ from scoring.domain.season import (
     season_is_final,
     season_ranking,
 )
+from scoring.domain.tiebreaks import Criterion
 
 
 def r(total, place, shared=False):
@@ -60,15 +61,27 @@ def test_below_the_minimum_listed_after_the_ranked_without_a_place():
     assert [(line.player, line.ranked, line.place) for line in lines] == [("b", True, 1), ("a", False, None)]
 
 
-def test_a_tie_key_separates_equal_values_only():
-    results = {"a": {0: r(10, 1)}, "b": {0: r(10, 1)}, "c": {0: r(12, 1)}}
-    keys = {"a": (1,), "b": (5,), "c": (0,)}
-    lines = season_ranking(results, SeasonRules(SUM), tie_key=lambda line: keys[line.player])
+def test_a_tie_break_chain_separates_equal_values_over_the_evenings_that_count():
+    def t(total, place, best, won):
+        return EveningResult(Fraction(total), place, tiebreaks={Criterion.BEST_SESSION: best, Criterion.DEALS_WON: won})
+
+    results = {
+        "a": {0: t(10, 1, 9, 3), 1: t(1, 9, 1, 50)},  # the 50 deals won are on a dropped evening
+        "b": {0: t(10, 1, 9, 4)},
+        "c": {0: t(12, 1, 5, 0)},
+        "d": {0: t(10, 2, 9, 4)},
+    }
+    rules = SeasonRules(SUM, best_of=1)
+    shared = season_ranking(results, rules)
+    assert [(line.player, line.place) for line in shared] == [("c", 1), ("a", 2), ("b", 2), ("d", 2)]
+    lines = season_ranking(results, rules, chain=(Criterion.BEST_SESSION, Criterion.DEALS_WON))
     assert [(line.player, line.place, line.shared) for line in lines] == [
         ("c", 1, False),
-        ("b", 2, False),
-        ("a", 3, False),
+        ("b", 2, True),
+        ("d", 2, True),
+        ("a", 4, False),
     ]
+    assert lines[2].ahead_by is Criterion.DEALS_WON and lines[0].ahead_by is None
 
 
 @pytest.mark.parametrize(
