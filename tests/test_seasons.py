@@ -19,7 +19,9 @@ from scoring import selectors, services
 from scoring.demo import play_evening
 from scoring.documents.season import build_season_ranking
 from scoring.domain.errors import DomainError
-from scoring.models import Deal, Evening, Player, Season, SeasonEvening
+from scoring.domain.rules import DealResult
+from scoring.domain.tiebreaks import Criterion
+from scoring.models import Deal, Evening, Player, Season, SeasonEvening, Seating
 from tests.pdf_check import Box, problems
 
 SHORT = {"sessions_count": 1, "rounds_per_session": 2, "deals_per_round": 1}
@@ -340,3 +342,54 @@ def test_proof_a_season_of_eight_evenings_with_changing_attendance():
             assert line.place == 1 + sum(1 for other in ranked if other.total > line.total)
         assert all(not line.ranked for line in ranking.lines[len(ranked) :])
         assert {p.pk for p in rare} <= {line.player.pk for line in ranking.unranked}
+
+
+@pytest.mark.django_db
+def test_a_season_tie_break_chain_is_saved_from_the_form_and_separates_equal_values(organiser_client):
+    players = pool(8)
+    evening = services.create_evening(
+        name="Gleichstand", date=date(2026, 1, 5), sessions_count=1, rounds_per_session=1, deals_per_round=1
+    )
+    for player in players:
+        services.set_checked_in(evening=evening, player=player, checked_in=True)
+    # Team A wins its deal (1), team B dares successfully (1): everybody has 1 matchstick, only
+    # team A has won a deal.
+    session = services.draw_session(evening=evening, seed=41)
+    winners = set()
+    for seating in Seating.objects.filter(round__session=session).select_related("table", "team_a"):
+        result = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=1)
+        services.enter_deal(seating_id=seating.pk, number=1, result=result, via="Test", table=seating.table)
+        services.enter_and_confirm_seating(seating_id=seating.pk, table=seating.table)
+        winners |= {seating.team_a.player_1_id, seating.team_a.player_2_id}
+    season = season_with([evening], planned_evenings=1)
+    ranking = selectors.season_ranking(season)
+    assert {line.total for line in ranking.lines} == {1} and {line.place for line in ranking.lines} == {1}
+    data = {
+        "name": "Jahreswertung",
+        "year": "2026",
+        "scoring": "sum",
+        "min_evenings": "1",
+        "planned_evenings": "1",
+        "tiebreak_1": "deals_won",
+        "tiebreak_2": "deals_won",
+        "evenings": [evening.pk],
+    }
+    url = reverse("organiser:season_edit", args=[season.pk])
+    response = organiser_client.post(url, data)
+    assert "nur einmal" in response.content.decode()  # the same tie-break twice: refused
+    season.refresh_from_db()
+    assert season.tie_break == ""
+    data["tiebreak_2"] = "best_session"
+    assert organiser_client.post(url, data).status_code == 302
+    season.refresh_from_db()
+    assert season.tie_break == "deals_won,best_session"
+    lines = selectors.season_ranking(season).lines
+    assert [(line.player.pk in winners, line.place, line.shared) for line in lines] == [
+        *[(True, 1, True)] * 4,
+        *[(False, 5, True)] * 4,
+    ]
+    assert [line.ahead_by for line in lines] == [None, None, None, Criterion.DEALS_WON, None, None, None, None]
+    page = organiser_client.get(reverse("organiser:season_detail", args=[season.pk])).content.decode()
+    assert "in dieser Reihenfolge" in page
+    assert page.count('class="meta tiebreak"') == 1
+    assert f"vor {lines[4].player.name}" in page
