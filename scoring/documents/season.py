@@ -1,7 +1,7 @@
 """The season ranking (Jahreswertung) as PDF: A4, portrait for up to five evenings, landscape
 for more; the type shrinks (14 pt down to 7 pt) only as far as needed to fit every evening.
 
-Place (shared places marked with *), name and club, one column per evening (its number and
+Place (shared places marked with *), name, club, one column per evening (its number and
 date; a dropped result in brackets, struck through and grey; "·" for an evening not played),
 evenings played and the season total; players below the minimum follow under their own heading.
 Until the season is final it says "vorläufig" in the title and on every page.
@@ -25,7 +25,7 @@ from scoring.tiebreak_labels import LABELS
 
 LANDSCAPE_FROM = 6  # evenings
 SIZES = (14, 13, 12, 11, 10, 9, 8, 7)  # pt, largest first
-NAME_MIN = 45 * mm
+NAME_MIN = 70 * mm  # name and club together
 CELL_PADDING = 3
 ROW_PADDING = 2.5
 
@@ -137,13 +137,21 @@ def _table(ranking: SeasonRanking, width: float) -> LongTable:
         )
         played_w = max(widest([pgettext("season column", "Evenings")], head, True), widest(["00"], size))
         total_w = max(widest([gettext("Total")], head, True), widest(["000", *(c[5] for c in cells)], size, True))
-        name_w = width - place_w - count * number_w - played_w - total_w
-        if name_w >= NAME_MIN:
+        rest = width - place_w - count * number_w - played_w - total_w
+        if rest >= NAME_MIN:
             break
+    # Name and club share the rest as on the evening ranking: both on one line if they fit; else
+    # the club's longest word keeps its line (up to half the room) and the names wrap at spaces.
+    name_need = widest([gettext("Name"), *(c[1] for c in cells)], size)
+    club_need = widest([gettext("Club"), *(c[2] for c in cells)], size)
+    club_word = widest([w for c in cells for w in c[2].split()], size)
+    club_w = min(club_need, max(rest - name_need, min(club_word, rest * 0.5)))
+    name_w = rest - club_w
     data: list[list] = [
         [
             gettext("Place"),
             gettext("Name"),
+            gettext("Club"),
             *[base.lines(h.split(" · "), head, bold=True, align="right") for h in headings],
             pgettext("season column", "Evenings"),
             gettext("Total"),
@@ -156,7 +164,7 @@ def _table(ranking: SeasonRanking, width: float) -> LongTable:
         ("FONT", (0, 1), (-1, -1), base.FONT, size, size * 1.2),
         ("FONT", (-1, 1), (-1, -1), base.FONT_BOLD, size, size * 1.2),
         ("ALIGN", (0, 0), (0, -1), "RIGHT"),
-        ("ALIGN", (2, 0), (-1, -1), "RIGHT"),
+        ("ALIGN", (3, 0), (-1, -1), "RIGHT"),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("TOPPADDING", (0, 0), (-1, -1), ROW_PADDING),
         ("BOTTOMPADDING", (0, 0), (-1, -1), ROW_PADDING),
@@ -173,7 +181,7 @@ def _table(ranking: SeasonRanking, width: float) -> LongTable:
                 "Not ranked yet (fewer than %(n)s evenings)",
                 ranking.rules.min_evenings,
             ) % {"n": ranking.rules.min_evenings}
-            data.append([note, "", *[""] * count, "", ""])
+            data.append([note, "", "", *[""] * count, "", ""])
             commands += [
                 ("SPAN", (0, row), (-1, row)),
                 ("ALIGN", (0, row), (-1, row), "LEFT"),
@@ -182,7 +190,6 @@ def _table(ranking: SeasonRanking, width: float) -> LongTable:
                 ("LINEABOVE", (0, row), (-1, row), 0.8, base.RULE),
             ]
             row += 1
-        shown = f"{name} ({club})" if club else name
         # A dropped result: in brackets, grey and struck through (a paragraph: table cells cannot strike).
         values = [
             base.Para(f"<strike>{escape(text)}</strike>", base.style(size, align="right", color="#555555"))
@@ -190,12 +197,21 @@ def _table(ranking: SeasonRanking, width: float) -> LongTable:
             else text
             for text, dropped in evenings
         ]
-        data.append([place, base.cell(shown, size, name_w, padding=pad), *values, played, total])
+        data.append(
+            [
+                place,
+                base.cell(name, size, name_w, padding=pad),
+                base.cell(club, size, club_w, padding=pad),
+                *values,
+                played,
+                total,
+            ]
+        )
         if row % 2 == 0:
             commands.append(("BACKGROUND", (0, row), (-1, row), base.LIGHT))
     return LongTable(
         data,
-        colWidths=[place_w, name_w, *[number_w] * count, played_w, total_w],
+        colWidths=[place_w, name_w, club_w, *[number_w] * count, played_w, total_w],
         repeatRows=1,
         style=TableStyle(commands),
         hAlign="LEFT",
