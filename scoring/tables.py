@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import django_tables2 as tables
 from django.utils.formats import date_format
+from django.utils.html import format_html
 from django.utils.timezone import localtime
 from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
@@ -89,9 +90,20 @@ class RankingTable(tables.Table):
         extra += [
             (f"tb_{c.value}", MatchstickColumn(verbose_name=tiebreak_labels.COLUMNS[c], default="")) for c in criteria
         ]
-        if criteria:
-            extra.append(("tiebreak", tables.Column(verbose_name=_("Tie-break"), orderable=False, default="")))
+        if criteria:  # exported as a column; on the page under the name (render_name)
+            extra.append(
+                ("tiebreak", tables.Column(verbose_name=_("Tie-break"), orderable=False, default="", visible=False))
+            )
         super().__init__(data, extra_columns=extra, **kwargs)
+
+    def render_name(self, value, record):
+        """The name, and below it the tie-break note ("vor Bernd Jensen durch besten Durchgang")."""
+        if record.get("tiebreak"):
+            return format_html('{}<small class="tiebreak">{}</small>', value, record["tiebreak"])
+        return value
+
+    def value_name(self, value):
+        return value
 
     def render_place(self, value, record):
         return f"{value}." if not record["shared"] else f"{value}.*"

@@ -128,6 +128,20 @@ PAGES: dict[str, list[tuple[str, str, Url]]] = {
         ("player-edit", ORGANISER, lambda ev: reverse("organiser:player_edit", args=[_player_pk(ev)]))
     ],
     "organiser:player_import": [("player-import", ORGANISER, lambda ev: reverse("organiser:player_import"))],
+    "organiser:player_detail": [
+        ("player-evenings", ORGANISER, lambda ev: reverse("organiser:player_detail", args=[_player_pk(ev)]))
+    ],
+    "organiser:player_merge": [
+        ("player-merge", ORGANISER, lambda ev: reverse("organiser:player_merge")),
+        (
+            "player-merge-refused",  # both took part in the layout evening: the refusal
+            ORGANISER,
+            lambda ev: (
+                reverse("organiser:player_merge")
+                + f"?keep={_player_pk(ev)}&remove={ev.entering_seating.team_a.player_2_id}"
+            ),
+        ),
+    ],
     "organiser:tablets": [("tablets", ORGANISER, lambda ev: reverse("organiser:tablets", args=[ev.evening.pk]))],
     "organiser:logins": [("logins", ORGANISER, lambda ev: reverse("organiser:logins"))],
     "public:tablet_join": [("tablet-join", TABLET, lambda ev: reverse("public:tablet_join"))],
@@ -169,6 +183,7 @@ NOT_PAGES: dict[str, str] = {
             "session_swap",
             "session_replace",
             "evening_language",
+            "evening_tiebreaks",
             "tablet_unlock",
             "login_password",
             "login_role",

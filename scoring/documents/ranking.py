@@ -132,14 +132,7 @@ def _table(
     """Two header rows ("Durchgang" over the session numbers), repeated on every page."""
     width = base.PAGE_WIDTH - 2 * base.MARGIN
     cells = []
-    tiebreaks = []
     for row in rows:
-        tiebreaks.append(
-            (
-                [base.matchsticks(row.tiebreaks[c]) for c in criteria],
-                ahead_note(row, names) if criteria else "",
-            )
-        )
         sessions = [
             base.matchsticks(row.sessions[i]) + (PROVISIONAL_MARK if i in row.provisional else "")
             if i < drawn and i < len(row.sessions)
@@ -163,15 +156,24 @@ def _table(
         widest([session_head], HEAD, bold=True) / session_count,
     )
     total_w = max(widest([gettext("Total")], HEAD, bold=True), widest(["000", *(c[4] for c in cells)], BODY, bold=True))
+    # Tie-break columns when they leave the names and clubs their longest words on one line;
+    # else (many sessions and criteria) the values go under the name with the note, as on the
+    # projector ("Bester Durchgang 26 · Gewonnene Spiele 15 · vor … durch …").
+    values = [[base.matchsticks(row.tiebreaks[c]) for c in criteria] for row in rows]
     criterion_heads = [str(tiebreak_labels.COLUMNS[c]) for c in criteria]
     criterion_ws = [
-        max(
-            widest([w for w in head.split()], NOTE, bold=True),
-            widest(["000", *(values[i] for values, _ in tiebreaks)], BODY),
-            12 * mm,
-        )
+        max(widest(head.split(), NOTE, bold=True), widest(["000", *(v[i] for v in values)], BODY), 12 * mm)
         for i, head in enumerate(criterion_heads)
     ]
+    words = widest([w for c in cells for w in c[1].split()], BODY) + widest(
+        [w for c in cells for w in c[2].split()], BODY
+    )
+    if criteria and width - place_w - session_count * number_w - total_w - sum(criterion_ws) < words:
+        notes = tiebreak_labels.tie_notes(rows, criteria, names)
+        tiebreaks = [([], notes.get(row.player.pk, "")) for row in rows]
+        criterion_heads, criterion_ws, criteria = [], [], ()
+    else:
+        tiebreaks = [(v, ahead_note(row, names) if criteria else "") for row, v in zip(rows, values, strict=True)]
     rest = width - place_w - session_count * number_w - total_w - sum(criterion_ws)
     # Sized from the content: both on one line if they fit; else the clubs' longest word keeps
     # its line ("Oster-Ohrstedt" never becomes "Oster-/Ohrstedt"; up to half the room) and the

@@ -6,6 +6,7 @@ Every public name is re-exported here, so callers write ``from scoring import se
 
 - :mod:`.history`: the one loader of an evening's history (tables, partners, sit-outs), used by
   the ranking, the fairness report and the draw
+- :mod:`.player_history`: a register player's evenings (player page)
 - :mod:`.players`: the register, search, the alphabetical order, names shown
 - :mod:`.evenings`: sessions with rounds, check-in counts, wishes for the draw, session changes
 - :mod:`.ranking`: the individual ranking, whether the evening is complete, every deal
@@ -29,6 +30,7 @@ from scoring.selectors.evenings import (
 )
 from scoring.selectors.fairness import FairnessReport, FairnessRow, evening_fairness, played_rounds
 from scoring.selectors.history import EveningHistory, RoundHistory, TableHistory, evening_histories, evening_history
+from scoring.selectors.player_history import PlayedEvening, PlayerHistory, player_evening_ids, player_history
 from scoring.selectors.players import (
     PARTNERSHIP_PLAYERS,
     alphabetical,
@@ -103,6 +105,10 @@ __all__ = [
     "known_match_keys",
     "evening_display_names",
     "alphabetical",
+    "PlayedEvening",
+    "PlayerHistory",
+    "player_history",
+    "player_evening_ids",
     "RankingRow",
     "evening_ranking",
     "evening_rankings",

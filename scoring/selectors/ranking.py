@@ -65,12 +65,18 @@ def evening_ranking(evening: Evening) -> list[RankingRow]:
     return evening_rankings([evening])[evening.pk]
 
 
-def evening_rankings(evenings: Iterable[Evening]) -> dict[int, list[RankingRow]]:
+def evening_rankings(
+    evenings: Iterable[Evening], histories: Mapping[int, EveningHistory] | None = None
+) -> dict[int, list[RankingRow]]:
     """:func:`evening_ranking` of several evenings: evening id -> ranking (5 queries, 6 when a
     drawn player has been taken off an evening's list; whatever the number of evenings and
-    players). Each evening is ranked with its own tie-break chain."""
+    players). Each evening is ranked with its own tie-break chain.
+
+    ``histories``: :func:`scoring.selectors.history.evening_histories` of these evenings when
+    the caller has loaded them already (then 1 or 2 queries)."""
     evenings = list(evenings)
-    histories = evening_histories(evenings)
+    if histories is None:
+        histories = evening_histories(evenings)
     played = {evening.pk: PlayedFigures.of(evening, histories[evening.pk]) for evening in evenings}
     people = _ranked_players(evenings, {pk: figures.scores for pk, figures in played.items()})
     return {evening.pk: _rank(evening, played[evening.pk], people[evening.pk]) for evening in evenings}

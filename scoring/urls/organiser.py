@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring.views import documents, draw, live, logins, seasons, tablets
+from scoring.views import documents, draw, live, logins, players, seasons, tablets
 from scoring.views import organiser as views
 
 app_name = "organiser"
@@ -54,6 +54,9 @@ urlpatterns = [
     path("saisons/<int:season_pk>/", seasons.season_detail, name="season_detail"),
     path("saisons/<int:season_pk>/bearbeiten/", seasons.season_edit, name="season_edit"),
     path("saisons/<int:season_pk>/rangliste.pdf", seasons.season_pdf, name="season_pdf"),
+    # The register across evenings: a player's page, merging two entries of one person
+    path("spieler/<int:player_pk>/abende/", players.player_detail, name="player_detail"),
+    path("spieler/zusammenfuehren/", players.player_merge, name="player_merge"),
     # Printed documents (PDF)
     path("abende/<int:pk>/rangliste.pdf", documents.ranking_pdf, name="ranking_pdf"),
     path("abende/<int:pk>/durchgang/<int:number>/spielzettel.pdf", documents.score_sheets_pdf, name="score_sheets_pdf"),

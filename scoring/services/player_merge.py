@@ -1,0 +1,158 @@
+"""Merging two register entries of the same person (issue 13 item 3: the register is the
+identity of a player across evenings).
+
+What moves: every reference to the entry that goes (``remove``) is pointed at the entry that
+stays (``keep``): participations (check-in, stand-in), partnerships and so every deal and
+matchstick, the session's sit-out, substitutions, the wishes "not together"; any other model
+that refers to a player (found through the model's relations, so a later model such as a
+season's list is moved too). Then the entry that goes is deleted. The name and club of ``keep``
+stay; correct them afterwards if the other spelling was the right one.
+
+Refused, with nothing changed: the same entry twice, an entry that does not exist, and two
+entries that both took part in the same evening (one person cannot be twice in one evening; the
+ranking of that evening would count them twice).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+
+from scoring.domain.errors import gettext_noop
+from scoring.models import Deal, Evening, Participant, PartnerExclusion, Partnership, Player
+from scoring.selectors.player_history import player_evening_ids
+from scoring.services.base import ServiceError
+
+
+@dataclass(frozen=True)
+class MergePreview:
+    """What a merge of ``remove`` into ``keep`` would move, and whether it is allowed.
+
+    Attributes:
+        keep, remove: the two register entries.
+        evenings: the evenings of ``remove`` (they become ``keep``'s), by date.
+        participations: evenings ``remove`` is on the list of (checked in, stand-in).
+        partnerships: partnerships ``remove`` played in.
+        deals: deals played by those partnerships.
+        conflicts: evenings both entries took part in (the merge is refused while there are any).
+    """
+
+    keep: Player
+    remove: Player
+    evenings: tuple[Evening, ...]
+    participations: int
+    partnerships: int
+    deals: int
+    conflicts: tuple[Evening, ...]
+
+    @property
+    def allowed(self) -> bool:
+        return not self.conflicts
+
+
+def merge_preview(*, keep_id: int, remove_id: int) -> MergePreview:
+    """What :func:`merge_players` would move (reads only; a fixed number of queries).
+
+    Raises:
+        ServiceError: ``same_player`` (the same entry twice) or ``unknown_player``.
+    """
+    keep, remove = _two_entries(keep_id, remove_id)
+    moving = player_evening_ids(remove.pk)
+    conflicts = moving & player_evening_ids(keep.pk)
+    partnerships = Partnership.objects.filter(Q(player_1=remove) | Q(player_2=remove))
+    by_date = list(Evening.objects.filter(pk__in=moving).order_by("date", "id"))
+    return MergePreview(
+        keep=keep,
+        remove=remove,
+        evenings=tuple(by_date),
+        participations=Participant.objects.filter(player=remove).count(),
+        partnerships=partnerships.count(),
+        deals=Deal.objects.filter(Q(seating__team_a__in=partnerships) | Q(seating__team_b__in=partnerships)).count(),
+        conflicts=tuple(e for e in by_date if e.pk in conflicts),
+    )
+
+
+def _two_entries(keep_id, remove_id) -> tuple[Player, Player]:
+    if keep_id is None or remove_id is None:
+        raise ServiceError(gettext_noop("Please choose two players."), code="players_missing")
+    if keep_id == remove_id:
+        raise ServiceError(
+            gettext_noop("A player cannot be merged into themselves: please choose two different entries."),
+            code="same_player",
+        )
+    found = Player.objects.in_bulk([keep_id, remove_id])
+    if len(found) != 2:
+        raise ServiceError(
+            gettext_noop("One of the two players is no longer in the register. Please choose again."),
+            code="unknown_player",
+        )
+    return found[keep_id], found[remove_id]
+
+
+def merge_players(*, keep_id: int, remove_id: int) -> MergePreview:
+    """Merge the register entry ``remove_id`` into ``keep_id`` in one transaction: every
+    reference moves to ``keep``, then ``remove`` is deleted (see the module docstring).
+
+    Returns:
+        The :class:`MergePreview` of what was moved.
+
+    Raises:
+        ServiceError: ``same_player``, ``unknown_player``, ``same_evening`` (both took part in
+            an evening; ``evenings`` names them) or ``merge_failed``; nothing is changed.
+    """
+    try:
+        with transaction.atomic():
+            # Lock both entries: a check-in of either one cannot slip in between check and move.
+            list(Player.objects.select_for_update().filter(pk__in=[keep_id, remove_id]))
+            preview = merge_preview(keep_id=keep_id, remove_id=remove_id)
+            if preview.conflicts:
+                raise ServiceError(
+                    gettext_noop(
+                        "%(keep)s and %(remove)s both took part in %(evenings)s: one person cannot be twice in "
+                        "one evening, so these are two different people. Nothing was merged."
+                    ),
+                    code="same_evening",
+                    keep=preview.keep.name,
+                    remove=preview.remove.name,
+                    evenings=", ".join(f"{e.name} ({e.date:%d.%m.%Y})" for e in preview.conflicts),
+                )
+            _move_exclusions(preview.keep.pk, preview.remove.pk)
+            for model, field in _player_references():
+                model.objects.filter(**{field: preview.remove.pk}).update(**{field: preview.keep.pk})
+            preview.remove.delete()
+    except IntegrityError:
+        raise ServiceError(
+            gettext_noop("The two entries could not be merged (the data contradict each other). Nothing was merged."),
+            code="merge_failed",
+        ) from None
+    return preview
+
+
+def _move_exclusions(keep_id: int, remove_id: int) -> None:
+    """The wishes "not together" of ``remove`` become ``keep``'s (their pair stays ordered,
+    ``player_a`` < ``player_b``; a wish ``keep`` already has for the evening is not doubled)."""
+    for wish in PartnerExclusion.objects.filter(Q(player_a_id=remove_id) | Q(player_b_id=remove_id)):
+        other = wish.player_b_id if wish.player_a_id == remove_id else wish.player_a_id
+        a, b = sorted((keep_id, other))
+        if (
+            other == keep_id
+            or PartnerExclusion.objects.filter(evening=wish.evening_id, player_a=a, player_b=b).exists()
+        ):
+            wish.delete()
+        else:
+            PartnerExclusion.objects.filter(pk=wish.pk).update(player_a=a, player_b=b)
+
+
+def _player_references() -> list[tuple[type, str]]:
+    """(model, field name) of every foreign key to Player except the wishes "not together"
+    (moved by :func:`_move_exclusions`), also those without a reverse name (``related_name="+"``)."""
+    references = []
+    for relation in Player._meta.get_fields(include_hidden=True):
+        if not (relation.auto_created and relation.is_relation and not relation.concrete):
+            continue
+        if relation.many_to_many or relation.related_model is PartnerExclusion:
+            continue
+        references.append((relation.related_model, relation.field.name))
+    return references
