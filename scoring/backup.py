@@ -71,6 +71,8 @@ from scoring.models import (
     Partnership,
     Player,
     Round,
+    Season,
+    SeasonEvening,
     Seating,
     Session,
     Substitution,
@@ -97,12 +99,16 @@ MODELS: tuple[tuple[str, type[models.Model], str | None], ...] = (
     ("substitutions", Substitution, "session__evening"),
     ("deals", Deal, "seating__round__session__evening"),
     ("deal_changes", DealChange, "deal__seating__round__session__evening"),
+    # A season comes with the backup of any of its evenings (its settings), the links of the
+    # evenings backed up with them; the backup of the database holds every season.
+    ("seasons", Season, "links__evening"),
+    ("season_evenings", SeasonEvening, "evening"),
 )
 KEY_OF_MODEL = {model: key for key, model, _ in MODELS}
 #: Models left out on purpose: failed-attempt counters live for minutes (``scoring.throttle``).
 NOT_BACKED_UP: tuple[type[models.Model], ...] = (AttemptCounter,)
 #: Models added after files of format version 1 were first written: a file without them has none.
-ADDED_LATER = ("partner_exclusions", "substitutions")
+ADDED_LATER = ("partner_exclusions", "substitutions", "seasons", "season_evenings")
 #: Fields renamed after files of format version 1 were first written: (key, today's name) ->
 #: the name in older files, which are still read.
 OLD_FIELD_NAMES: dict[tuple[str, str], str] = {

@@ -305,8 +305,7 @@ def season_export(ranking, export_format: str) -> tuple[list[str], list[list]]:
     rows = []
     for line in ranking.lines:
         cells = []
-        for index in range(len(ranking.evenings)):
-            cell = line.cells.get(index)
+        for cell in ranking.row(line):
             if cell is None:
                 cells.append("")
             elif cell.dropped:

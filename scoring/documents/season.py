@@ -36,6 +36,11 @@ def season_ranking_name(ranking: SeasonRanking) -> str:
     return f"{kind} – {ranking.season.name.strip() or 'Bruus'} – {ranking.season.year}"
 
 
+def season_title(season) -> str:
+    """The season's name, with its year unless the name already says it."""
+    return season.name if str(season.year) in season.name else f"{season.name} {season.year}"
+
+
 def page_size(evening_count: int) -> tuple[float, float]:
     """A4 portrait for up to five evenings, landscape from six."""
     return landscape(A4) if evening_count >= LANDSCAPE_FROM else A4
@@ -82,7 +87,7 @@ def build_season_ranking(ranking: SeasonRanking, *, printed_at: datetime | None 
             space_after=4,
             color="#000000" if ranking.final else "#b00020",
         ),
-        base.para(f"{season.name} {season.year}", 18, bold=True, space_after=2),
+        base.para(season_title(season), 18, bold=True, space_after=2),
         base.para(" · ".join(how), 12, space_after=6),
         _table(ranking, pagesize[0] - 2 * base.MARGIN),
         Spacer(1, 3 * mm),
@@ -104,8 +109,7 @@ def _cells(ranking: SeasonRanking):
     out = []
     for line in ranking.lines:
         evenings = []
-        for index in range(len(ranking.evenings)):
-            cell = line.cells.get(index)
+        for cell in ranking.row(line):
             if cell is None:
                 evenings.append(("·", False))
             else:

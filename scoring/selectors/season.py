@@ -54,6 +54,10 @@ class SeasonRanking:
     def unranked(self) -> list[season_domain.SeasonLine]:
         return [line for line in self.lines if not line.ranked]
 
+    def row(self, line: season_domain.SeasonLine) -> list[season_domain.SeasonCell | None]:
+        """The line's cell for every evening of the season, in order (None: not played)."""
+        return [line.cells.get(index) for index in range(len(self.evenings))]
+
     @property
     def any_dropped(self) -> bool:
         return any(cell.dropped for line in self.lines for cell in line.cells.values())

@@ -127,10 +127,7 @@ def _ranking_context(ranking) -> dict:
         "ranking": ranking,
         "chain": [LABELS[c] for c in selectors.season_chain(ranking.season)],
         "headings": [(e, season_evening_heading(e)) for e in ranking.evenings],
-        "rows": [
-            (line, [line.cells.get(index) for index in range(len(ranking.evenings))], note)
-            for line, note in zip(lines, notes, strict=True)
-        ],
+        "rows": [(line, ranking.row(line), note) for line, note in zip(lines, notes, strict=True)],
     }
 
 
