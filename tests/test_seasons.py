@@ -393,3 +393,29 @@ def test_a_season_tie_break_chain_is_saved_from_the_form_and_separates_equal_val
     assert "in dieser Reihenfolge" in page
     assert page.count('class="meta tiebreak"') == 1
     assert f"vor {lines[4].player.name}" in page
+
+
+@pytest.mark.django_db
+def test_a_season_comes_back_with_a_backup_of_the_database():
+    from scoring import backup
+    from tests.test_backup import wipe
+
+    players = pool(8)
+    evenings = [played_evening(players, day, seed=day) for day in (1, 2)]
+    season = season_with(evenings, scoring="points", placement_points=(5, 3, 1), best_of=1, tie_break="deals_won")
+    before = selectors.season_ranking(season)
+    document = backup.export_database()
+    wipe()
+    assert not Season.objects.exists()
+    backup.restore(document)
+    restored = Season.objects.get()
+    assert (restored.placement_points, restored.best_of, restored.tie_break) == ([5, 3, 1], 1, "deals_won")
+    after = selectors.season_ranking(restored)
+    assert [e.evening.name for e in after.evenings] == [e.evening.name for e in before.evenings]
+    assert [(line.player.name, line.place, line.total) for line in after.lines] == [
+        (line.player.name, line.place, line.total) for line in before.lines
+    ]
+    # The backup of one evening brings its season's settings and its own link.
+    single = backup.export_evening(after.evenings[0].evening)
+    assert [row["name"] for row in single["data"]["seasons"]] == ["Jahreswertung"]
+    assert len(single["data"]["season_evenings"]) == 1
