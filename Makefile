@@ -14,7 +14,7 @@ help:
 	@echo "make organiser - create an organiser login or set a new password (asks for name and password)"
 	@echo "make test  - install what the tests need (incl. Chromium) and run every test, with coverage"
 	@echo "make lint  - ruff (lint + format check) and mypy (the pure domain), as the CI runs them"
-	@echo "make bench - time the printed documents (PDF) against bare reportlab"
+	@echo "make bench - time the printed documents, pages, draw, load and the season ranking"
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -76,6 +76,7 @@ bench: $(VENV)/.installed translations
 	$(PY) bench/bench_draw.py
 	$(PY) bench/bench_pages.py
 	$(PY) bench/bench_load.py
+	$(PY) bench/bench_season.py
 
 # Developers only: refresh the .po files from the code (needs GNU gettext).
 messages: $(VENV)/.installed

@@ -1,9 +1,11 @@
-"""The demo evening of ``make run``: the real Schwesing roster, session 1 drawn, round 1 played."""
+"""The demo of ``make run``: the real Schwesing roster; the demo evening with session 1 drawn and
+round 1 played, and a season (Jahreswertung) of three past evenings, fully played with changing
+attendance, plus the demo evening."""
 
 from __future__ import annotations
 
 import random
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 from django.conf import settings
@@ -13,7 +15,7 @@ from django.db import transaction
 
 from scoring import services
 from scoring.domain.rules import POSSIBLE_BONUS_PAIRS, TEAMS, DealResult
-from scoring.models import Evening, Seating
+from scoring.models import Evening, Player, Season, Seating
 from scoring.player_files import parse_player_file
 from scoring.roles import LEADER, ensure_groups
 
@@ -21,6 +23,11 @@ DEMO_EVENING = "Schwesinger Bruus-Abend (Demo)"
 DEMO_USER = "turnierleitung"
 DEMO_PASSWORD = "bruus-demo"
 DEMO_SEED = 20200303
+DEMO_SEASON = "Jahreswertung (Demo)"
+#: The past evenings of the demo season: months before today and players missing that evening.
+PAST_EVENINGS = ((3, 2), (2, 5), (1, 3))
+#: The past evenings are played in a shorter format than the evening itself (keeps ``make run`` quick).
+PAST_FORMAT = {"sessions_count": 3, "rounds_per_session": 1, "deals_per_round": 2}
 
 
 def random_result(rng: random.Random) -> DealResult:
@@ -54,6 +61,8 @@ def load_demo(players_file: Path | None = None) -> tuple[Evening, bool]:
         user.groups.add(Group.objects.get(name=LEADER))
     evening = Evening.objects.filter(name=DEMO_EVENING).first()
     if evening is not None:
+        if not Season.objects.filter(name=DEMO_SEASON).exists():
+            load_demo_season(evening)
         return evening, False
     path = Path(players_file or settings.DEMO_PLAYERS_FILE)
     parsed = parse_player_file(path.read_bytes(), path.name)
@@ -64,4 +73,45 @@ def load_demo(players_file: Path | None = None) -> tuple[Evening, bool]:
     seatings = Seating.objects.filter(round__session=session).select_related("table", "round__session__evening")
     for seating in seatings.filter(round__number=1):
         play_seating(seating, rng)
+    load_demo_season(evening)
     return evening, True
+
+
+def play_evening(evening: Evening, rng: random.Random) -> None:
+    """Draw every session of an evening and play and confirm every table of every round."""
+    for number in range(1, evening.sessions_count + 1):
+        session = services.draw_session(evening=evening, number=number, seed=DEMO_SEED + number)
+        seatings = Seating.objects.filter(round__session=session).select_related("table", "round__session__evening")
+        for seating in seatings.order_by("round__number", "table__number"):
+            play_seating(seating, rng)
+
+
+def load_demo_season(current: Evening) -> Season:
+    """The demo season: three past evenings of the roster checked in for ``current`` (a few
+    players missing each time), fully played, and ``current`` itself; placement points, the best
+    three of four evenings count, ranked from two evenings."""
+    roster = list(Player.objects.filter(participations__evening=current).order_by("pk"))
+    rng = random.Random(DEMO_SEED + 1)
+    evening_ids = []
+    for months_ago, missing in PAST_EVENINGS:
+        past = services.create_evening(
+            name=f"Schwesinger Bruus-Abend vor {months_ago} Monat{'en' if months_ago > 1 else ''} (Demo)",
+            date=current.date - timedelta(days=28 * months_ago),
+            venue="Gasthof Schwesing",
+            **PAST_FORMAT,
+        )
+        away = set(rng.sample(range(len(roster)), missing))
+        for index, player in enumerate(roster):
+            if index not in away:
+                services.set_checked_in(evening=past, player=player, checked_in=True)
+        play_evening(past, rng)
+        evening_ids.append(past.pk)
+    return services.save_season(
+        name=DEMO_SEASON,
+        year=current.date.year,
+        scoring=Season.Scoring.POINTS,
+        best_of=3,
+        min_evenings=2,
+        planned_evenings=4,
+        evening_ids=[*evening_ids, current.pk],
+    )

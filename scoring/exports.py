@@ -44,9 +44,17 @@ def export_response(table, export_format: str, name: str, title: str) -> HttpRes
         raise ValueError(export_format)
     table.export_format = export_format
     exported = TableExport(export_format, table).dataset
+    return dataset_response(exported.headers, exported, export_format, name, title)
+
+
+def dataset_response(headers, rows, export_format: str, name: str, title: str) -> HttpResponse:
+    """Rows of cell values (with their ``headers``) as a download ``<name>.<format>`` (sheet
+    ``title`` in XLSX); text that would run as a formula is defused."""
+    if export_format not in EXPORT_FORMATS:
+        raise ValueError(export_format)
     dataset = Dataset(title=UNSAFE_IN_FILENAMES.sub("-", str(title)).replace("[", "(").replace("]", ")")[:31])
-    dataset.headers = [str(h) for h in exported.headers]
-    for row in exported:
+    dataset.headers = [str(h) for h in headers]
+    for row in rows:
         dataset.append([defuse(value) for value in row])
     if export_format == "xlsx":
         content = dataset.export("xlsx")

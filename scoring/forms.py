@@ -8,9 +8,11 @@ from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
 
+from scoring import tiebreak_labels
 from scoring.domain.rules import MAX_BONUS, DealResult, ImpossibleResult, check_result
+from scoring.domain.season import DEFAULT_PLACEMENT_POINTS, SeasonRuleError, parse_placement_points
 from scoring.messages import translate
-from scoring.models import Evening, TeamLetter
+from scoring.models import Evening, Season, TeamLetter
 from scoring.parsing import ascii_int
 from scoring.validators import validate_no_bidi_controls
 
@@ -184,3 +186,100 @@ class OrganiserDealForm(DealForm):
         if reason_required:  # a confirmed round: the service refuses a correction without reason
             self.fields["reason"].required = True
             self.fields["reason"].label = _("Reason for the correction (required: the round is confirmed)")
+
+
+class WholeNumberField(forms.IntegerField):
+    """A whole number typed in ASCII digits only (``scoring.parsing.ascii_int``): "²" or "٣"
+    is refused at the field, not read as a number."""
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        number = ascii_int(str(value))
+        if number is None:
+            raise forms.ValidationError(_("Please enter a whole number (digits 0 to 9)."), code="invalid")
+        return number
+
+
+class SeasonForm(forms.Form):
+    """A season's settings and its evenings; the checks of the season rules are the service's
+    (:func:`scoring.services.save_season`), shown on this form."""
+
+    name = forms.CharField(label=_("Name"), max_length=120, validators=[validate_no_bidi_controls])
+    year = WholeNumberField(label=_("Year"), min_value=1900, max_value=2200)
+    scoring = forms.ChoiceField(
+        label=_("How the season is scored"), choices=Season.Scoring.choices, widget=forms.RadioSelect
+    )
+    placement_points = forms.CharField(
+        label=_("Placement points (place 1, 2, 3, …)"),
+        required=False,
+        help_text=_(
+            "Only for placement points: the points for place 1, 2, 3 … separated by commas. "
+            "Places further down get 0. No gaps, no negative numbers, never more for a worse place."
+        ),
+    )
+    best_of = WholeNumberField(
+        label=_("Best evenings that count"),
+        required=False,
+        min_value=1,
+        help_text=_("Streichergebnisse: only a player's best N evenings count, the worst are dropped. Empty: all."),
+    )
+    min_evenings = WholeNumberField(
+        label=_("Minimum evenings to be ranked"),
+        min_value=1,
+        initial=1,
+        help_text=_("Players with fewer evenings are listed below the ranking, without a place."),
+    )
+    planned_evenings = WholeNumberField(
+        label=_("Evenings planned"),
+        min_value=1,
+        max_value=100,
+        initial=12,
+        help_text=_("The season ranking is provisional until this many evenings are in the season and all confirmed."),
+    )
+    tiebreak_1 = forms.ChoiceField(label=_("Equal season values: tie-break 1"), required=False)
+    tiebreak_2 = forms.ChoiceField(label=_("Tie-break 2"), required=False)
+    tiebreak_3 = forms.ChoiceField(label=_("Tie-break 3"), required=False)
+    tiebreak_4 = forms.ChoiceField(
+        label=_("Tie-break 4"),
+        required=False,
+        help_text=_(
+            "None: equal values share a place. The criteria count over the evenings that count: "
+            "the best single session of them, the sums of deals won, daring and striking, rounds sat out."
+        ),
+    )
+    public_player_pages = forms.BooleanField(label=_("Players' pages may be shown publicly"), required=False)
+    evenings = forms.TypedMultipleChoiceField(
+        label=_("Evenings of this season"),
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("An evening belongs to one season at most."),
+    )
+
+    def __init__(self, *args, evenings=(), **kwargs):
+        """``evenings``: (id, label) of the evenings to offer."""
+        super().__init__(*args, **kwargs)
+        self.fields["evenings"].choices = list(evenings)
+        for name in self.TIEBREAKS:
+            self.fields[name].choices = [("", _("none")), *tiebreak_labels.choices()]
+
+    TIEBREAKS = ("tiebreak_1", "tiebreak_2", "tiebreak_3", "tiebreak_4")
+
+    def tie_break(self) -> str:
+        """The chosen chain as stored (criteria joined by commas; "" for none)."""
+        return ",".join(self.cleaned_data[name] for name in self.TIEBREAKS if self.cleaned_data.get(name))
+
+    @classmethod
+    def tiebreak_initial(cls, stored: str) -> dict:
+        values = [v for v in stored.split(",") if v]
+        return {name: values[i] if i < len(values) else "" for i, name in enumerate(cls.TIEBREAKS)}
+
+    def clean_placement_points(self):
+        text = self.cleaned_data.get("placement_points", "")
+        if self.cleaned_data.get("scoring") != Season.Scoring.POINTS and not text.strip():
+            return list(DEFAULT_PLACEMENT_POINTS)
+        try:
+            return list(parse_placement_points(text))
+        except SeasonRuleError as error:
+            raise forms.ValidationError(translate(error)) from error

@@ -322,3 +322,52 @@ class AttemptCounter(models.Model):
 
     class Meta:
         verbose_name = _("attempt counter")
+
+
+class Season(models.Model):
+    """A season (Saison, Serie): evenings of a year scored together (DOMAIN.md, "Seasons").
+
+    How it is scored is :mod:`scoring.domain.season`: ``scoring`` (sum of evening totals,
+    placement points per evening from ``placement_points``, or the average per evening played),
+    ``best_of`` (only the best N evenings count; empty: all), ``min_evenings`` (fewer evenings:
+    listed below the ranking, unranked). The season is final when ``planned_evenings`` evenings
+    belong to it and every one is confirmed; until then its ranking is provisional.
+    An evening belongs to at most one season (:class:`SeasonEvening`).
+    """
+
+    class Scoring(models.TextChoices):
+        SUM = "sum", _("Sum of the evening totals")
+        POINTS = "points", _("Placement points per evening")
+        AVERAGE = "average", _("Average per evening played")
+
+    name = models.CharField(_("name"), max_length=120, validators=[validate_no_bidi_controls])
+    year = models.PositiveSmallIntegerField(_("year"), validators=[MinValueValidator(1900), MaxValueValidator(2200)])
+    scoring = models.CharField(_("scoring"), max_length=10, choices=Scoring.choices, default=Scoring.SUM)
+    placement_points = models.JSONField(_("placement points"), default=list, blank=True)
+    best_of = models.PositiveSmallIntegerField(_("best evenings that count"), null=True, blank=True)
+    min_evenings = models.PositiveSmallIntegerField(_("minimum evenings to be ranked"), default=1)
+    planned_evenings = models.PositiveSmallIntegerField(
+        _("evenings planned"), default=12, validators=[MinValueValidator(1), MaxValueValidator(100)]
+    )
+    tie_break = models.CharField(_("ties"), max_length=100, blank=True)
+    public_player_pages = models.BooleanField(_("public player pages allowed"), default=False)
+    evenings = models.ManyToManyField(Evening, through="SeasonEvening", related_name="seasons")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-year", "name", "id"]
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SeasonEvening(models.Model):
+    """An evening's place in a season; one season at most per evening (``evening`` is unique)."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="links")
+    evening = models.OneToOneField(Evening, on_delete=models.CASCADE, related_name="season_link")
+
+    class Meta:
+        ordering = ["season", "evening__date", "evening_id"]

@@ -9,7 +9,7 @@ import django_tables2 as tables
 from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.timezone import localtime
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring import tiebreak_labels
@@ -275,3 +275,43 @@ def fairness_rows(rows) -> list[dict]:
         }
         for row in rows
     ]
+
+
+# --- The season ranking -----------------------------------------------------------------------
+
+
+def season_evening_heading(season_evening) -> str:
+    """A season ranking column's heading: the evening's number and date ("3 · 14.03.")."""
+    return f"{season_evening.number} · {date_format(season_evening.evening.date, 'd.m.')}"
+
+
+def season_export(ranking, export_format: str) -> tuple[list[str], list[list]]:
+    """The season ranking as spreadsheet headers and rows: place (empty when below the minimum),
+    name, club, one column per evening (empty: not played; a dropped result in brackets, as
+    text), evenings played, total. XLSX gets numbers as numbers; CSV the text of the page."""
+    numeric = export_format in NUMERIC_EXPORTS
+
+    def number(value):
+        return matchsticks_number(value) if numeric else format_matchsticks(value)
+
+    headers = [
+        gettext("Place"),
+        gettext("Name"),
+        gettext("Club"),
+        *(season_evening_heading(e) for e in ranking.evenings),
+        pgettext("season column", "Evenings"),
+        gettext("Total"),
+    ]
+    rows = []
+    for line in ranking.lines:
+        cells = []
+        for cell in ranking.row(line):
+            if cell is None:
+                cells.append("")
+            elif cell.dropped:
+                cells.append(f"({format_matchsticks(cell.value)})")
+            else:
+                cells.append(number(cell.value))
+        place = "" if line.place is None else (line.place if numeric else f"{line.place}.{'*' if line.shared else ''}")
+        rows.append([place, line.player.name, line.player.club, *cells, line.played, number(line.total)])
+    return headers, rows

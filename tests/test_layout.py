@@ -59,6 +59,24 @@ def _player_pk(ev: LayoutEvening) -> int:
     return ev.entering_seating.team_a.player_1_id
 
 
+def _season_pk(ev: LayoutEvening) -> int:
+    """A season with the layout evening in it (made on first use)."""
+    from scoring import services
+    from scoring.models import Season
+
+    season = Season.objects.filter(evenings=ev.evening).first()
+    if season is None:
+        season = services.save_season(
+            name="Jahreswertung Schwesing 2026",
+            year=2026,
+            scoring="points",
+            best_of=1,
+            planned_evenings=3,
+            evening_ids=[ev.evening.pk],
+        )
+    return season.pk
+
+
 #: URL name -> the pages to open: (label, role, URL).
 PAGES: dict[str, list[tuple[str, str, Url]]] = {
     "login": [("login", PUBLIC, lambda ev: reverse("login"))],
@@ -127,6 +145,17 @@ PAGES: dict[str, list[tuple[str, str, Url]]] = {
     "organiser:tablets": [("tablets", ORGANISER, lambda ev: reverse("organiser:tablets", args=[ev.evening.pk]))],
     "organiser:logins": [("logins", ORGANISER, lambda ev: reverse("organiser:logins"))],
     "public:tablet_join": [("tablet-join", TABLET, lambda ev: reverse("public:tablet_join"))],
+    "organiser:season_list": [("seasons", ORGANISER, lambda ev: reverse("organiser:season_list"))],
+    "organiser:season_create": [("season-new", ORGANISER, lambda ev: reverse("organiser:season_create"))],
+    "organiser:season_detail": [
+        ("season", ORGANISER, lambda ev: reverse("organiser:season_detail", args=[_season_pk(ev)]))
+    ],
+    "organiser:season_edit": [
+        ("season-edit", ORGANISER, lambda ev: reverse("organiser:season_edit", args=[_season_pk(ev)]))
+    ],
+    "public:season_screen": [
+        ("season-screen", PUBLIC, lambda ev: reverse("public:season_screen", args=[_season_pk(ev)]))
+    ],
 }
 
 #: Pages that say "not found" (status 404), friendly and in the same layout.
@@ -210,6 +239,7 @@ def _route_kwargs(name: str, ev: LayoutEvening) -> dict:
         "round_pk": Round.objects.filter(session__evening=ev.evening).first().pk,
         "exclusion_pk": 1,
         "user_pk": 1,
+        "season_pk": _season_pk(ev),
         "token": ev.entering.token,
     }
     return {key: values[key] for key in converters}

@@ -57,6 +57,11 @@ NEEDS = {
     "score_sheets_pdf": "helper",
     "table_list_pdf": "helper",
     "route_cards_pdf": "helper",
+    "season_list": "helper",
+    "season_create": "leader",
+    "season_detail": "helper",
+    "season_edit": "leader",
+    "season_pdf": "helper",
 }
 
 
@@ -91,7 +96,9 @@ def world(db, django_user_model):
         "helper": make_login(django_user_model, "helfer", HELPER),
         "leader": make_login(django_user_model, "leitung", LEADER),
     }
+    season = services.save_season(name="Saison", year=2026, scoring="sum", planned_evenings=2, evening_ids=[evening.pk])
     return {
+        "season": season,
         "evening": evening,
         "player": player,
         "exclusion": exclusion,
@@ -115,6 +122,8 @@ def _url(pattern, world) -> str:
             kwargs[name] = world["round"].pk
         elif name == "exclusion_pk":
             kwargs[name] = world["exclusion"].pk
+        elif name == "season_pk":
+            kwargs[name] = world["season"].pk
         elif name == "user_pk":
             kwargs[name] = world["users"]["helper"].pk
         else:  # pragma: no cover - a new converter needs a value here

@@ -22,6 +22,8 @@ from scoring.models import (
     Partnership,
     Player,
     Round,
+    Season,
+    SeasonEvening,
     Seating,
     Session,
     Substitution,
@@ -53,6 +55,10 @@ MODELS: tuple[tuple[str, type[models.Model], str | None], ...] = (
     ("substitutions", Substitution, "session__evening"),
     ("deals", Deal, "seating__round__session__evening"),
     ("deal_changes", DealChange, "deal__seating__round__session__evening"),
+    # A season comes with the backup of any of its evenings (its settings), the links of the
+    # evenings backed up with them; the backup of the database holds every season.
+    ("seasons", Season, "links__evening"),
+    ("season_evenings", SeasonEvening, "evening"),
 )
 
 
@@ -64,7 +70,7 @@ NOT_BACKED_UP: tuple[type[models.Model], ...] = (AttemptCounter,)
 
 
 #: Models added after files of format version 1 were first written: a file without them has none.
-ADDED_LATER = ("partner_exclusions", "substitutions")
+ADDED_LATER = ("partner_exclusions", "substitutions", "seasons", "season_evenings")
 
 
 #: Fields renamed after files of format version 1 were first written: (key, today's name) ->

@@ -27,6 +27,7 @@ from __future__ import annotations
 import unicodedata
 from collections import Counter
 from collections.abc import Hashable, Iterable
+from functools import lru_cache
 from typing import TypeVar
 
 from scoring.domain.errors import gettext_noop
@@ -57,6 +58,7 @@ def split_name(name: str) -> tuple[str, str]:
     return words[-1], " ".join(words[:-1])
 
 
+@lru_cache(maxsize=16384)  # pure; a season ranking asks for the same people once per evening
 def person_key(name: str, club: str = "", tie: Hashable = 0) -> tuple:
     """The sort key of a person in every list, page, printout and export (DIN 5007-1, by surname,
     then first name, then club).

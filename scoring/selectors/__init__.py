@@ -12,6 +12,7 @@ Every public name is re-exported here, so callers write ``from scoring import se
 - :mod:`.evenings`: sessions with rounds, check-in counts, wishes for the draw, session changes
 - :mod:`.ranking`: the individual ranking, whether the evening is complete, every deal
 - :mod:`.fairness`: the fairness report of the draw
+- :mod:`.season`: the season ranking across evenings
 - :mod:`.table_entry`: the table's tablet page, the organiser's page of one table in one round
 - :mod:`.room`: live dashboard, round being played, where a player sits
 """
@@ -73,6 +74,14 @@ from scoring.selectors.room import (
     playing_now,
     seating_state,
 )
+from scoring.selectors.season import (
+    SeasonEvening,
+    SeasonRanking,
+    season_chain,
+    season_evenings,
+    season_ranking,
+    season_rules,
+)
 from scoring.selectors.table_entry import (
     DealRow,
     NextSeat,
@@ -90,6 +99,12 @@ __all__ = [
     "TableHistory",
     "evening_history",
     "evening_histories",
+    "SeasonEvening",
+    "SeasonRanking",
+    "season_evenings",
+    "season_chain",
+    "season_ranking",
+    "season_rules",
     "sessions_with_rounds",
     "checked_in_count",
     "latest_session",

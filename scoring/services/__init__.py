@@ -13,6 +13,7 @@ Every public name is re-exported here, so callers write ``from scoring import se
 - :mod:`.session_changes`: swapping and replacing players in a drawn session
 - :mod:`.deals`: entering and correcting deals
 - :mod:`.confirmation`: finishing and confirming a round
+- :mod:`.seasons`: seasons and their evenings
 - :mod:`.player_merge`: merging two register entries of the same person
 - :mod:`.tiebreaks`: the evening's tie-break chain
 - :mod:`.base`: ``ServiceError`` and small shared helpers
@@ -52,6 +53,7 @@ from scoring.services.evenings import (
 )
 from scoring.services.player_merge import MergePreview, merge_players, merge_preview
 from scoring.services.players import ImportOutcome, add_player, import_players, update_player
+from scoring.services.seasons import add_evening_to_season, save_season
 from scoring.services.session_changes import SwapOutcome, replace_player, swap_players
 from scoring.services.tiebreaks import set_evening_tiebreaks
 
@@ -90,6 +92,8 @@ __all__ = [
     "SwapOutcome",
     "swap_players",
     "replace_player",
+    "save_season",
+    "add_evening_to_season",
     "set_evening_tiebreaks",
     "MergePreview",
     "merge_preview",

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring.views import documents, draw, live, logins, players, tablets
+from scoring.views import documents, draw, live, logins, players, seasons, tablets
 from scoring.views import organiser as views
 
 app_name = "organiser"
@@ -48,6 +48,12 @@ urlpatterns = [
     path("spieler/", views.player_list, name="player_list"),
     path("spieler/<int:player_pk>/", views.player_edit, name="player_edit"),
     path("spieler/import/", views.player_import, name="player_import"),
+    # Seasons (Jahreswertung): settings, evenings, the season ranking (page, CSV/XLSX, PDF)
+    path("saisons/", seasons.season_list, name="season_list"),
+    path("saisons/neu/", seasons.season_create, name="season_create"),
+    path("saisons/<int:season_pk>/", seasons.season_detail, name="season_detail"),
+    path("saisons/<int:season_pk>/bearbeiten/", seasons.season_edit, name="season_edit"),
+    path("saisons/<int:season_pk>/rangliste.pdf", seasons.season_pdf, name="season_pdf"),
     # The register across evenings: a player's page, merging two entries of one person
     path("spieler/<int:player_pk>/abende/", players.player_detail, name="player_detail"),
     path("spieler/zusammenfuehren/", players.player_merge, name="player_merge"),

@@ -2,8 +2,8 @@
 
 from django.core.management.base import BaseCommand
 
-from scoring.demo import DEMO_EVENING, DEMO_PASSWORD, DEMO_USER
-from scoring.models import Evening
+from scoring.demo import DEMO_EVENING, DEMO_PASSWORD, DEMO_SEASON, DEMO_USER
+from scoring.models import Evening, Season
 
 
 class Command(BaseCommand):
@@ -31,5 +31,8 @@ class Command(BaseCommand):
             lines.append(f"  Wo sitze ich? / my seat:      {base}/abend/{evening.pk}/platz/")
             for table in evening.tables.all()[:3]:
                 lines.append(f"  Tisch {table.number} (Tablet-Link):        {base}/t/{table.token}/")
+        season = Season.objects.filter(name=DEMO_SEASON).first()
+        if season is not None:
+            lines.append(f"  Saison / season:              {base}/organiser/saisons/{season.pk}/")
         lines += ["  Stoppen / stop: Strg+C / Ctrl+C", "=" * 72, ""]
         self.stdout.write("\n".join(lines))

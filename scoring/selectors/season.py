@@ -1,0 +1,142 @@
+"""The season ranking (Jahreswertung): every evening of a season ranked as the evening ranking
+ranks it, then scored together by :mod:`scoring.domain.season`.
+
+The evenings are read at once (:func:`scoring.selectors.history.evening_histories`) and ranked
+by the evening ranking's own code, so the number of queries does not grow with the number of
+evenings or players.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, replace
+
+from scoring.domain import season as season_domain
+from scoring.domain.errors import DomainError
+from scoring.domain.names import person_key
+from scoring.domain.tiebreaks import Criterion, parse_chain
+from scoring.models import Evening, Season
+from scoring.selectors.history import EveningHistory, evening_histories
+from scoring.selectors.ranking import PlayedFigures, _rank, _ranked_players
+
+
+@dataclass(frozen=True)
+class SeasonEvening:
+    """One evening of the season, in date order (``number``: 1 = the first evening)."""
+
+    number: int
+    evening: Evening
+    confirmed: bool  # every session drawn, every round confirmed
+    players: int  # players ranked that evening
+
+
+@dataclass(frozen=True)
+class SeasonRanking:
+    """The season ranking of :func:`season_ranking`.
+
+    ``lines``: :class:`scoring.domain.season.SeasonLine` with ``player`` a
+    :class:`~scoring.models.Player`, ranked ones first, then those below the minimum (no place);
+    ``cells`` are keyed by evening index (``evenings[i]``). ``final``: every planned evening
+    exists and is confirmed (:func:`scoring.domain.season.season_is_final`).
+    """
+
+    season: Season
+    rules: season_domain.SeasonRules
+    evenings: tuple[SeasonEvening, ...]
+    lines: tuple[season_domain.SeasonLine, ...]
+    final: bool
+
+    @property
+    def ranked(self) -> list[season_domain.SeasonLine]:
+        return [line for line in self.lines if line.ranked]
+
+    @property
+    def unranked(self) -> list[season_domain.SeasonLine]:
+        return [line for line in self.lines if not line.ranked]
+
+    def row(self, line: season_domain.SeasonLine) -> list[season_domain.SeasonCell | None]:
+        """The line's cell for every evening of the season, in order (None: not played)."""
+        return [line.cells.get(index) for index in range(len(self.evenings))]
+
+    @property
+    def any_dropped(self) -> bool:
+        return any(cell.dropped for line in self.lines for cell in line.cells.values())
+
+
+def season_rules(season: Season) -> season_domain.SeasonRules:
+    """The season's settings for :mod:`scoring.domain.season`."""
+    return season_domain.SeasonRules(
+        scoring=season.scoring,
+        placement_points=tuple(season.placement_points or season_domain.DEFAULT_PLACEMENT_POINTS),
+        best_of=season.best_of,
+        min_evenings=season.min_evenings,
+    )
+
+
+def season_evenings(season: Season) -> list[Evening]:
+    """The season's evenings in date order (1 query)."""
+    return list(Evening.objects.filter(season_link__season=season).order_by("date", "id"))
+
+
+def season_ranking(season: Season) -> SeasonRanking:
+    """The season ranking (6 queries, 7 when a drawn player was taken off an evening's list;
+    whatever the number of evenings and players).
+
+    Each evening is ranked exactly as its own ranking page ranks it (matchsticks with sit-out
+    credit, stand-ins not ranked, its own tie-break chain; the same code:
+    :func:`scoring.selectors.ranking.evening_rankings`); a player counts as having played an
+    evening when they were drawn in it (seated or sitting out in a session). Evenings without a
+    drawn session have no results yet. Season ties: the season's own chain (``Season.tie_break``)
+    over the evenings that count.
+    """
+    evenings = season_evenings(season)
+    histories = evening_histories(evenings)
+    figures = {e.pk: PlayedFigures.of(e, histories[e.pk]) for e in evenings}
+    people = _ranked_players(evenings, {pk: f.scores for pk, f in figures.items()})
+    players = {pid: p for ranked in people.values() for pid, p in ranked.items()}
+
+    def name_key(pid) -> tuple:
+        return person_key(players[pid].name, players[pid].club, pid)
+
+    results: dict[int, dict[int, season_domain.EveningResult]] = defaultdict(dict)
+    infos = []
+    for index, evening in enumerate(evenings):
+        rows = _rank(evening, figures[evening.pk], people[evening.pk])
+        drawn = figures[evening.pk].scores
+        for row in rows:
+            if row.player.pk in drawn:
+                results[row.player.pk][index] = season_domain.EveningResult(
+                    total=row.total, place=row.place, shared=row.shared, tiebreaks=row.tiebreaks
+                )
+        infos.append(
+            SeasonEvening(
+                number=index + 1,
+                evening=evening,
+                confirmed=_confirmed(evening, histories[evening.pk]),
+                players=len(rows),
+            )
+        )
+    rules = season_rules(season)
+    lines = season_domain.season_ranking(results, rules, name_key=name_key, chain=season_chain(season))
+    return SeasonRanking(
+        season=season,
+        rules=rules,
+        evenings=tuple(infos),
+        lines=tuple(replace(line, player=players[line.player]) for line in lines),
+        final=season_domain.season_is_final(season.planned_evenings, [i.confirmed for i in infos]),
+    )
+
+
+def season_chain(season: Season) -> tuple[Criterion, ...]:
+    """The season's tie-break chain (empty: equal values share a place); a stored value that is
+    no longer valid counts as no chain (never an error page)."""
+    try:
+        return parse_chain(season.tie_break)
+    except DomainError:
+        return ()
+
+
+def _confirmed(evening: Evening, history: EveningHistory) -> bool:
+    """:func:`scoring.selectors.ranking.evening_is_confirmed` from the loaded history (no query)."""
+    tables = [t for r in history.rounds for t in r.tables]
+    return len(history.sessions) >= evening.sessions_count and all(t.confirmed for t in tables)
