@@ -133,9 +133,8 @@ def _checked_data(document: dict) -> dict:
             ),
             code="checksum",
         )
-    for key in ADDED_LATER:
-        data.setdefault(key, [])
-    return data
+    # A copy: the document stays as read, so its checksum holds when it is checked again.
+    return {key: [] for key in ADDED_LATER} | data
 
 
 def _check_record_ids(data: dict) -> None:
