@@ -60,11 +60,13 @@ from django.utils.duration import duration_iso_string
 
 from scoring.domain.errors import DomainError, gettext_noop
 from scoring.domain.names import match_key
-from scoring.domain.rules import DealResult, ImpossibleResult, score_accepted, score_deal
+from scoring.domain.rules import DealResult, ImpossibleResult
+from scoring.domain.rulesets import rule_set
 from scoring.models import (
     AttemptCounter,
     Deal,
     DealChange,
+    DrawnDeal,
     Evening,
     Participant,
     PartnerExclusion,
@@ -97,12 +99,13 @@ MODELS: tuple[tuple[str, type[models.Model], str | None], ...] = (
     ("substitutions", Substitution, "session__evening"),
     ("deals", Deal, "seating__round__session__evening"),
     ("deal_changes", DealChange, "deal__seating__round__session__evening"),
+    ("drawn_deals", DrawnDeal, "seating__round__session__evening"),
 )
 KEY_OF_MODEL = {model: key for key, model, _ in MODELS}
 #: Models left out on purpose: failed-attempt counters live for minutes (``scoring.throttle``).
 NOT_BACKED_UP: tuple[type[models.Model], ...] = (AttemptCounter,)
 #: Models added after files of format version 1 were first written: a file without them has none.
-ADDED_LATER = ("partner_exclusions", "substitutions")
+ADDED_LATER = ("partner_exclusions", "substitutions", "drawn_deals")
 #: Fields renamed after files of format version 1 were first written: (key, today's name) ->
 #: the name in older files, which are still read.
 OLD_FIELD_NAMES: dict[tuple[str, str], str] = {
@@ -540,18 +543,28 @@ def _check_game(data: dict, converted: dict[str, list[dict]]) -> None:
     for record, values in zip(data["rounds"], converted["rounds"], strict=True):
         evening = evenings[sessions[values["session_id"]]["evening_id"]]
         _check_number("rounds", record, values, _value(evening, Evening, "rounds_per_session"), _NO_SUCH_ROUND)
+
+    def result_of(values: dict) -> DealResult:
+        return DealResult(*(_value(values, Deal, name) for name in ("winner", "to_nil", "bonus_a", "bonus_b")))
+
+    results: dict[Any, dict[int, DealResult]] = {}  # seating -> deal number -> result (Bocks carry)
+    for values in converted["deals"]:
+        results.setdefault(values["seating_id"], {})[values["number"]] = result_of(values)
     for record, values in zip(data["deals"], converted["deals"], strict=True):
         session = sessions[rounds[seatings[values["seating_id"]]["round_id"]]["session_id"]]
-        count = _value(evenings[session["evening_id"]], Evening, "deals_per_round")
+        evening = evenings[session["evening_id"]]
+        count = _value(evening, Evening, "deals_per_round")
         _check_number("deals", record, values, count, _NO_SUCH_DEAL)
-        result = DealResult(*(_value(values, Deal, name) for name in ("winner", "to_nil", "bonus_a", "bonus_b")))
+        rules = rule_set(_value(evening, Evening, "rule_set"))
+        result = result_of(values)
+        carried = rules.carried_into(results[values["seating_id"]], values["number"])
         try:
-            score = score_deal(result)
+            score = rules.score_deal(result, carried)
         except ImpossibleResult as error:
             if not str(_value(values, Deal, "override_reason")).strip():
                 raise _invalid("deals", record["id"], error) from None
             try:
-                score = score_accepted(result)
+                score = rules.score_accepted(result, carried)
             except ImpossibleResult as error:
                 raise _invalid("deals", record["id"], error) from None
         points = (values["points_a"], values["points_b"])

@@ -140,6 +140,7 @@ NOT_PAGES: dict[str, str] = {
             "session_swap",
             "session_replace",
             "evening_language",
+            "evening_rule_set",
             "tablet_unlock",
             "login_password",
             "login_role",

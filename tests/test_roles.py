@@ -34,6 +34,7 @@ NEEDS = {
     "stand_in": "leader",
     "mix_clubs": "leader",
     "evening_language": "leader",
+    "evening_rule_set": "leader",
     "exclusion_add": "leader",
     "exclusion_remove": "leader",
     "session_redraw": "leader",

@@ -26,7 +26,7 @@ from scoring.services.confirmation import (
     mark_seating_entered,
     reopen_seating,
 )
-from scoring.services.deals import ConflictError, current_seating, enter_deal
+from scoring.services.deals import ConflictError, current_seating, enter_deal, record_draw
 from scoring.services.draw import SessionStartedError, draw_session, redraw_session, session_is_confirmed
 from scoring.services.evenings import (
     add_partner_exclusion,
@@ -35,6 +35,7 @@ from scoring.services.evenings import (
     remove_partner_exclusion,
     set_checked_in,
     set_evening_language,
+    set_evening_rule_set,
     set_mix_clubs,
     set_ranking_hidden,
     set_round_locked,
@@ -55,6 +56,7 @@ __all__ = [
     "TEAMS",
     "current_seating",
     "enter_deal",
+    "record_draw",
     "SessionStartedError",
     "session_is_confirmed",
     "draw_session",
@@ -70,6 +72,7 @@ __all__ = [
     "set_session_closed",
     "set_ranking_hidden",
     "set_evening_language",
+    "set_evening_rule_set",
     "add_player",
     "update_player",
     "ImportOutcome",

@@ -21,7 +21,7 @@ from scoring.domain.player_import import ParsedPlayer, PlayerFileError, parse_pl
 from scoring.exports import EXPORT_FORMATS, export_response
 from scoring.forms import EveningForm, ImportForm, OrganiserDealForm, PlayerForm
 from scoring.messages import translate
-from scoring.models import Deal, Evening, Participant, Player, Seating
+from scoring.models import Deal, Evening, Participant, Player, RuleSetChoice, Seating
 from scoring.parsing import ascii_int
 from scoring.roles import RUN_PERM
 from scoring.tables import DealResultTable, RankingTable, ranking_rows
@@ -68,6 +68,8 @@ def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "checked_in": selectors.checked_in_count(evening),
             "tables": tables,
             "complete": selectors.evening_is_confirmed(evening),
+            "has_deals": selectors.evening_has_deals(evening),
+            "rule_set_choices": RuleSetChoice.choices,
         },
     )
 
@@ -134,6 +136,22 @@ def evening_language(request: HttpRequest, pk: int) -> HttpResponse:
             request,
             _("Printouts, public screens and tablets of this evening are now in %(language)s.")
             % {"language": evening.get_language_display()},
+        )
+    return redirect("organiser:evening_detail", pk=evening.pk)
+
+
+@leader_required
+@require_POST
+def evening_rule_set(request: HttpRequest, pk: int) -> HttpResponse:
+    """Change the evening's rule set (only while no deal is entered)."""
+    evening = _evening(pk)
+    try:
+        evening = services.set_evening_rule_set(evening_id=evening.pk, rule_set=request.POST.get("rule_set", ""))
+    except DomainError as error:
+        messages.error(request, translate(error))
+    else:
+        messages.success(
+            request, _("This evening is played by the rules of %(name)s.") % {"name": evening.get_rule_set_display()}
         )
     return redirect("organiser:evening_detail", pk=evening.pk)
 
@@ -345,7 +363,7 @@ def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
     ):
         raise PermissionDenied(RUN_PERM)
     if request.method == "POST":
-        form = OrganiserDealForm(request.POST, reason_required=confirmed)
+        form = OrganiserDealForm(request.POST, reason_required=confirmed, rules=evening.rules)
         if form.is_valid():
             try:
                 services.enter_deal(

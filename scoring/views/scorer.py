@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST, require_safe
 from scoring import selectors, services, throttle
 from scoring.domain.errors import DomainError
 from scoring.domain.rules import other_team
+from scoring.domain.rulesets import DRAW
 from scoring.forms import DealForm
 from scoring.messages import translate
 from scoring.models import Table
@@ -165,9 +166,11 @@ def table_deal(request: HttpRequest, token: str, number: int) -> HttpResponse:
     table = _table(request, token)
     if isinstance(table, HttpResponse):
         return table
-    form = DealForm(request.POST)
+    form = DealForm(request.POST, rules=table.evening.rules)
     if not form.is_valid():
         return _page(request, table, form=form, edit=number, status=UNPROCESSABLE)
+    if form.result().winner == DRAW:
+        return _draw(request, table, form, number)
     try:
         services.enter_deal(
             seating_id=form.cleaned_data["seating"],
@@ -186,6 +189,28 @@ def table_deal(request: HttpRequest, token: str, number: int) -> HttpResponse:
         messages.error(request, translate(error))
         return _answer(request, table)
     messages.success(request, _("Deal %(number)s saved.") % {"number": number})
+    return _answer(request, table)
+
+
+def _draw(request: HttpRequest, table: Table, form: DealForm, number: int) -> HttpResponse:
+    """Record a drawn Bräus deal; the form stays at the same deal (it is dealt again)."""
+    try:
+        services.record_draw(
+            seating_id=form.cleaned_data["seating"],
+            number=number,
+            via=_via(table),
+            table=table,
+            key=form.cleaned_data["key"],
+            client=_client(request),
+        )
+    except DomainError as error:
+        messages.error(request, translate(error))
+    else:
+        messages.success(
+            request,
+            _("Deal %(number)s is a draw: the same dealer deals again, then enter deal %(number)s.")
+            % {"number": number},
+        )
     return _answer(request, table)
 
 
