@@ -210,14 +210,18 @@ class Wording:
 
     Attributes:
         winner_question: the question above the team buttons.
+        won_column: the heading of the column naming the winning team.
         to_nil: the "opponents took no trick" box (zu Null, 5:0, jan, Jan).
+        to_nil_short: the same in a table cell.
         bonus: the bonus of one team, or "" for a rule set without bonuses.
         no_winner: the button for a deal nobody wins (Bock, draw), or "".
         no_winner_short: the same in a table cell, or "".
     """
 
     winner_question: str
+    won_column: str
     to_nil: str
+    to_nil_short: str
     bonus: str = ""
     no_winner: str = ""
     no_winner_short: str = ""
@@ -409,8 +413,10 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
         tricks_in_deal=9,
         bonus_pairs=POSSIBLE_BONUS_PAIRS,
         wording=Wording(
+            won_column=gettext_noop("Five tricks"),
             winner_question=gettext_noop("Who reached five tricks?"),
             to_nil=gettext_noop("To nil (opponents took no trick)"),
+            to_nil_short=gettext_noop("to nil"),
             bonus=gettext_noop("Daring and striking"),
         ),
     ),
@@ -425,8 +431,10 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
         bonus_pairs=POSSIBLE_BONUS_PAIRS,
         no_winner=BOCK,
         wording=Wording(
+            won_column=gettext_noop("Five tricks"),
             winner_question=gettext_noop("Who reached five tricks?"),
             to_nil=gettext_noop("To nil (opponents took no trick)"),
+            to_nil_short=gettext_noop("to nil"),
             bonus=gettext_noop("Daring and striking"),
             no_winner=gettext_noop("Bock (4:4)"),
             no_winner_short=gettext_noop("Bock"),
@@ -441,8 +449,10 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
         tricks_in_deal=9,
         bonus_pairs=DANISH_BONUS_PAIRS,
         wording=Wording(
+            won_column=gettext_noop("Most tricks"),
             winner_question=gettext_noop("Who won most tricks?"),
             to_nil=gettext_noop("5:0 (the first five tricks)"),
+            to_nil_short=gettext_noop("5:0"),
             bonus=gettext_noop("Chancing and smacking"),
         ),
     ),
@@ -455,8 +465,10 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
         tricks_in_deal=9,
         bonus_pairs=RINGKOBING_BONUS_PAIRS,
         wording=Wording(
+            won_column=gettext_noop("Most tricks"),
             winner_question=gettext_noop("Who won most tricks?"),
             to_nil=gettext_noop("Jan (5:0)"),
+            to_nil_short=gettext_noop("jan"),
             bonus=gettext_noop("Chancing, smacking and hawking"),
         ),
     ),
@@ -469,8 +481,10 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
         tricks_in_deal=None,
         no_winner=DRAW,
         wording=Wording(
+            won_column=gettext_noop("Six tricks"),
             winner_question=gettext_noop("Who reached six tricks (or five and ♣K)?"),
             to_nil=gettext_noop("Jan (6:0)"),
+            to_nil_short=gettext_noop("Jan"),
             no_winner=gettext_noop("Draw, deal again"),
             no_winner_short=gettext_noop("Draw"),
         ),

@@ -73,6 +73,7 @@ def _signature(state: selectors.ScorerState) -> str:
         str(seating.pk if seating else None),
         str(state.last_confirmed.pk if state.last_confirmed else None),
         str(state.unused_in_session),
+        state.rules.code,
     ]
     if seating is not None:
         parts += [
@@ -82,7 +83,7 @@ def _signature(state: selectors.ScorerState) -> str:
             str(seating.round.locked),
             str(seating.round.session.closed),
         ]
-        parts += [f"{n}.{d.version}" for n, d in sorted(state.deals.items())]
+        parts += [f"{row.number}.{row.deal.version if row.deal else 0}.{row.draws}" for row in state.rows]
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
 
 
@@ -100,7 +101,7 @@ def _page(
     if state.can_enter:
         number = edit or state.next_deal
     if form is None and number is not None:
-        form = DealForm.for_deal(state.seating, state.deals.get(number))
+        form = DealForm.for_deal(state.seating, state.deals.get(number), rules=state.rules)
     template = "scorer/table.html"
     if request.htmx and not request.htmx.history_restore_request:
         template = "scorer/_state.html"
@@ -113,6 +114,10 @@ def _page(
             "state": state,
             "form": form if number else None,
             "number": number,
+            "editing": number in state.deals,
+            "carried": state.carried_into(number),
+            "carries_on": state.carries_on(number),
+            "points_table": state.rules.points_table(max_carried=len(state.deal_numbers)),
             "signature": _signature(state),
             "names": selectors.evening_display_names(table.evening_id),
         },
