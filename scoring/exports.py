@@ -35,19 +35,24 @@ def attachment(filename: str) -> str:
     return content_disposition(filename, as_attachment=True, default="export")
 
 
-def export_response(table, export_format: str, name: str, title: str) -> HttpResponse:
+def export_response(
+    table, export_format: str, name: str, title: str, constant: tuple[str, str] | None = None
+) -> HttpResponse:
     """The table as a download ``<name>.<format>`` (sheet ``title`` in XLSX).
 
-    The table's column headings are evaluated now, in the active language.
+    The table's column headings are evaluated now, in the active language. ``constant``:
+    (heading, value) of a last column with the same value in every row, e.g. the evening's rule
+    set, so that a file read on its own still says it.
     """
     if export_format not in EXPORT_FORMATS:
         raise ValueError(export_format)
     table.export_format = export_format
     exported = TableExport(export_format, table).dataset
     dataset = Dataset(title=UNSAFE_IN_FILENAMES.sub("-", str(title)).replace("[", "(").replace("]", ")")[:31])
-    dataset.headers = [str(h) for h in exported.headers]
+    extra = [str(constant[1])] if constant else []
+    dataset.headers = [str(h) for h in exported.headers] + ([str(constant[0])] if constant else [])
     for row in exported:
-        dataset.append([defuse(value) for value in row])
+        dataset.append([defuse(value) for value in row] + extra)
     if export_format == "xlsx":
         content = dataset.export("xlsx")
     else:

@@ -23,7 +23,7 @@ from tests.conftest import make_evening
 pytestmark = pytest.mark.django_db
 
 POSSIBLE = [(0, 0), (1, 0), (0, 1), (2, 0), (0, 2), (1, 1), (3, 0), (0, 3), (2, 1), (1, 2), (4, 0), (0, 4)]
-RANKING_HEADERS = ["Platz", "Name", "Verein", "Durchgang 1", "Durchgang 2", "Durchgang 3", "Gesamt"]
+RANKING_HEADERS = ["Platz", "Name", "Verein", "Durchgang 1", "Durchgang 2", "Durchgang 3", "Gesamt", "Regeln"]
 DEAL_HEADERS = [
     "Durchgang",
     "Runde",
@@ -38,6 +38,7 @@ DEAL_HEADERS = [
     "Streichhölzer A",
     "Streichhölzer B",
     "Eingegeben/geändert",
+    "Regeln",
 ]
 
 

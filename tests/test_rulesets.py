@@ -170,3 +170,36 @@ def test_backup_round_trip_keeps_rule_set_bocks_and_draws():
     treia_seating = Seating.objects.filter(round__session__evening=restored[0], deals__isnull=False).first()
     assert points(treia_seating) == [(0, 0), (3, 0)]
     assert DrawnDeal.objects.filter(seating__round__session__evening=restored[1], number=1).count() == 1
+
+
+# --- score sheets, ranking and exports say which rule set -------------------------------------------
+
+
+def test_score_sheets_ranking_and_exports_name_the_rule_set(organiser_client):
+    from tests.test_documents import get_pdf, squeeze
+
+    seating = first_seating(TREIA)
+    evening = seating.round.session.evening
+    enter(seating, 1, DealResult(BOCK, False, 0, 0))
+    enter(seating, 2, DealResult("B", False, 0, 0))
+    _, _, blank, _ = get_pdf(organiser_client, "score_sheets_pdf", evening.pk, 1, query="?leer=1")
+    assert "Spielzettel · Abend treia 1 · Treia" in blank[0]
+    assert "4:4isteinBock" in squeeze(blank[0])  # the Treia legend
+    _, _, filled, _ = get_pdf(organiser_client, "score_sheets_pdf", evening.pk, 1)
+    assert filled[0].count("4:4") >= 3  # the legend's two and the Bock row of each team
+    _, _, ranking, _ = get_pdf(organiser_client, "ranking_pdf", evening.pk)
+    assert "Regeln: Treia" in ranking[0]
+    page = organiser_client.get(reverse("organiser:ranking", args=[evening.pk])).content.decode()
+    assert "Regeln: Treia" in page
+    csv = organiser_client.get(reverse("organiser:deal_results", args=[evening.pk]) + "?_export=csv")
+    rows = b"".join(csv.streaming_content if csv.streaming else [csv.content]).decode("utf-8-sig").splitlines()
+    assert rows[0].endswith(",Regeln") and rows[1].startswith("1,1,") and "Bock" in rows[1]
+    assert all(row.endswith(",Treia") for row in rows[1:])
+
+
+def test_braeus_sheets_have_the_braeus_legend_and_no_daring(organiser_client):
+    from tests.test_documents import get_pdf
+
+    evening = first_seating(BRAEUS).round.session.evening
+    _, _, blank, _ = get_pdf(organiser_client, "score_sheets_pdf", evening.pk, 1, query="?leer=1")
+    assert "Bräus, vier Spieler" in blank[0] and "Sechs Stiche" in blank[0] and "Toller Hund" not in blank[0]

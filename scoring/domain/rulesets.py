@@ -216,6 +216,7 @@ class Wording:
         bonus: the bonus of one team, or "" for a rule set without bonuses.
         no_winner: the button for a deal nobody wins (Bock, draw), or "".
         no_winner_short: the same in a table cell, or "".
+        legend: the rules in one paragraph, for the foot of the paper score sheet.
     """
 
     winner_question: str
@@ -225,6 +226,7 @@ class Wording:
     bonus: str = ""
     no_winner: str = ""
     no_winner_short: str = ""
+    legend: str = ""
 
 
 @dataclass(frozen=True)
@@ -418,6 +420,11 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
             to_nil=gettext_noop("To nil (opponents took no trick)"),
             to_nil_short=gettext_noop("to nil"),
             bonus=gettext_noop("Daring and striking"),
+            legend=gettext_noop(
+                "Five tricks: tick the team that reached five tricks first (1 matchstick, 2 to nil). "
+                "Daring and striking with ♠8 Toller Hund, ♥K Bruus, ♣J Spitz: successful dare 1, "
+                "strike 2, strike and dare onwards 3, counterstrike 4; both dared by one team 2, struck 3."
+            ),
         ),
     ),
     TREIA: RuleSet(
@@ -438,6 +445,12 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
             bonus=gettext_noop("Daring and striking"),
             no_winner=gettext_noop("Bock (4:4)"),
             no_winner_short=gettext_noop("Bock"),
+            legend=gettext_noop(
+                "Five tricks of eight: tick the team that reached five tricks first (1 matchstick, 2 to "
+                "nil). 4:4 is a Bock: write 4:4; its matchstick goes to the winner of the next deal (on the "
+                "round's last deal it lapses). Daring and striking as in Schwesing: dare 1, strike 2, "
+                "strike and dare onwards 3, counterstrike 4; both dared by one team 2, struck 3."
+            ),
         ),
     ),
     DANISH: RuleSet(
@@ -454,6 +467,11 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
             to_nil=gettext_noop("5:0 (the first five tricks)"),
             to_nil_short=gettext_noop("5:0"),
             bonus=gettext_noop("Chancing and smacking"),
+            legend=gettext_noop(
+                "Most tricks: tick the team that won five tricks (1 matchstick, 2 for 5:0). Chancing and "
+                "smacking with ♠8 Galhund, ♥K Brus, ♣J Spids: successful chance 1, smack 2 for the "
+                "smackers, oversmack of the Brus by the Spids 3, or 4 if the Brus was chanced."
+            ),
         ),
     ),
     RINGKOBING: RuleSet(
@@ -470,6 +488,11 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
             to_nil=gettext_noop("Jan (5:0)"),
             to_nil_short=gettext_noop("jan"),
             bonus=gettext_noop("Chancing, smacking and hawking"),
+            legend=gettext_noop(
+                "Most tricks: tick the team that won five tricks (1 matchstick, jan 5:0 2). Chancing and "
+                "smacking with ♠8 Galhund, ♥K Brus, ♣J Spids: successful chance 1, smack 2, oversmack 3, "
+                "or 4 if the Brus was chanced; hawking a Seven with the ♣K 1."
+            ),
         ),
     ),
     BRAEUS: RuleSet(
@@ -487,6 +510,11 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
             to_nil_short=gettext_noop("Jan"),
             no_winner=gettext_noop("Draw, deal again"),
             no_winner_short=gettext_noop("Draw"),
+            legend=gettext_noop(
+                "Six tricks: tick the team that took six tricks, or five and holds the ♣K (1 matchstick, "
+                "Jan 6:0 2). No bonuses. A draw scores nothing and is not a deal here: the same dealer "
+                "deals again."
+            ),
         ),
     ),
 }

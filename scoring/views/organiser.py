@@ -298,6 +298,11 @@ def session_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     )
 
 
+def _rules_column(evening: Evening) -> tuple[str, str]:
+    """The exports' last column: the rule set the evening's deals were scored by."""
+    return _("Rules"), evening.get_rule_set_display()
+
+
 @helper_required
 def ranking(request: HttpRequest, pk: int) -> HttpResponse:
     evening = _evening(pk)
@@ -308,7 +313,7 @@ def ranking(request: HttpRequest, pk: int) -> HttpResponse:
     export_format = request.GET.get("_export")
     if export_format in EXPORT_FORMATS:
         name = _("Ranking-%(name)s") % {"name": evening.name}
-        return export_response(table, export_format, name, title=_("Ranking"))
+        return export_response(table, export_format, name, title=_("Ranking"), constant=_rules_column(evening))
     return render(
         request,
         "organiser/ranking.html",
@@ -330,7 +335,7 @@ def deal_results(request: HttpRequest, pk: int) -> HttpResponse:
     if export_format in EXPORT_FORMATS:
         RequestConfig(request, paginate=False).configure(table)
         name = _("Deals-%(name)s") % {"name": evening.name}
-        return export_response(table, export_format, name, title=_("Deals"))
+        return export_response(table, export_format, name, title=_("Deals"), constant=_rules_column(evening))
     RequestConfig(request, paginate={"per_page": 100}).configure(table)
     return render(request, "organiser/deal_results.html", {"evening": evening, "table": table})
 
