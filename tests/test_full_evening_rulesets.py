@@ -49,9 +49,42 @@ def round_points(results: list[tuple[str, bool, int, int]]) -> list[tuple[int, i
     return points
 
 
+def play_table(client, seating: Seating, rule_set: str, rng: random.Random) -> tuple[int, int, int, int]:
+    """Enter a round's four deals on the table page (with a draw before some Bräus deals) and
+    check the page's totals; returns (total A, total B, draws, Bocks)."""
+    outcomes, pairs, _ = RULES[rule_set]
+    token = seating.table.token
+    page = client.get(reverse("scorer:table", args=[token])).content.decode()
+    assert ('name="bonus_a"' in page) == (rule_set != "braeus")
+    assert ('value="bock"' in page) == (rule_set == "treia")
+    assert ('value="draw"' in page) == (rule_set == "braeus")
+    results, draws = [], 0
+    for number in range(1, 5):
+        if rule_set == "braeus" and rng.random() < 0.25:
+            data = {"seating": seating.pk, "winner": "draw", "version": 0}
+            assert client.post(reverse("scorer:deal", args=[token, number]), data).status_code == 302
+            draws += 1
+        winner = rng.choice(outcomes + ["A", "B"])  # Bocks happen, but not too often
+        to_nil = winner != "bock" and rng.random() < 0.15
+        a, b = rng.choice(pairs)
+        data = {"seating": seating.pk, "winner": winner, "version": 0}
+        if rule_set != "braeus":
+            data |= {"bonus_a": a, "bonus_b": b}
+        if to_nil:
+            data["to_nil"] = "on"
+        response = client.post(reverse("scorer:deal", args=[token, number]), data)
+        assert response.status_code == 302, response.content.decode()[:500]
+        results.append((winner, to_nil, a, b))
+    total_a = sum(a for a, _ in round_points(results))
+    total_b = sum(b for _, b in round_points(results))
+    page = client.get(reverse("scorer:table", args=[token])).content.decode()
+    assert f'data-testid="total-a">{total_a}<' in page and f'data-testid="total-b">{total_b}<' in page
+    return total_a, total_b, draws, sum(r[0] == "bock" for r in results)
+
+
 @pytest.mark.parametrize("rule_set", list(RULES))
 def test_whole_evening_per_rule_set(rule_set, organiser_client, client, db):
-    outcomes, pairs, export_name = RULES[rule_set]
+    export_name = RULES[rule_set][2]
     response = organiser_client.post(
         reverse("organiser:evening_create"),
         {
@@ -82,33 +115,8 @@ def test_whole_evening_per_rule_set(rule_set, organiser_client, client, db):
                 "table", "team_a__player_1", "team_a__player_2", "team_b__player_1", "team_b__player_2"
             ):
                 token = seating.table.token
-                page = client.get(reverse("scorer:table", args=[token])).content.decode()
-                assert ('name="bonus_a"' in page) == (rule_set != "braeus")
-                assert ('value="bock"' in page) == (rule_set == "treia")
-                assert ('value="draw"' in page) == (rule_set == "braeus")
-                results = []
-                for number in range(1, 5):
-                    if rule_set == "braeus" and rng.random() < 0.25:
-                        data = {"seating": seating.pk, "winner": "draw", "version": 0}
-                        response = client.post(reverse("scorer:deal", args=[token, number]), data)
-                        assert response.status_code == 302
-                        draws += 1
-                    winner = rng.choice(outcomes + ["A", "B"])  # Bocks happen, but not too often
-                    to_nil = winner != "bock" and rng.random() < 0.15
-                    a, b = rng.choice(pairs)
-                    bocks += winner == "bock"
-                    data = {"seating": seating.pk, "winner": winner, "version": 0}
-                    if rule_set != "braeus":
-                        data |= {"bonus_a": a, "bonus_b": b}
-                    if to_nil:
-                        data["to_nil"] = "on"
-                    response = client.post(reverse("scorer:deal", args=[token, number]), data)
-                    assert response.status_code == 302, response.content.decode()[:500]
-                    results.append((winner, to_nil, a, b))
-                total_a = sum(a for a, _ in round_points(results))
-                total_b = sum(b for _, b in round_points(results))
-                page = client.get(reverse("scorer:table", args=[token])).content.decode()
-                assert f'data-testid="total-a">{total_a}<' in page and f'data-testid="total-b">{total_b}<' in page
+                total_a, total_b, drawn, bocked = play_table(client, seating, rule_set, rng)
+                draws, bocks = draws + drawn, bocks + bocked
                 client.post(reverse("scorer:finish", args=[token]), {"seating": seating.pk, "team": "A"})
                 client.post(reverse("scorer:confirm", args=[token]), {"seating": seating.pk, "team": "B"})
                 seating.refresh_from_db()
