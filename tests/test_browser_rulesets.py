@@ -121,3 +121,22 @@ def test_braeus_draw_is_dealt_again_and_there_are_no_bonus_buttons(live_server, 
     expect(page.locator('tr[data-deal="2"] [data-testid="draws"]')).to_contain_text("1×")
     assert DrawnDeal.objects.filter(seating=seating).count() == 2
     assert Deal.objects.filter(seating=seating).count() == 1
+
+
+@pytest.mark.parametrize(
+    "size",
+    [
+        pytest.param(PHONE, id="phone-360x640"),
+        pytest.param({"width": 1280, "height": 900}, id="laptop-1280x900"),
+    ],
+)
+def test_ringkobing_has_six_bonus_buttons_that_fit(live_server, new_context, transactional_db, size):
+    table, _ = table_of("ringkobing")
+    page = open_table(new_context(size), live_server, table)
+    expect(page.locator(".deal-form legend").first).to_have_text("Wer hat die meisten Stiche gemacht?")
+    expect(page.locator('input[name="bonus_a"]')).to_have_count(6)  # 0-5: one hawk on top of 4
+    check_layout(page, size, 2 + 1 + 2 * 6)
+    tap(page, "winner", "A")
+    tap(page, "bonus_a", "5")
+    page.get_by_test_id("save").tap()
+    expect(page.locator('tr[data-deal="1"] td.points')).to_have_text("6:0")

@@ -100,7 +100,8 @@ def test_ranking_xlsx_has_german_headers_umlauts_and_numbers(organiser_client, r
     ranking = {r.player.name: r for r in selectors.evening_ranking(roster_evening)}
     fractional = 0
     for name, row in by_name.items():
-        place, _, _, s1, s2, s3, total = row
+        place, _, _, s1, s2, s3, total, rules = row
+        assert rules == "Schwesing"  # the evening's rule set, in every row
         assert isinstance(place, int) and place == ranking[name].place
         for value in (s1, total):
             assert isinstance(value, (int, float)) and not isinstance(value, bool)
@@ -132,7 +133,7 @@ def test_ranking_export_in_english_for_an_english_evening(organiser_client, rost
     organiser_client.cookies["django_language"] = "de"
     response = organiser_client.get(reverse("organiser:ranking", args=[roster_evening.pk]) + "?_export=xlsx")
     title, rows = xlsx_rows(response)
-    assert rows[0] == ["Place", "Name", "Club", "Session 1", "Session 2", "Session 3", "Total"]
+    assert rows[0] == ["Place", "Name", "Club", "Session 1", "Session 2", "Session 3", "Total", "Rules"]
     assert title == "Ranking" and filename(response) == "Ranking-Schwesing.xlsx"
 
 
