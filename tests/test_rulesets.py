@@ -203,3 +203,10 @@ def test_braeus_sheets_have_the_braeus_legend_and_no_daring(organiser_client):
     evening = first_seating(BRAEUS).round.session.evening
     _, _, blank, _ = get_pdf(organiser_client, "score_sheets_pdf", evening.pk, 1, query="?leer=1")
     assert "Bräus, vier Spieler" in blank[0] and "Sechs Stiche" in blank[0] and "Toller Hund" not in blank[0]
+
+
+def test_the_organiser_sees_the_draws_of_a_table(organiser_client):
+    seating = first_seating(BRAEUS)
+    services.record_draw(seating_id=seating.pk, number=2, via="Tisch 1 (Tisch-Link)", client="192.168.1.20")
+    page = organiser_client.get(reverse("organiser:seating_detail", args=[seating.pk])).content.decode()
+    assert "Unentschiedene Spiele" in page and "Spiel 2 unentschieden um" in page and "192.168.1.20" in page
