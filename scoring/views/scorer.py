@@ -10,6 +10,7 @@ each form carries an idempotency key, so a form sent twice is saved once.
 from __future__ import annotations
 
 import hashlib
+import json
 
 from django.conf import settings
 from django.contrib import messages
@@ -117,7 +118,8 @@ def _page(
             "editing": number in state.deals,
             "carried": state.carried_into(number),
             "carries_on": state.carries_on(number),
-            "points_table": state.rules.points_table(max_carried=len(state.deal_numbers)),
+            # JSON in a data attribute (the CSP allows no inline script, not even a JSON one)
+            "points_table": json.dumps(state.rules.points_table(max_carried=len(state.deal_numbers))),
             "signature": _signature(state),
             "names": selectors.evening_display_names(table.evening_id),
         },

@@ -83,7 +83,7 @@
   // (rulesets.RuleSet.points_table): [points A, points B, carried on, uses up the deal].
   function lookup(f, carry) {
     var el = document.getElementById("points-table");
-    var table = el ? JSON.parse(el.textContent) : {};
+    var table = el ? JSON.parse(el.dataset.points) : {};
     var key = [f.winner, f.to_nil ? 1 : 0, f.bonus_a || 0, f.bonus_b || 0, carry].join("|");
     return table[key] || table[key.replace(/\|\d+$/, "|0")] || null;
   }
