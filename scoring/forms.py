@@ -6,10 +6,12 @@ import uuid
 
 from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import tiebreak_labels
-from scoring.domain.rules import MAX_BONUS, DealResult, ImpossibleResult, check_result
+from scoring.domain.rules import MAX_BONUS, DealResult, ImpossibleResult
+from scoring.domain.rulesets import DEFAULT, RuleSet, rule_set
 from scoring.domain.season import DEFAULT_PLACEMENT_POINTS, SeasonRuleError, parse_placement_points
 from scoring.messages import translate
 from scoring.models import Evening, Season, TeamLetter
@@ -22,7 +24,16 @@ BONUS_CHOICES = [(n, str(n)) for n in range(MAX_BONUS + 1)]
 class EveningForm(forms.ModelForm):
     class Meta:
         model = Evening
-        fields = ["name", "date", "venue", "sessions_count", "rounds_per_session", "deals_per_round", "language"]
+        fields = [
+            "name",
+            "date",
+            "venue",
+            "rule_set",
+            "sessions_count",
+            "rounds_per_session",
+            "deals_per_round",
+            "language",
+        ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
     def __init__(self, *args, **kwargs):
@@ -31,6 +42,7 @@ class EveningForm(forms.ModelForm):
         # so a wrong number is refused at its own field.
         # A form without the language (an older page still open) gets the default.
         self.fields["language"].required = False
+        self.fields["rule_set"].required = False
         for name in ("sessions_count", "rounds_per_session", "deals_per_round"):
             field = self.fields[name]
             limits = [
@@ -45,6 +57,9 @@ class EveningForm(forms.ModelForm):
 
     def clean_language(self) -> str:
         return self.cleaned_data.get("language") or Evening._meta.get_field("language").default
+
+    def clean_rule_set(self) -> str:
+        return self.cleaned_data.get("rule_set") or Evening._meta.get_field("rule_set").default
 
 
 class PlayerForm(forms.Form):
@@ -93,7 +108,9 @@ class DealNumberForm(forms.Form):
 
 
 class DealForm(forms.Form):
-    """One deal as the scorer enters it; checked against the rules of Bruus."""
+    """One deal as the scorer enters it; checked against the evening's rule set (``rules``): its
+    outcomes (the teams, and a Bock or a draw), its name for "to nil", its bonuses (none in
+    Bräus: then the form has no bonus fields)."""
 
     winner = forms.ChoiceField(
         label=_("Who reached five tricks?"),
@@ -128,24 +145,45 @@ class DealForm(forms.Form):
     # Made fresh for every form shown: sending the same form twice saves it once.
     key = forms.UUIDField(widget=forms.HiddenInput, required=False)
 
-    def __init__(self, *args, allow_impossible: bool = False, **kwargs):
+    def __init__(self, *args, rules: RuleSet | None = None, allow_impossible: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.allow_impossible = allow_impossible
+        self.rules = rules = rules or rule_set(DEFAULT)
+        wording = rules.wording
+        winner = self.fields["winner"]
+        if rules.no_winner:
+            winner.choices = [*TeamLetter.choices, (rules.no_winner, gettext(wording.no_winner))]
+        if rules.code != DEFAULT:
+            winner.label = gettext(wording.winner_question)
+            winner.error_messages["required"] = gettext("Please choose who won the deal.")
+            self.fields["to_nil"].label = gettext(wording.to_nil)
+        if not rules.has_bonus:
+            del self.fields["bonus_a"], self.fields["bonus_b"]
+        elif rules.code != DEFAULT:
+            for team in TeamLetter:
+                field = self.fields[f"bonus_{team.value.lower()}"]
+                field.choices = [(n, str(n)) for n in range(rules.max_bonus + 1)]
+                field.label = gettext("%(bonus)s, team %(team)s") % {"bonus": gettext(wording.bonus), "team": team}
 
     @classmethod
     def for_deal(cls, seating, deal=None, **kwargs):
-        """An unbound form for a deal (pre-filled when entered), with a fresh key."""
+        """An unbound form for a deal (pre-filled when entered), with a fresh key, under the rule
+        set of the seating's evening."""
         initial = {"seating": seating.pk, "bonus_a": 0, "bonus_b": 0, "version": 0, "key": uuid.uuid4()}
         if deal is not None:
             initial.update(
                 winner=deal.winner, to_nil=deal.to_nil, bonus_a=deal.bonus_a, bonus_b=deal.bonus_b, version=deal.version
             )
+        kwargs.setdefault("rules", seating.round.session.evening.rules)
         return cls(initial=initial, **kwargs)
 
     def result(self) -> DealResult:
         data = self.cleaned_data
         return DealResult(
-            winner=data["winner"], to_nil=bool(data["to_nil"]), bonus_a=data["bonus_a"], bonus_b=data["bonus_b"]
+            winner=data["winner"],
+            to_nil=bool(data["to_nil"]),
+            bonus_a=data.get("bonus_a", 0),
+            bonus_b=data.get("bonus_b", 0),
         )
 
     def clean(self):
@@ -161,7 +199,7 @@ class DealForm(forms.Form):
         if self.errors:
             return data
         try:
-            check_result(self.result())
+            self.rules.check_result(self.result())
         except ImpossibleResult as error:
             if not (self.allow_impossible and data.get("accept_impossible")):
                 raise forms.ValidationError(translate(error), code=error.code) from None

@@ -16,10 +16,23 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from scoring.domain import rulesets
 from scoring.domain.names import match_key
 from scoring.domain.rules import TEAM_A, TEAM_B
+from scoring.domain.rulesets import RULE_SETS, RuleSet, rule_set
 from scoring.table_codes import new_table_code
 from scoring.validators import validate_no_bidi_controls, validate_tiebreak_chain
+
+
+class RuleSetChoice(models.TextChoices):
+    """The rule sets an evening can be played by (:data:`scoring.domain.rulesets.RULE_SETS`)."""
+
+    # The names are the domain's msgids (marked there for the catalogue).
+    SCHWESING = rulesets.SCHWESING, _(RULE_SETS[rulesets.SCHWESING].name)
+    TREIA = rulesets.TREIA, _(RULE_SETS[rulesets.TREIA].name)
+    DANISH = rulesets.DANISH, _(RULE_SETS[rulesets.DANISH].name)
+    RINGKOBING = rulesets.RINGKOBING, _(RULE_SETS[rulesets.RINGKOBING].name)
+    BRAEUS = rulesets.BRAEUS, _(RULE_SETS[rulesets.BRAEUS].name)
 
 
 class TeamLetter(models.TextChoices):
@@ -28,6 +41,14 @@ class TeamLetter(models.TextChoices):
 
     A = TEAM_A, _("Team A")
     B = TEAM_B, _("Team B")
+
+
+class DealWinner(models.TextChoices):
+    """What a deal's ``winner`` can hold: a team, or in Treia a Bock (4:4, nobody won)."""
+
+    A = TEAM_A, _("Team A")
+    B = TEAM_B, _("Team B")
+    BOCK = rulesets.BOCK, _("Bock")
 
 
 def new_table_token() -> str:
@@ -100,6 +121,13 @@ class Evening(models.Model):
         validators=[validate_tiebreak_chain],
         help_text=_("Equal totals share a place unless a chain of tie-breaks is chosen."),
     )
+    rule_set = models.CharField(
+        _("rule set"),
+        max_length=12,
+        choices=RuleSetChoice.choices,
+        default=RuleSetChoice.SCHWESING,
+        help_text=_("How the deals are scored. It cannot be changed once a deal is entered."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -115,6 +143,11 @@ class Evening(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def rules(self) -> RuleSet:
+        """The evening's rule set (:mod:`scoring.domain.rulesets`)."""
+        return rule_set(self.rule_set)
 
 
 class Participant(models.Model):
@@ -273,7 +306,9 @@ class Deal(models.Model):
 
     seating = models.ForeignKey(Seating, on_delete=models.CASCADE, related_name="deals")
     number = models.PositiveSmallIntegerField(_("deal"))
-    winner = models.CharField(_("five tricks"), max_length=1, choices=TeamLetter.choices)
+    # "A" or "B"; in Treia also "bock" (4:4: nobody won, the matchstick is carried). A drawn
+    # Bräus deal is not a Deal (it does not use up the deal): see DrawnDeal.
+    winner = models.CharField(_("five tricks"), max_length=4, choices=DealWinner.choices)
     to_nil = models.BooleanField(_("to nil"), default=False)
     bonus_a = models.PositiveSmallIntegerField(_("daring and striking, team A"), default=0)
     bonus_b = models.PositiveSmallIntegerField(_("daring and striking, team B"), default=0)
@@ -288,7 +323,28 @@ class Deal(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["seating", "number"], name="one_result_per_deal"),
             models.CheckConstraint(condition=Q(number__gte=1), name="deal_number_positive"),
-            models.CheckConstraint(condition=Q(winner__in=TeamLetter.values), name="winner_is_a_team"),
+            models.CheckConstraint(condition=Q(winner__in=DealWinner.values), name="winner_is_a_team_or_bock"),
+        ]
+
+
+class DrawnDeal(models.Model):
+    """A Bräus deal nobody could decide (no six tricks, no five and ♣K): recorded for the audit;
+    it does not use up the deal, the table deals it again (our decision, DOMAIN.md "Rule sets")."""
+
+    seating = models.ForeignKey(Seating, on_delete=models.CASCADE, related_name="drawn_deals")
+    number = models.PositiveSmallIntegerField(_("deal"))
+    recorded_at = models.DateTimeField(auto_now_add=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    via = models.CharField(max_length=120)
+    client = models.CharField(max_length=64, blank=True)
+    submission = models.UUIDField(null=True, blank=True)  # idempotency key of the form sent
+
+    class Meta:
+        ordering = ["seating", "number", "recorded_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["seating", "submission"], name="one_draw_per_submission"),
         ]
 
 

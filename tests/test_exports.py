@@ -23,7 +23,7 @@ from tests.conftest import make_evening
 pytestmark = pytest.mark.django_db
 
 POSSIBLE = [(0, 0), (1, 0), (0, 1), (2, 0), (0, 2), (1, 1), (3, 0), (0, 3), (2, 1), (1, 2), (4, 0), (0, 4)]
-RANKING_HEADERS = ["Platz", "Name", "Verein", "Durchgang 1", "Durchgang 2", "Durchgang 3", "Gesamt"]
+RANKING_HEADERS = ["Platz", "Name", "Verein", "Durchgang 1", "Durchgang 2", "Durchgang 3", "Gesamt", "Regeln"]
 DEAL_HEADERS = [
     "Durchgang",
     "Runde",
@@ -38,6 +38,7 @@ DEAL_HEADERS = [
     "Streichhölzer A",
     "Streichhölzer B",
     "Eingegeben/geändert",
+    "Regeln",
 ]
 
 
@@ -99,7 +100,8 @@ def test_ranking_xlsx_has_german_headers_umlauts_and_numbers(organiser_client, r
     ranking = {r.player.name: r for r in selectors.evening_ranking(roster_evening)}
     fractional = 0
     for name, row in by_name.items():
-        place, _, _, s1, s2, s3, total = row
+        place, _, _, s1, s2, s3, total, rules = row
+        assert rules == "Schwesing"  # the evening's rule set, in every row
         assert isinstance(place, int) and place == ranking[name].place
         for value in (s1, total):
             assert isinstance(value, (int, float)) and not isinstance(value, bool)
@@ -131,7 +133,7 @@ def test_ranking_export_in_english_for_an_english_evening(organiser_client, rost
     organiser_client.cookies["django_language"] = "de"
     response = organiser_client.get(reverse("organiser:ranking", args=[roster_evening.pk]) + "?_export=xlsx")
     title, rows = xlsx_rows(response)
-    assert rows[0] == ["Place", "Name", "Club", "Session 1", "Session 2", "Session 3", "Total"]
+    assert rows[0] == ["Place", "Name", "Club", "Session 1", "Session 2", "Session 3", "Total", "Rules"]
     assert title == "Ranking" and filename(response) == "Ranking-Schwesing.xlsx"
 
 

@@ -184,6 +184,7 @@ NOT_PAGES: dict[str, str] = {
             "session_replace",
             "evening_language",
             "evening_tiebreaks",
+            "evening_rule_set",
             "tablet_unlock",
             "login_password",
             "login_role",

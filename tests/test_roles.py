@@ -35,6 +35,7 @@ NEEDS = {
     "mix_clubs": "leader",
     "evening_language": "leader",
     "evening_tiebreaks": "leader",
+    "evening_rule_set": "leader",
     "exclusion_add": "leader",
     "exclusion_remove": "leader",
     "session_redraw": "leader",

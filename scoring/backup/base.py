@@ -16,6 +16,7 @@ from scoring.models import (
     AttemptCounter,
     Deal,
     DealChange,
+    DrawnDeal,
     Evening,
     Participant,
     PartnerExclusion,
@@ -55,6 +56,7 @@ MODELS: tuple[tuple[str, type[models.Model], str | None], ...] = (
     ("substitutions", Substitution, "session__evening"),
     ("deals", Deal, "seating__round__session__evening"),
     ("deal_changes", DealChange, "deal__seating__round__session__evening"),
+    ("drawn_deals", DrawnDeal, "seating__round__session__evening"),
     # A season comes with the backup of any of its evenings (its settings), the links of the
     # evenings backed up with them; the backup of the database holds every season.
     ("seasons", Season, "links__evening"),
@@ -70,7 +72,7 @@ NOT_BACKED_UP: tuple[type[models.Model], ...] = (AttemptCounter,)
 
 
 #: Models added after files of format version 1 were first written: a file without them has none.
-ADDED_LATER = ("partner_exclusions", "substitutions", "seasons", "season_evenings")
+ADDED_LATER = ("partner_exclusions", "substitutions", "seasons", "season_evenings", "drawn_deals")
 
 
 #: Fields renamed after files of format version 1 were first written: (key, today's name) ->

@@ -9,7 +9,8 @@ from django.db import models
 
 from scoring.backup.base import MODELS, backed_up_fields, invalid
 from scoring.domain.errors import DomainError, gettext_noop
-from scoring.domain.rules import DealResult, ImpossibleResult, score_accepted, score_deal
+from scoring.domain.rules import DealResult, ImpossibleResult
+from scoring.domain.rulesets import RuleSet, rule_set
 from scoring.models import Deal
 
 _NO_SUCH_SESSION = gettext_noop("There is no session %(number)s: the evening has sessions 1 to %(count)s.")
@@ -29,7 +30,8 @@ def _check_number(key: str, obj: Any, count: int, message: str) -> None:
 
 def check_game(objects: dict[str, list]) -> None:
     """Raise BackupError (naming the record) unless every session, round and deal fits its
-    evening and every deal is scored as the rules score it (``scoring.domain.rules``): a result
+    evening and every deal is scored as the evening's rule set scores it
+    (``scoring.domain.rulesets``, Treia's Bocks carried): a result
     the rules call impossible needs the organiser's stored reason, as in the app."""
     evenings, sessions, rounds, seatings = (
         {obj.pk: obj for obj in objects[key]} for key in ("evenings", "sessions", "rounds", "seatings")
@@ -39,22 +41,31 @@ def check_game(objects: dict[str, list]) -> None:
     for round_ in objects["rounds"]:
         evening = evenings[sessions[round_.session_id].evening_id]
         _check_number("rounds", round_, evening.rounds_per_session, _NO_SUCH_ROUND)
+    results: dict[Any, dict[int, DealResult]] = {}  # seating -> deal number -> result (Bocks carry)
+    for deal in objects["deals"]:
+        results.setdefault(deal.seating_id, {})[deal.number] = _result(deal)
     for deal in objects["deals"]:
         evening = evenings[sessions[rounds[seatings[deal.seating_id].round_id].session_id].evening_id]
         _check_number("deals", deal, evening.deals_per_round, _NO_SUCH_DEAL)
-        _check_score(deal)
+        rules = rule_set(evening.rule_set)
+        _check_score(deal, rules, rules.carried_into(results[deal.seating_id], deal.number))
 
 
-def _check_score(deal: Deal) -> None:
-    """Raise BackupError unless the deal's matchsticks are what the rules give for its result."""
-    result = DealResult(deal.winner, deal.to_nil, deal.bonus_a, deal.bonus_b)
+def _result(deal: Deal) -> DealResult:
+    return DealResult(deal.winner, deal.to_nil, deal.bonus_a, deal.bonus_b)
+
+
+def _check_score(deal: Deal, rules: RuleSet, carried: int) -> None:
+    """Raise BackupError unless the deal's matchsticks are what the evening's rule set gives for
+    its result (``carried``: matchsticks Bocks before it carry to its winner, Treia)."""
+    result = _result(deal)
     try:
-        score = score_deal(result)
+        score = rules.score_deal(result, carried)
     except ImpossibleResult as error:
         if not deal.override_reason.strip():
             raise invalid("deals", deal.pk, error) from None
         try:
-            score = score_accepted(result)
+            score = rules.score_accepted(result, carried)
         except ImpossibleResult as error:
             raise invalid("deals", deal.pk, error) from None
     if (deal.points_a, deal.points_b) != (score.a, score.b):

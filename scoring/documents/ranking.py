@@ -97,7 +97,11 @@ def build_ranking(
             color="#000000" if complete else "#b00020",
         ),
         base.para(evening.name, 18, bold=True, space_after=2),
-        base.para(" · ".join(x for x in (base.long_date(evening.date), evening.venue) if x), BODY, space_after=6),
+        base.para(
+            " · ".join(x for x in (base.long_date(evening.date), evening.venue, _rules_text(evening)) if x),
+            BODY,
+            space_after=6,
+        ),
     ]
     if not complete:
         story.append(
@@ -124,6 +128,11 @@ def build_ranking(
             )
         )
     return base.render(story, title=title, decor=decor, subject=gettext("Ranking"))
+
+
+def _rules_text(evening) -> str:
+    """ "Regeln: Treia" (the rule set the evening's deals were scored by)."""
+    return gettext("Rules: %(name)s") % {"name": gettext(evening.rules.name)}
 
 
 def _table(

@@ -20,6 +20,7 @@ from datetime import datetime
 from functools import lru_cache
 from xml.sax.saxutils import escape
 
+from django.utils.text import capfirst
 from django.utils.translation import gettext
 from reportlab.graphics.barcode.qr import QrCodeWidget
 from reportlab.lib import colors
@@ -28,6 +29,7 @@ from reportlab.platypus import Flowable, FrameBreak, KeepInFrame, Paragraph, Spa
 
 from scoring.documents import pdf_base as base
 from scoring.documents.data import DealLine, SessionPlan, TablePlan
+from scoring.domain.rulesets import BOCK, Wording
 
 QR_SIZE = 30 * mm
 CHECK = "✓"
@@ -154,7 +156,8 @@ class _Parts:
 
     @classmethod
     def make(cls, evening, deals_per_round: int) -> _Parts:
-        grid_table = _grid(deals_per_round)
+        rules = evening.rules
+        grid_table = _grid(deals_per_round, rules.wording)
         grid_table.wrap(SHEET_WIDTH, 100_000)
         label_width = (
             max(
@@ -164,11 +167,13 @@ class _Parts:
             + 6
         )
         return cls(
-            kicker=" · ".join((gettext("Score sheet"), evening.name)),
+            kicker=" · ".join((gettext("Score sheet"), evening.name, gettext(rules.name))),
             grid=base.Stamp(f"grid-{deals_per_round}", [grid_table], SHEET_WIDTH),
             row_heights=tuple(grid_table._rowHeights),
             footer=base.Stamp(
-                "legend-signatures", [Spacer(1, 1 * mm), _legend(), Spacer(1, 0.5 * mm), _signatures()], SHEET_WIDTH
+                "legend-signatures",
+                [Spacer(1, 1 * mm), _legend(rules.wording.legend), Spacer(1, 0.5 * mm), _signatures()],
+                SHEET_WIDTH,
             ),
             label_width=label_width,
         )
@@ -244,24 +249,21 @@ def _line_height(line) -> float:
     return max(content.height + leading - content.style.leading, leading) if leading else 0
 
 
-def _legend() -> Paragraph:
-    text = escape(
-        gettext(
-            "Five tricks: tick the team that reached five tricks first (1 matchstick, 2 to nil). "
-            "Daring and striking with ♠8 Toller Hund, ♥K Bruus, ♣J Spitz: successful dare 1, "
-            "strike 2, strike and dare onwards 3, counterstrike 4; both dared by one team 2, struck 3."
-        )
-    )
+def _legend(legend: str) -> Paragraph:
+    """The rule set's rules in one paragraph (``Wording.legend``, translated), red suits red."""
+    text = escape(gettext(legend))
     for suit in RED_SUITS:
         text = text.replace(suit, f'<font color="#b00020">{suit}</font>')
     return base.Para(text, base.style(LEGEND_SIZE, color="#333333"))
 
 
-def _grid(deals_per_round: int) -> Table:
-    """The deal table without values: headings, deal numbers, lines."""
+def _grid(deals_per_round: int, wording: Wording) -> Table:
+    """The deal table without values: headings (in the rule set's words), deal numbers, lines."""
+    to_nil = capfirst(gettext(wording.to_nil_short))
+    bonus = gettext(wording.bonus) if wording.bonus else "–"
     heads = [
         base.para(h, 8.5, bold=True, align="center", leading=10)
-        for h in (gettext("Five tricks"), gettext("To nil"), gettext("Daring and striking"), gettext("Matchsticks"))
+        for h in (gettext(wording.won_column), to_nil, bonus, gettext("Matchsticks"))
     ]
     data = [
         ["", gettext("Team A"), "", "", "", gettext("Team B"), "", "", ""],
@@ -317,7 +319,8 @@ class GridValues(Flowable):
             row: list[str] = []
             for team, bonus, points in (("A", deal.bonus_a, deal.points_a), ("B", deal.bonus_b, deal.points_b)):
                 won = deal.winner == team
-                row += [CHECK if won else "", CHECK if won and deal.to_nil else "", str(bonus), str(points)]
+                mark = CHECK if won else BOCK_MARK if deal.winner == BOCK else ""
+                row += [mark, CHECK if won and deal.to_nil else "", str(bonus), str(points)]
             rows.append(tuple(row))
         self.rows = rows
         self.totals = (str(sum(d.points_a for d in deals.values())), str(sum(d.points_b for d in deals.values())))
@@ -345,6 +348,7 @@ class GridValues(Flowable):
 
 
 COLUMN_STARTS = list(itertools.accumulate([0, *COLUMNS[:-1]]))
+BOCK_MARK = "4:4"  # a Treia Bock: nobody won the deal
 
 
 def _signatures() -> Table:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import enum
 import functools
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -145,7 +145,7 @@ def score_trick(
         ValueError: the plays cannot happen: not four plays, an unknown team, a matador played
             or held twice, or two matadors led at once.
     """
-    _check_trick(plays, leader_team, played_before)
+    check_trick(plays, leader_team, played_before)
     seen = set(played_before)
     darer_team: dict[Matador, str] = {}
     struck: set[Matador] = set()
@@ -183,7 +183,7 @@ def score_trick(
     return TrickBonus(points, 0) if scorer == TEAM_A else TrickBonus(0, points)
 
 
-def _check_trick(plays: Sequence[Play], leader_team: str, played_before: frozenset[Matador]) -> None:
+def check_trick(plays: Sequence[Play], leader_team: str, played_before: frozenset[Matador]) -> None:
     """Raise ``ValueError`` if ``plays`` cannot be one trick of a deal (see :func:`score_trick`)."""
     if len(plays) != SEATS_PER_TRICK:
         raise ValueError(f"a trick has {SEATS_PER_TRICK} plays, got {len(plays)}")
@@ -222,6 +222,18 @@ def _check_trick(plays: Sequence[Play], leader_team: str, played_before: frozens
 # Who is known to hold a matador not yet played: (matador, player) pairs.
 _Owners = frozenset[tuple[Matador, int]]
 
+#: Scores one trick's matador plays: every bonus the trick can give (one value when the rules
+#: leave no choice; several when a player may choose, as in Danish chancing). Called with the
+#: arguments of :func:`score_trick`.
+TrickScorer = Callable[..., Iterable[TrickBonus]]
+
+
+def schwesing_trick(
+    plays: Sequence[Play], *, leader_team: str, played_before: frozenset[Matador], bunk_exhausted: bool
+) -> tuple[TrickBonus]:
+    """:func:`score_trick` as a :data:`TrickScorer` (daring is automatic: one bonus per trick)."""
+    return (score_trick(plays, leader_team=leader_team, played_before=played_before, bunk_exhausted=bunk_exhausted),)
+
 
 def _team_of_player(player: int) -> str:
     """The team of player 0 to 3 (clockwise): A for 0 and 2, B for 1 and 3."""
@@ -229,7 +241,7 @@ def _team_of_player(player: int) -> str:
 
 
 def _next_tricks(
-    played: frozenset[Matador], bunk_exhausted: bool, owners: _Owners
+    played: frozenset[Matador], bunk_exhausted: bool, owners: _Owners, trick_scorer: TrickScorer
 ) -> Iterator[tuple[TrickBonus, frozenset[Matador], bool, _Owners]]:
     """Yield every next trick with matadors: its bonus and the state after it."""
     owner_of = dict(owners)
@@ -261,14 +273,15 @@ def _next_tricks(
                         )
                         for seat in range(SEATS_PER_TRICK)
                     ]
-                    bonus = score_trick(
+                    bonuses = trick_scorer(
                         plays,
                         leader_team=_team_of_player(leader),
                         played_before=played,
                         bunk_exhausted=exhausted,
                     )
                     now_owners = frozenset((m, p) for m, p in owners | holders if m not in now_played)
-                    yield bonus, now_played, exhausted, now_owners
+                    for bonus in bonuses:
+                        yield bonus, now_played, exhausted, now_owners
 
 
 def _holding_choices(
@@ -289,12 +302,21 @@ def _holding_choices(
 
 
 @functools.cache
-def _bonuses_from(played: frozenset[Matador], bunk_exhausted: bool, owners: _Owners) -> frozenset[tuple[int, int]]:
+def _bonuses_from(
+    played: frozenset[Matador], bunk_exhausted: bool, owners: _Owners, trick_scorer: TrickScorer
+) -> frozenset[tuple[int, int]]:
     """Every (bonus A, bonus B) the rest of a deal can add, from the given state."""
     totals = {(0, 0)}  # no more matador is played
-    for bonus, *state in _next_tricks(played, bunk_exhausted, owners):
-        totals.update((bonus.a + a, bonus.b + b) for a, b in _bonuses_from(*state))
+    for bonus, *state in _next_tricks(played, bunk_exhausted, owners, trick_scorer):
+        totals.update((bonus.a + a, bonus.b + b) for a, b in _bonuses_from(*state, trick_scorer))
     return frozenset(totals)
+
+
+def enumerate_deals(trick_scorer: TrickScorer) -> frozenset[tuple[int, int]]:
+    """Every ``(bonus_a, bonus_b)`` one deal can give, by enumerating every abstract deal of the
+    model above (which matadors fall in which trick, to which seat, who holds what, whether the
+    bunk is exhausted) and scoring each trick with ``trick_scorer``. Cached per scorer."""
+    return _bonuses_from(frozenset(), False, frozenset(), trick_scorer)
 
 
 @functools.cache
@@ -308,7 +330,7 @@ def derive_bonus_pairs() -> frozenset[tuple[int, int]]:
         The set of ``(bonus_a, bonus_b)`` pairs, in matchsticks, that daring and striking can
         give teams A and B together in one deal. Cached; raises nothing.
     """
-    return _bonuses_from(frozenset(), False, frozenset())
+    return enumerate_deals(schwesing_trick)
 
 
 # The result of derive_bonus_pairs(), written out (tests/domain/test_rules.py proves it equal).
@@ -393,12 +415,28 @@ def check_result(result: DealResult) -> None:
             gettext_noop("Please choose the team that won the deal: A or B."),
             code="invalid_winner",
         )
+    check_to_nil(result)
+    check_bonuses(result.bonus_a, result.bonus_b, POSSIBLE_BONUS_PAIRS)
+
+
+def check_to_nil(result: DealResult) -> None:
+    """Raise :class:`ImpossibleResult` (``invalid_to_nil``) unless ``result.to_nil`` is a bool."""
     if not isinstance(result.to_nil, bool):
         raise ImpossibleResult(
             gettext_noop("Please say whether the losing team took no trick at all: yes or no."),
             code="invalid_to_nil",
         )
-    bonuses = {TEAM_A: result.bonus_a, TEAM_B: result.bonus_b}
+
+
+def check_bonuses(bonus_a: object, bonus_b: object, pairs: frozenset[tuple[int, int]]) -> None:
+    """Check the two teams' bonuses (matchsticks) against the possible ``pairs`` of a rule set.
+
+    Raises:
+        ImpossibleResult: a bonus is not a whole number (``int``, not ``bool``), is negative or
+            is above the largest in ``pairs``; or the pair is not in ``pairs``.
+    """
+    max_bonus = max(max(pair) for pair in pairs)
+    bonuses = {TEAM_A: bonus_a, TEAM_B: bonus_b}
     for team, bonus in bonuses.items():
         if not isinstance(bonus, int) or isinstance(bonus, bool):
             raise ImpossibleResult(
@@ -412,20 +450,22 @@ def check_result(result: DealResult) -> None:
                 code="bonus_negative",
                 team=team,
             )
-        if bonus > MAX_BONUS:
+        if bonus > max_bonus:
             raise ImpossibleResult(
                 gettext_noop(
                     "Team %(team)s: at most %(max_bonus)s matchsticks for daring and striking are possible in one deal."
                 ),
                 code="bonus_too_high",
                 team=team,
-                max_bonus=MAX_BONUS,
+                max_bonus=max_bonus,
             )
-    if (result.bonus_a, result.bonus_b) not in POSSIBLE_BONUS_PAIRS:
+    if (bonus_a, bonus_b) not in pairs:
         # Explain from the team with more, as the scorer is surest about the bigger event. For
         # each bonus of one team, the other team's possible bonuses run from 0 to a maximum.
-        team = TEAM_A if result.bonus_a >= result.bonus_b else TEAM_B
+        a, b = int(bonus_a), int(bonus_b)  # type: ignore[call-overload]
+        team = TEAM_A if a >= b else TEAM_B
         other = other_team(team)
+        bonus = a if team == TEAM_A else b
         raise ImpossibleResult(
             gettext_noop(
                 "Team A %(bonus_a)s and team B %(bonus_b)s matchsticks for daring and striking "
@@ -433,21 +473,21 @@ def check_result(result: DealResult) -> None:
                 "gets at most %(other_max)s."
             ),
             code="impossible_bonus_pair",
-            bonus_a=result.bonus_a,
-            bonus_b=result.bonus_b,
+            bonus_a=a,
+            bonus_b=b,
             team=team,
-            bonus=bonuses[team],
+            bonus=bonus,
             other=other,
-            other_max=_max_other_bonus(team, bonuses[team]),
+            other_max=_max_other_bonus(team, bonus, pairs),
         )
 
 
-def _max_other_bonus(team: str, bonus: int) -> int:
+def _max_other_bonus(team: str, bonus: int, pairs: frozenset[tuple[int, int]]) -> int:
     """The largest bonus the opponents of ``team`` can win in a deal in which ``team`` wins
-    ``bonus`` (0 to :data:`MAX_BONUS`) by daring and striking, from :data:`POSSIBLE_BONUS_PAIRS`."""
+    ``bonus`` (0 to the largest in ``pairs``), from ``pairs``."""
     if team == TEAM_A:
-        return max(b for a, b in POSSIBLE_BONUS_PAIRS if a == bonus)
-    return max(a for a, b in POSSIBLE_BONUS_PAIRS if b == bonus)
+        return max((b for a, b in pairs if a == bonus), default=0)
+    return max((a for a, b in pairs if b == bonus), default=0)
 
 
 def score_deal(result: DealResult) -> DealScore:

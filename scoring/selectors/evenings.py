@@ -7,8 +7,14 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Prefetch
 
 from scoring.domain.names import display_names, person_key
-from scoring.models import Deal, Evening, Participant, Partnership, Player, Round, Seating, Session
+from scoring.models import Deal, DrawnDeal, Evening, Participant, Partnership, Player, Round, Seating, Session
 from scoring.selectors.players import PARTNERSHIP_PLAYERS, by_name
+
+
+def evening_has_deals(evening: Evening) -> bool:
+    """Whether any deal (or drawn Bräus deal) of the evening is entered: its rule set is then fixed."""
+    seatings = Seating.objects.filter(round__session__evening=evening)
+    return Deal.objects.filter(seating__in=seatings).exists() or DrawnDeal.objects.filter(seating__in=seatings).exists()
 
 
 def sessions_with_rounds(evening: Evening) -> list[Session]:

@@ -7,7 +7,9 @@ from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
 
-from scoring.models import Deal, DealChange, Player, Seating, Session, Table
+from scoring.domain.rules import DealResult
+from scoring.domain.rulesets import BOCK, RuleSet, rule_set
+from scoring.models import Deal, DealChange, DrawnDeal, Player, Seating, Session, Table
 from scoring.selectors.history import Seat, evening_history
 from scoring.selectors.players import PARTNERSHIP_PLAYERS
 from scoring.selectors.room import seating_state
@@ -36,13 +38,29 @@ class NextSeat:
         return not self.not_drawn and (self.seat is None or self.seat.sits_out)
 
 
+@dataclass(frozen=True)
+class DealRow:
+    """One line of the tablet's list of deals."""
+
+    number: int
+    deal: Deal | None  # None: not entered yet
+    carried_in: int = 0  # matchsticks Bocks before it carry to this deal's winner (Treia)
+    draws: int = 0  # drawn Bräus deals recorded for this deal number
+
+    @property
+    def is_bock(self) -> bool:
+        return self.deal is not None and self.deal.winner == BOCK
+
+
 @dataclass
 class ScorerState:
     """Everything the table scorer's page shows."""
 
     table: Table
     seating: Seating | None  # the round to enter now, None when nothing is open
+    rules: RuleSet = field(default_factory=lambda: rule_set(""))
     deals: dict[int, Deal] = field(default_factory=dict)
+    rows: list[DealRow] = field(default_factory=list)
     deal_numbers: list[int] = field(default_factory=list)
     total_a: int = 0
     total_b: int = 0
@@ -87,6 +105,32 @@ class ScorerState:
         reopens it)."""
         return self.seating is not None and not (self.closed or self.locked)
 
+    @property
+    def step(self) -> str:
+        """What the table does now, for the page: ``"confirm"`` (the other team checks),
+        ``"finish"`` (every deal entered), ``"enter"`` (deals to enter), ``"closed"`` (session
+        closed or round locked: nothing to do at the table), ``"unused"`` (no table this
+        session), ``"waiting"`` (for the next session) or ``"not_drawn"``."""
+        if self.seating is None:
+            if self.unused_in_session:
+                return "unused"
+            return "waiting" if self.last_confirmed else "not_drawn"
+        if self.awaiting_confirmation:
+            return "confirm"
+        if self.all_entered and not self.closed:
+            return "finish"
+        return "enter" if self.can_enter else "closed"
+
+    def carried_into(self, number: int | None) -> int:
+        """Matchsticks a Bock before deal ``number`` carries to its winner (Treia; else 0)."""
+        return next((row.carried_in for row in self.rows if row.number == number), 0)
+
+    def carries_on(self, number: int | None) -> int:
+        """Matchsticks a Bock in deal ``number`` would carry on (0 on the round's last deal: it lapses)."""
+        if number is None or number >= len(self.deal_numbers):
+            return 0
+        return self.carried_into(number) + 1
+
 
 def matchsticks(deals: Iterable[Deal]) -> tuple[int, int]:
     """Team A's and team B's matchsticks of the given deals."""
@@ -95,7 +139,7 @@ def matchsticks(deals: Iterable[Deal]) -> tuple[int, int]:
 
 
 @dataclass(frozen=True)
-class DealRow:
+class SheetRow:
     """One deal of a round on the organiser's page: the deal (None: not entered) and its changes."""
 
     number: int
@@ -108,7 +152,7 @@ class SeatingSheet:
     """The organiser's page of one table in one round (:func:`seating_sheet`)."""
 
     deals: dict[int, Deal]  # deal number -> deal entered
-    rows: list[DealRow]  # one per deal of the round, 1 to deals per round
+    rows: list[SheetRow]  # one per deal of the round, 1 to deals per round
     total_a: int  # matchsticks so far
     total_b: int
     state: str  # :func:`scoring.selectors.room.seating_state`
@@ -123,7 +167,7 @@ def seating_sheet(seating: Seating, deals_per_round: int) -> SeatingSheet:
     return SeatingSheet(
         deals=deals,
         rows=[
-            DealRow(n, deals.get(n), list(deals[n].changes.all()) if n in deals else [])
+            SheetRow(n, deals.get(n), list(deals[n].changes.all()) if n in deals else [])
             for n in range(1, deals_per_round + 1)
         ],
         total_a=total_a,
@@ -148,10 +192,11 @@ def scorer_state(table: Table) -> ScorerState:
     )
     current = next((s for s in seatings if s.confirmed_at is None), None)
     confirmed_list = [s for s in seatings if s.confirmed_at is not None]
-    state = ScorerState(table=table, seating=current)
+    state = ScorerState(table=table, seating=current, rules=table.evening.rules)
     if current is not None:
         state.deals = {d.number: d for d in current.deals.all()}
         state.deal_numbers = list(range(1, current.round.session.evening.deals_per_round + 1))
+        state.rows = _rows(state, current)
         state.total_a, state.total_b = matchsticks(state.deals.values())
     if confirmed_list and (current is None or not state.deals):
         state.last_confirmed = confirmed_list[-1]
@@ -161,6 +206,17 @@ def scorer_state(table: Table) -> ScorerState:
         if latest is not None and not any(s.round.session_id == latest.pk for s in seatings):
             state.unused_in_session = latest.number
     return state
+
+
+def _rows(state: ScorerState, seating: Seating) -> list[DealRow]:
+    """The list of deals: each with what Bocks carry into it and the draws recorded for it."""
+    rules = state.rules
+    draws: dict[int, int] = {}
+    if rules.no_winner and rules.no_winner != BOCK:  # a rule set with draws: one query for them
+        for drawn in DrawnDeal.objects.filter(seating=seating).only("number"):
+            draws[drawn.number] = draws.get(drawn.number, 0) + 1
+    results = {n: DealResult(d.winner, d.to_nil, d.bonus_a, d.bonus_b) for n, d in state.deals.items()}
+    return [DealRow(n, state.deals.get(n), rules.carried_into(results, n), draws.get(n, 0)) for n in state.deal_numbers]
 
 
 def next_seats(seating: Seating) -> list[NextSeat]:

@@ -29,7 +29,7 @@ from scoring.services.confirmation import (
     mark_seating_entered,
     reopen_seating,
 )
-from scoring.services.deals import ConflictError, current_seating, enter_deal
+from scoring.services.deals import ConflictError, current_seating, enter_deal, record_draw
 from scoring.services.draw import (
     SessionStartedError,
     can_draw_next_session,
@@ -45,6 +45,7 @@ from scoring.services.evenings import (
     remove_partner_exclusion,
     set_checked_in,
     set_evening_language,
+    set_evening_rule_set,
     set_mix_clubs,
     set_ranking_hidden,
     set_round_locked,
@@ -68,6 +69,7 @@ __all__ = [
     "TEAMS",
     "current_seating",
     "enter_deal",
+    "record_draw",
     "SessionStartedError",
     "session_is_confirmed",
     "check_next_session_drawable",
@@ -85,6 +87,7 @@ __all__ = [
     "set_session_closed",
     "set_ranking_hidden",
     "set_evening_language",
+    "set_evening_rule_set",
     "add_player",
     "update_player",
     "ImportOutcome",

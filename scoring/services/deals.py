@@ -5,10 +5,12 @@ from __future__ import annotations
 import uuid
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 
 from scoring.domain.errors import gettext_noop
-from scoring.domain.rules import DealResult, ImpossibleResult, score_accepted, score_deal
-from scoring.models import Deal, DealChange, Seating, Table
+from scoring.domain.rules import DealResult, DealScore, ImpossibleResult
+from scoring.domain.rulesets import BOCK, DRAW, RuleSet
+from scoring.models import Deal, DealChange, DrawnDeal, Seating, Table
 from scoring.parsing import ascii_int
 from scoring.services.base import ServiceError
 
@@ -241,7 +243,15 @@ def _enter_deal(
             return _replayed(sent, number, result)
     if table is not None:
         _check_table_may_change(seating, table, entry=True)
-    score = _scored(result, accepted=accept_impossible and user is not None, reason=reason)
+    rules = seating.round.session.evening.rules
+    if not rules.uses_deal(result):
+        raise ServiceError(
+            gettext_noop("A drawn deal does not use up the deal: record the draw on the tablet and deal again."),
+            code="draw_not_a_deal",
+        )
+    accepted = accept_impossible and user is not None
+    others = _round_results(seating, rules, number)
+    score = _scored(rules, result, accepted=accepted, reason=reason, carried=rules.carried_into(others, number))
     deal = Deal.objects.filter(seating=seating, number=number).first()
     previous = _snapshot(deal) if deal else None
     if deal is None:
@@ -275,8 +285,98 @@ def _enter_deal(
         seating.entered_at = None
         seating.entered_by = ""
         seating.save(update_fields=["entered_at", "entered_by"])
+    if rules.no_winner == BOCK:
+        _rescore_after_bock(seating, rules, number, via=via, user=user, client=client)
     deal.outcome = "created" if previous is None else "changed"
     return deal
+
+
+def _result_of(deal: Deal) -> DealResult:
+    return DealResult(deal.winner, deal.to_nil, deal.bonus_a, deal.bonus_b)
+
+
+def _round_results(seating: Seating, rules: RuleSet, number: int) -> dict[int, DealResult]:
+    """The seating's other entered deals, when the rule set carries points between deals (a Treia
+    Bock); else nothing (no query)."""
+    if rules.no_winner != BOCK:
+        return {}
+    return {d.number: _result_of(d) for d in seating.deals.exclude(number=number)}
+
+
+def _rescore_after_bock(seating: Seating, rules: RuleSet, number: int, *, via: str, user, client: str) -> None:
+    """After deal ``number`` changed: the later deals whose matchsticks change because a Bock is
+    carried to them (or no longer is) get their new points, a new version and a history entry."""
+    deals = {d.number: d for d in seating.deals.all()}
+    accepted = {n for n, d in deals.items() if d.override_reason}
+    scores = rules.score_round(
+        {n: _result_of(d) for n, d in deals.items()}, seating.round.session.evening.deals_per_round, accepted
+    )
+    for n, deal in sorted(deals.items()):
+        score = scores.get(n)
+        if n == number or score is None or (deal.points_a, deal.points_b) == (score.a, score.b):
+            continue
+        previous = _snapshot(deal)
+        deal.points_a, deal.points_b = score.a, score.b
+        deal.version += 1
+        deal.save(update_fields=["points_a", "points_b", "version", "updated_at"])
+        DealChange.objects.create(
+            deal=deal,
+            changed_by=user,
+            via=via,
+            previous=previous,
+            new=_snapshot(deal),
+            reason=gettext("Matchsticks recalculated: deal %(number)s changed what a Bock carries.")
+            % {"number": number},
+            client=client,
+        )
+
+
+def record_draw(
+    *,
+    seating_id: int,
+    number: int,
+    via: str,
+    user=None,
+    table: Table | None = None,
+    key: uuid.UUID | None = None,
+    client: str = "",
+) -> DrawnDeal:
+    """Record that deal ``number`` was drawn (Bräus: nobody reached six tricks, nor five and ♣K).
+
+    The draw is kept for the audit; it does not use up the deal: the same dealer deals again and
+    deal ``number`` is still to be entered (our decision, DOMAIN.md "Rule sets"). Sending the same
+    ``key`` again records nothing more (``outcome == "replayed"``).
+
+    Returns:
+        The DrawnDeal, with ``outcome``: "created" or "replayed".
+
+    Raises:
+        ImpossibleResult: the evening's rule set has no draw.
+        ServiceError: unknown seating or deal number, a round a table link may not change (as
+            :func:`enter_deal`), or a deal already entered.
+    """
+    with transaction.atomic():
+        seating = _check_own_table(_locked_seating(seating_id), table)
+        _check_deal_number(seating, number)
+        seating.round.session.evening.rules.check_result(DealResult(DRAW, False, 0, 0))
+        if key is not None:
+            sent = DrawnDeal.objects.filter(seating=seating, submission=key).first()
+            if sent is not None:
+                sent.outcome = "replayed"
+                return sent
+        if table is not None:
+            _check_table_may_change(seating, table, entry=True)
+        if Deal.objects.filter(seating=seating, number=number).exists():
+            raise ServiceError(
+                gettext_noop("Deal %(number)s is already entered: a draw can only be recorded before it is entered."),
+                code="draw_after_entry",
+                number=number,
+            )
+        drawn = DrawnDeal.objects.create(
+            seating=seating, number=number, recorded_by=user, via=via, client=client[:64], submission=key
+        )
+        drawn.outcome = "created"
+        return drawn
 
 
 def _check_deal_number(seating: Seating, number: int) -> None:
@@ -291,12 +391,13 @@ def _check_deal_number(seating: Seating, number: int) -> None:
         )
 
 
-def _scored(result: DealResult, *, accepted: bool, reason: str):
-    """The deal's matchsticks by the rules (:func:`scoring.domain.rules.score_deal`). A result the
-    rules call impossible raises ImpossibleResult unless an organiser accepts it (``accepted``)
-    with a reason: then :func:`scoring.domain.rules.score_accepted` scores it."""
+def _scored(rules: RuleSet, result: DealResult, *, accepted: bool, reason: str, carried: int) -> DealScore:
+    """The deal's matchsticks by the evening's rule set (:meth:`RuleSet.score_deal`, with what
+    Bocks before it carry). A result the rules call impossible raises ImpossibleResult unless an
+    organiser accepts it (``accepted``) with a reason: then :meth:`RuleSet.score_accepted`
+    scores it."""
     try:
-        return score_deal(result)
+        return rules.score_deal(result, carried)
     except ImpossibleResult:
         if not accepted:
             raise
@@ -305,7 +406,7 @@ def _scored(result: DealResult, *, accepted: bool, reason: str):
                 gettext_noop("Please give a reason for accepting a result the rules call impossible."),
                 code="reason_missing",
             ) from None
-        return score_accepted(result)
+        return rules.score_accepted(result, carried)
 
 
 def _check_may_overwrite(deal: Deal, previous: dict | None, based_on_version, *, seating, user, reason) -> None:

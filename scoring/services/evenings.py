@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import transaction
 
 from scoring.domain.errors import gettext_noop
+from scoring.domain.rulesets import RULE_SETS
 from scoring.models import (
     Evening,
     Participant,
@@ -16,6 +17,7 @@ from scoring.models import (
     Table,
     new_table_token,
 )
+from scoring.selectors.evenings import evening_has_deals
 from scoring.services.base import ServiceError, _set_flag, _two_players
 from scoring.table_codes import new_table_code
 
@@ -29,11 +31,15 @@ def create_evening(
     rounds_per_session: int = 4,
     deals_per_round: int = 4,
     language: str = "",
+    rule_set: str = "",
 ) -> Evening:
     """Create an evening (default 3 sessions of 4 rounds of 4 deals, DOMAIN.md).
 
     ``language``: the language of its printouts, public screens and tablets (a code of
-    ``settings.LANGUAGES``; empty: the default, German)."""
+    ``settings.LANGUAGES``; empty: the default, German). ``rule_set``: a code of
+    :data:`scoring.domain.rulesets.RULE_SETS` (empty: Schwesing).
+
+    Raises django.core.exceptions.ValidationError for values outside the model's limits."""
     evening = Evening(
         name=name.strip(),
         date=date,
@@ -44,6 +50,8 @@ def create_evening(
     )
     if language:
         evening.language = language
+    if rule_set:
+        evening.rule_set = rule_set
     evening.full_clean()
     evening.save()
     return evening
@@ -147,4 +155,30 @@ def set_evening_language(*, evening_id: int, language: str) -> Evening:
     evening = Evening.objects.select_for_update().get(pk=evening_id)
     evening.language = language
     evening.save(update_fields=["language"])
+    return evening
+
+
+@transaction.atomic
+def set_evening_rule_set(*, evening_id: int, rule_set: str) -> Evening:
+    """Change the rule set an evening's deals are entered and scored by.
+
+    Raises ServiceError for a code that is not a rule set (``rule_set``), and once a deal or a
+    drawn deal of the evening is entered (``rule_set_in_use``): the entered matchsticks were
+    scored by the rule set they were entered under.
+    """
+    if rule_set not in RULE_SETS:
+        raise ServiceError(gettext_noop("Please choose one of the rule sets offered."), code="rule_set")
+    evening = Evening.objects.select_for_update().get(pk=evening_id)
+    if rule_set == evening.rule_set:
+        return evening
+    if evening_has_deals(evening):
+        raise ServiceError(
+            gettext_noop(
+                "The rule set can no longer be changed: deals of this evening are already entered "
+                "and were scored by it."
+            ),
+            code="rule_set_in_use",
+        )
+    evening.rule_set = rule_set
+    evening.save(update_fields=["rule_set"])
     return evening

@@ -13,6 +13,7 @@ urlpatterns = [
     path("abende/<int:pk>/", views.evening_detail, name="evening_detail"),
     path("abende/<int:pk>/sprache/", views.evening_language, name="evening_language"),
     path("abende/<int:pk>/gleichstand/", views.evening_tiebreaks, name="evening_tiebreaks"),
+    path("abende/<int:pk>/regeln/", views.evening_rule_set, name="evening_rule_set"),
     path("abende/<int:pk>/spieler/", views.evening_players, name="evening_players"),
     path("abende/<int:pk>/spieler/<int:player_pk>/anwesend/", views.check_in, name="check_in"),
     path("abende/<int:pk>/auslosen/", views.session_draw, name="session_draw"),

@@ -21,7 +21,7 @@ from scoring.domain.tiebreaks import Criterion
 from scoring.exports import EXPORT_FORMATS, export_response
 from scoring.forms import DealNumberForm, EveningForm, ImportForm, OrganiserDealForm, PlayerForm
 from scoring.messages import translate
-from scoring.models import Evening, Participant, Player, Seating
+from scoring.models import Evening, Participant, Player, RuleSetChoice, Seating
 from scoring.parsing import ascii_int
 from scoring.player_files import parse_player_file
 from scoring.roles import RUN_PERM
@@ -68,6 +68,8 @@ def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "tables": tables,
             "complete": selectors.evening_is_confirmed(evening),
             "tiebreaks": _tiebreak_slots(evening),
+            "has_deals": selectors.evening_has_deals(evening),
+            "rule_set_choices": RuleSetChoice.choices,
         },
     )
 
@@ -170,6 +172,22 @@ def evening_tiebreaks(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("Equal totals now share a place (no tie-breaks)."))
     return redirect(reverse("organiser:evening_detail", kwargs={"pk": evening.pk}) + "#tiebreaks")
+
+
+@leader_required
+@require_POST
+def evening_rule_set(request: HttpRequest, pk: int) -> HttpResponse:
+    """Change the evening's rule set (only while no deal is entered)."""
+    evening = _evening(pk)
+    try:
+        evening = services.set_evening_rule_set(evening_id=evening.pk, rule_set=request.POST.get("rule_set", ""))
+    except DomainError as error:
+        messages.error(request, translate(error))
+    else:
+        messages.success(
+            request, _("This evening is played by the rules of %(name)s.") % {"name": evening.get_rule_set_display()}
+        )
+    return redirect("organiser:evening_detail", pk=evening.pk)
 
 
 @leader_required
@@ -304,6 +322,11 @@ def session_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     )
 
 
+def _rules_column(evening: Evening) -> tuple[str, str]:
+    """The exports' last column: the rule set the evening's deals were scored by."""
+    return _("Rules"), evening.get_rule_set_display()
+
+
 @helper_required
 def ranking(request: HttpRequest, pk: int) -> HttpResponse:
     evening = _evening(pk)
@@ -320,7 +343,7 @@ def ranking(request: HttpRequest, pk: int) -> HttpResponse:
     export_format = request.GET.get("_export")
     if export_format in EXPORT_FORMATS:
         name = _("Ranking-%(name)s") % {"name": evening.name}
-        return export_response(table, export_format, name, title=_("Ranking"))
+        return export_response(table, export_format, name, title=_("Ranking"), constant=_rules_column(evening))
     return render(
         request,
         "organiser/ranking.html",
@@ -343,7 +366,7 @@ def deal_results(request: HttpRequest, pk: int) -> HttpResponse:
     if export_format in EXPORT_FORMATS:
         RequestConfig(request, paginate=False).configure(table)
         name = _("Deals-%(name)s") % {"name": evening.name}
-        return export_response(table, export_format, name, title=_("Deals"))
+        return export_response(table, export_format, name, title=_("Deals"), constant=_rules_column(evening))
     RequestConfig(request, paginate={"per_page": 100}).configure(table)
     return render(request, "organiser/deal_results.html", {"evening": evening, "table": table})
 
@@ -372,7 +395,7 @@ def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
     ):
         raise PermissionDenied(RUN_PERM)
     if request.method == "POST":
-        form = OrganiserDealForm(request.POST, reason_required=confirmed)
+        form = OrganiserDealForm(request.POST, reason_required=confirmed, rules=evening.rules)
         if form.is_valid():
             try:
                 services.enter_deal(

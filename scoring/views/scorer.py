@@ -10,6 +10,7 @@ each form carries an idempotency key, so a form sent twice is saved once.
 from __future__ import annotations
 
 import hashlib
+import json
 
 from django.conf import settings
 from django.contrib import messages
@@ -21,6 +22,7 @@ from django.views.decorators.http import require_POST, require_safe
 from scoring import selectors, services, throttle
 from scoring.domain.errors import DomainError
 from scoring.domain.rules import other_team
+from scoring.domain.rulesets import DRAW
 from scoring.forms import DealForm
 from scoring.messages import translate
 from scoring.models import Table
@@ -72,6 +74,7 @@ def _signature(state: selectors.ScorerState) -> str:
         str(seating.pk if seating else None),
         str(state.last_confirmed.pk if state.last_confirmed else None),
         str(state.unused_in_session),
+        state.rules.code,
     ]
     if seating is not None:
         parts += [
@@ -81,7 +84,7 @@ def _signature(state: selectors.ScorerState) -> str:
             str(seating.round.locked),
             str(seating.round.session.closed),
         ]
-        parts += [f"{n}.{d.version}" for n, d in sorted(state.deals.items())]
+        parts += [f"{row.number}.{row.deal.version if row.deal else 0}.{row.draws}" for row in state.rows]
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
 
 
@@ -99,7 +102,7 @@ def _page(
     if state.can_enter:
         number = edit or state.next_deal
     if form is None and number is not None:
-        form = DealForm.for_deal(state.seating, state.deals.get(number))
+        form = DealForm.for_deal(state.seating, state.deals.get(number), rules=state.rules)
     template = "scorer/table.html"
     if request.htmx and not request.htmx.history_restore_request:
         template = "scorer/_state.html"
@@ -112,6 +115,11 @@ def _page(
             "state": state,
             "form": form if number else None,
             "number": number,
+            "editing": number in state.deals,
+            "carried": state.carried_into(number),
+            "carries_on": state.carries_on(number),
+            # JSON in a data attribute (the CSP allows no inline script, not even a JSON one)
+            "points_table": json.dumps(state.rules.points_table(max_carried=len(state.deal_numbers))),
             "signature": _signature(state),
             "names": selectors.evening_display_names(table.evening_id),
         },
@@ -165,9 +173,11 @@ def table_deal(request: HttpRequest, token: str, number: int) -> HttpResponse:
     table = _table(request, token)
     if isinstance(table, HttpResponse):
         return table
-    form = DealForm(request.POST)
+    form = DealForm(request.POST, rules=table.evening.rules)
     if not form.is_valid():
         return _page(request, table, form=form, edit=number, status=UNPROCESSABLE)
+    if form.result().winner == DRAW:
+        return _draw(request, table, form, number)
     try:
         services.enter_deal(
             seating_id=form.cleaned_data["seating"],
@@ -186,6 +196,28 @@ def table_deal(request: HttpRequest, token: str, number: int) -> HttpResponse:
         messages.error(request, translate(error))
         return _answer(request, table)
     messages.success(request, _("Deal %(number)s saved.") % {"number": number})
+    return _answer(request, table)
+
+
+def _draw(request: HttpRequest, table: Table, form: DealForm, number: int) -> HttpResponse:
+    """Record a drawn Bräus deal; the form stays at the same deal (it is dealt again)."""
+    try:
+        services.record_draw(
+            seating_id=form.cleaned_data["seating"],
+            number=number,
+            via=_via(table),
+            table=table,
+            key=form.cleaned_data["key"],
+            client=_client(request),
+        )
+    except DomainError as error:
+        messages.error(request, translate(error))
+    else:
+        messages.success(
+            request,
+            _("Deal %(number)s is a draw: the same dealer deals again, then enter deal %(number)s.")
+            % {"number": number},
+        )
     return _answer(request, table)
 
 

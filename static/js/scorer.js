@@ -79,16 +79,45 @@
     return load().filter(function (e) { return e.fields.seating === seating; });
   }
 
-  function points(f) {
-    var tricks = f.to_nil ? 2 : 1;
-    var a = Number(f.bonus_a || 0) + (f.winner === "A" ? tricks : 0);
-    var b = Number(f.bonus_b || 0) + (f.winner === "B" ? tricks : 0);
-    return a + ":" + b;
+  // The rule set's matchsticks for an entry, from the table the server renders with the page
+  // (rulesets.RuleSet.points_table): [points A, points B, carried on, uses up the deal].
+  function lookup(f, carry) {
+    var el = document.getElementById("points-table");
+    var table = el ? JSON.parse(el.dataset.points) : {};
+    var key = [f.winner, f.to_nil ? 1 : 0, f.bonus_a || 0, f.bonus_b || 0, carry].join("|");
+    return table[key] || table[key.replace(/\|\d+$/, "|0")] || null;
+  }
+
+  // What a Treia Bock before deal n carries into it: from a waiting entry of deal n-1 if there
+  // is one, else what the server says for the row (data-carry).
+  function carryInto(n, pending) {
+    var before = pending.filter(function (e) { return e.number === n - 1; }).pop();
+    var row = document.querySelector('table.deals tr[data-deal="' + n + '"]');
+    if (!before) { return row ? Number(row.dataset.carry || 0) : 0; }
+    var found = lookup(before.fields, carryInto(n - 1, pending));
+    return found ? found[2] : 0;
+  }
+
+  function points(entry, pending) {
+    var found = lookup(entry.fields, carryInto(entry.number, pending));
+    return found ? found[0] + ":" + found[1] : "?";
+  }
+
+  function usesDeal(entry) {
+    var found = lookup(entry.fields, 0);
+    return !found || found[3] === 1;
+  }
+
+  function outcome(f) {
+    if (f.winner === "A") { return msg.msgTeamA; }
+    if (f.winner === "B") { return msg.msgTeamB; }
+    return msg.msgNoWinner || f.winner;
   }
 
   function markRows(pending) {
+    var kept = pending.filter(usesDeal);
     document.querySelectorAll("table.deals tr[data-deal]").forEach(function (row) {
-      var entry = pending.filter(function (e) { return e.number === Number(row.dataset.deal); }).pop();
+      var entry = kept.filter(function (e) { return e.number === Number(row.dataset.deal); }).pop();
       var cell = row.querySelector("td.pending-info");
       if (!entry) {
         if (cell) { cell.remove(); }
@@ -99,13 +128,14 @@
         return;
       }
       row.classList.add("pending");
-      row.querySelectorAll("td:not(.num):not(.pending-info)").forEach(function (td) {
+      var cells = row.querySelectorAll("td:not(.num):not(.pending-info)");
+      cells.forEach(function (td) {
         td.hidden = true; td.setAttribute("data-hidden-by-pending", "");
       });
       if (!cell) {
         cell = document.createElement("td");
         cell.className = "pending-info";
-        cell.colSpan = 4;
+        cell.colSpan = Math.max(cells.length, 3);
         row.appendChild(cell);
       }
       var badge = document.createElement("span");
@@ -114,10 +144,10 @@
       badge.textContent = entry.rejected ? msg.msgRejected : msg.msgPending;
       // What was entered, said in full: the columns it would stand in are hidden meanwhile.
       var f = entry.fields;
-      var text = msg.msgFiveTricks + ": " + (f.winner === "A" ? msg.msgTeamA : msg.msgTeamB) +
+      var text = msg.msgFiveTricks + ": " + outcome(f) +
         (f.to_nil ? " · " + msg.msgToNil : "") + " · " + msg.msgPoints + " ";
       var strong = document.createElement("strong");
-      strong.textContent = points(f);
+      strong.textContent = points(entry, kept);
       cell.replaceChildren(badge, document.createTextNode(" " + text), strong);
     });
   }
@@ -134,7 +164,7 @@
     var pending = pendingHere();
     markRows(pending);
     var form = document.getElementById("deal-form");
-    if (form && form.dataset.edit === "0" && pending.some(function (e) { return e.number === Number(form.dataset.number); })) {
+    if (form && form.dataset.edit === "0" && pending.some(function (e) { return usesDeal(e) && e.number === Number(form.dataset.number); })) {
       nextDeal(form);
     }
     var count = load().length;
@@ -152,7 +182,8 @@
 
   // Move the form on to the first deal that is neither saved on the server nor waiting here.
   function nextDeal(form) {
-    var pending = pendingHere().map(function (e) { return e.number; });
+    // A waiting draw (Bräus) does not use up its deal: the form stays at that deal.
+    var pending = pendingHere().filter(usesDeal).map(function (e) { return e.number; });
     var free = Array.prototype.filter.call(document.querySelectorAll("table.deals tr[data-deal]"), function (row) {
       return row.dataset.entered === "0" && pending.indexOf(Number(row.dataset.deal)) < 0;
     })[0];

@@ -1,0 +1,531 @@
+"""The rule sets an evening can be played by: Schwesing (the default), Treia, Danish Brus, Danish
+Brus as played in Ringkøbing, and Bräus for four players.
+
+Sources (seed files in ``shared/seeds``; see also ``DOMAIN.md``, "Rule sets"):
+
+* Schwesing: ``000_717ae1d4fe10ece6.txt``, "Scoring" and "Daring and Striking".
+* Treia: ``000_717ae1d4fe10ece6.txt``, "Treia Variant" (32 cards, 8 tricks, 4:4 is a *Bock*).
+* Danish Brus: ``001_bb435dd0d18900c3.txt``, "Chancing and smacking" and "Scoring".
+* Ringkøbing: ``001_bb435dd0d18900c3.txt``, "Ringkøbing variant" (hawking a Seven with ♣K, *jan*).
+* Bräus: ``003_7f8e8fd326cdc838.txt`` and ``004_4efc8a8d4ca0340b.txt`` ("Playing", "Scoring").
+
+A :class:`RuleSet` is a value: what a deal's result consists of (a winning team, "to nil", a
+bonus per team, or for some rule sets no winner: a Treia *Bock* or a Bräus draw), which results
+are legal, and their matchsticks. Each rule set with bonuses derives its possible bonus pairs
+from a model of its own rules (``tests/domain/test_rulesets.py`` proves each set by
+enumeration); the text of a rule set (names, tablet labels) are English msgids, German in the
+catalogue.
+
+Decisions where the sources are silent (ours, see the help page): fixed deals for every rule set
+(no "game to N", no rubber rules, no Treia double game); a Treia Bock carries its matchstick to the
+winner of the next deal at the same table in the same round (several add up; a Bock on the round's
+last deal lapses) and counts as one of the round's deals; a drawn Bräus deal is recorded but does
+not use up one of the round's deals (the table deals again).
+
+Standard library only: no Django import.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from scoring.domain.errors import gettext_noop
+from scoring.domain.rules import (
+    POSSIBLE_BONUS_PAIRS,
+    SEATS_PER_TRICK,
+    TEAM_A,
+    TEAM_B,
+    TEAMS,
+    DealResult,
+    DealScore,
+    ImpossibleResult,
+    Matador,
+    Play,
+    TrickBonus,
+    check_bonuses,
+    check_to_nil,
+    check_trick,
+    enumerate_deals,
+    other_team,
+)
+
+#: ``DealResult.winner`` of a Treia deal the teams split 4:4: nobody wins it (a *Bock*).
+BOCK: Final = "bock"
+#: ``DealResult.winner`` of a Bräus deal nobody could decide: recorded, then dealt again.
+DRAW: Final = "draw"
+
+SCHWESING: Final = "schwesing"
+TREIA: Final = "treia"
+DANISH: Final = "danish"
+RINGKOBING: Final = "ringkobing"
+BRAEUS: Final = "braeus"
+
+NO_BONUS: Final[frozenset[tuple[int, int]]] = frozenset({(0, 0)})
+
+
+# --------------------------------------------------------------------------------------------
+# Danish Brus: chancing and smacking (001_bb435dd0d18900c3.txt, "Chancing and smacking")
+# --------------------------------------------------------------------------------------------
+
+
+def _chance_allowed(seat: int, matador: Matador, play: Play, seen: set[Matador], bunk_exhausted: bool) -> bool:
+    """May this player chance this matador? "only permitted if a higher matador is still in play
+    and not held by the chancer, if the talon is not exhausted, if another player has yet to
+    play to the trick" (the fourth condition, "would not win the rubber", does not apply: fixed
+    deals). Only the Galhund (♠8) and the Brus (♥K) can be chanced."""
+    higher = matador.next_higher
+    return (
+        higher is not None
+        and higher not in seen
+        and higher not in play.matadors | play.holding
+        and seat != SEATS_PER_TRICK - 1
+        and not bunk_exhausted
+    )
+
+
+def danish_trick(
+    plays: Sequence[Play],
+    *,
+    leader_team: str = TEAM_A,
+    played_before: frozenset[Matador] = frozenset(),
+    bunk_exhausted: bool = False,
+) -> frozenset[TrickBonus]:
+    """Every bonus one trick of Danish Brus can give, over the players' choices to chance.
+
+    Source: ``001_bb435dd0d18900c3.txt``, "Chancing and smacking". Chancing is a choice ("may
+    say 'I'll chance it'"), allowed under the conditions of :func:`_chance_allowed`. The chancer
+    scores 1 unless the matador is *smacked*: the first card of the trick that beats it is a
+    higher matador played by an opponent; then the opponents score 2. *Oversmack*: a chanced ♠8
+    smacked by the ♥K, and that ♥K beaten by the ♣J of the chancer's team: 3 for the chancer's
+    team, 4 if the ♥K was chanced too (this replaces the scores of both chances). Unlike
+    Schwesing, the scores of one trick add up (both teams may score in it). Our readings where
+    the text is silent: a matador first beaten by a partner's card is not smacked; the ♣J smacks
+    a chanced ♠8 directly, as any higher card does.
+
+    Args and errors as :func:`scoring.domain.rules.score_trick`.
+
+    Returns:
+        The set of bonuses (one per choice of which allowed matadors are chanced).
+    """
+    check_trick(plays, leader_team, played_before)
+    events: list[tuple[Matador, str]] = []  # (matador, team) in playing order
+    allowed: list[int] = []  # indexes into events of matadors that may be chanced
+    seen = set(played_before)
+    for seat, play in enumerate(plays):
+        team = leader_team if seat % 2 == 0 else other_team(leader_team)
+        for matador in sorted(play.matadors):
+            if _chance_allowed(seat, matador, play, seen, bunk_exhausted):
+                allowed.append(len(events))
+            events.append((matador, team))
+        seen |= play.matadors
+    choices = (c for size in range(len(allowed) + 1) for c in itertools.combinations(allowed, size))
+    return frozenset(_danish_score(events, frozenset(chanced)) for chanced in choices)
+
+
+def _danish_score(events: Sequence[tuple[Matador, str]], chanced: frozenset[int]) -> TrickBonus:
+    """Score one trick's matador plays (``events``) with the chances ``chanced`` (indexes)."""
+    points = {TEAM_A: 0, TEAM_B: 0}
+    settled: set[int] = set()
+    for i in sorted(chanced):
+        if i in settled:
+            continue
+        matador, team = events[i]
+        beater = next((j for j in range(i + 1, len(events)) if events[j][0] > matador), None)
+        if beater is None or events[beater][1] == team:
+            points[team] += 1  # not smacked
+            continue
+        smacker, smacking_team = events[beater]
+        over = next(
+            (
+                k
+                for k in range(beater + 1, len(events))
+                if events[k][0] == Matador.SPITZ and events[k][1] != smacking_team
+            ),
+            None,
+        )
+        if matador == Matador.TOLLER_HUND and smacker == Matador.BRUUS and over is not None:
+            points[team] += 4 if beater in chanced else 3  # oversmack
+            settled.add(beater)
+        else:
+            points[smacking_team] += 2  # smacked
+    return TrickBonus(points[TEAM_A], points[TEAM_B])
+
+
+def danish_trick_scorer(
+    plays: Sequence[Play], *, leader_team: str, played_before: frozenset[Matador], bunk_exhausted: bool
+) -> frozenset[TrickBonus]:
+    """:func:`danish_trick` as a :data:`scoring.domain.rules.TrickScorer`."""
+    return danish_trick(plays, leader_team=leader_team, played_before=played_before, bunk_exhausted=bunk_exhausted)
+
+
+@functools.cache
+def derive_danish_pairs() -> frozenset[tuple[int, int]]:
+    """Every ``(bonus_a, bonus_b)`` chancing and smacking can give in one deal of Danish Brus.
+
+    Source: ``001_bb435dd0d18900c3.txt``, "Chancing and smacking"; the same model of a deal as
+    Schwesing (:func:`scoring.domain.rules.enumerate_deals`: the three matadors, each played
+    once, in any tricks, seats and holdings), each trick scored by :func:`danish_trick`.
+    """
+    return enumerate_deals(danish_trick_scorer)
+
+
+@functools.cache
+def derive_ringkobing_pairs() -> frozenset[tuple[int, int]]:
+    """Danish Brus pairs plus the Ringkøbing hawk.
+
+    Source: ``001_bb435dd0d18900c3.txt``, "Ringkøbing variant": "If a 7 is played, an opponent
+    with the ♣K can beat it, saying 'I'll hawk it', and score a bonus point." The ♣K is one card,
+    played once, and it is not a matador, so a deal has no hawk or one hawk for either team, on
+    top of whatever chancing and smacking gave.
+    """
+    hawks = ((0, 0), (1, 0), (0, 1))
+    return frozenset((a + ha, b + hb) for (a, b), (ha, hb) in itertools.product(derive_danish_pairs(), hawks))
+
+
+# The results of the derivations, written out (tests/domain/test_rulesets.py proves them equal;
+# deriving them at start-up would cost a second). Danish chancing and smacking gives the same
+# pairs as Schwesing's daring and striking, though single tricks score differently.
+DANISH_BONUS_PAIRS: Final[frozenset[tuple[int, int]]] = POSSIBLE_BONUS_PAIRS
+# Ringkøbing: each Danish pair, plus one hawk for either team.
+RINGKOBING_BONUS_PAIRS: Final[frozenset[tuple[int, int]]] = frozenset(
+    {
+        (0, 0), (1, 0), (0, 1), (2, 0), (0, 2), (1, 1), (3, 0), (0, 3), (1, 2), (2, 1), (4, 0), (0, 4),
+        (2, 2), (3, 1), (1, 3), (4, 1), (1, 4), (5, 0), (0, 5),
+    }
+)  # fmt: skip
+
+
+# --------------------------------------------------------------------------------------------
+# The rule set value
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Wording:
+    """What the tablet and the printouts call the parts of a result (English msgids).
+
+    Attributes:
+        winner_question: the question above the team buttons.
+        won_column: the heading of the column naming the winning team.
+        to_nil: the "opponents took no trick" box (zu Null, 5:0, jan, Jan).
+        to_nil_short: the same in a table cell.
+        bonus: the bonus of one team, or "" for a rule set without bonuses.
+        no_winner: the button for a deal nobody wins (Bock, draw), or "".
+        no_winner_short: the same in a table cell, or "".
+        legend: the rules in one paragraph, for the foot of the paper score sheet.
+    """
+
+    winner_question: str
+    won_column: str
+    to_nil: str
+    to_nil_short: str
+    bonus: str = ""
+    no_winner: str = ""
+    no_winner_short: str = ""
+    legend: str = ""
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """The rules an evening's deals are entered and scored by.
+
+    Attributes:
+        code: stored with the evening (``"schwesing"``, ``"treia"``, ...).
+        name: the rule set's name (English msgid).
+        source: the seed file and section the rules come from.
+        cards: cards in the pack.
+        tricks_to_win: tricks a team needs to win a deal (5, or 6 in Bräus).
+        tricks_in_deal: tricks dealt (9; 8 in Treia; Bräus has no fixed number: players pass).
+        players_per_team: 2 (teams of three, for six-handed Bräus, are not built yet).
+        bonus_pairs: every ``(bonus_a, bonus_b)`` of one deal, in matchsticks; ``{(0, 0)}``
+            when the rule set has no bonuses.
+        no_winner: :data:`BOCK`, :data:`DRAW` or ``""``: what a deal nobody wins is.
+        wording: the names of the parts of a result.
+    """
+
+    code: str
+    name: str
+    source: str
+    cards: int
+    tricks_to_win: int
+    tricks_in_deal: int | None
+    wording: Wording
+    players_per_team: int = 2
+    bonus_pairs: frozenset[tuple[int, int]] = NO_BONUS
+    no_winner: str = ""
+
+    @property
+    def players_per_table(self) -> int:
+        """Players at one table: two teams."""
+        return 2 * self.players_per_team
+
+    @property
+    def has_bonus(self) -> bool:
+        """The rule set scores bonuses (daring and striking, chancing and smacking)."""
+        return self.bonus_pairs != NO_BONUS
+
+    @property
+    def max_bonus(self) -> int:
+        """The largest bonus one team can win in one deal (0 without bonuses)."""
+        return max(max(pair) for pair in self.bonus_pairs)
+
+    @property
+    def outcomes(self) -> tuple[str, ...]:
+        """The values ``DealResult.winner`` may take: the teams, then :attr:`no_winner` if any."""
+        return TEAMS + ((self.no_winner,) if self.no_winner else ())
+
+    def uses_deal(self, result: DealResult) -> bool:
+        """Whether the result is one of the round's deals (a Bräus draw is not: dealt again)."""
+        return result.winner != DRAW
+
+    def check_result(self, result: DealResult) -> None:
+        """Check that ``result`` can happen in one deal under this rule set.
+
+        Raises:
+            ImpossibleResult: the winner is not one of :attr:`outcomes` (``invalid_winner``);
+                ``to_nil`` is not a bool, or set for a deal nobody won (``invalid_to_nil``); a
+                bonus in a rule set without bonuses or in a draw (``no_bonus``); a bonus or pair
+                of bonuses :func:`scoring.domain.rules.check_bonuses` refuses.
+        """
+        if result.winner not in self.outcomes:
+            if self.no_winner == BOCK:
+                message = gettext_noop("Please choose the team that won the deal (A or B), or Bock.")
+            elif self.no_winner == DRAW:
+                message = gettext_noop("Please choose the team that won the deal (A or B), or draw.")
+            else:
+                message = gettext_noop("Please choose the team that won the deal: A or B.")
+            raise ImpossibleResult(message, code="invalid_winner")
+        check_to_nil(result)
+        if result.to_nil and result.winner not in TEAMS:
+            raise ImpossibleResult(
+                gettext_noop("Nobody won this deal, so it cannot be won to nil."), code="invalid_to_nil"
+            )
+        if (not self.has_bonus or result.winner == DRAW) and (result.bonus_a, result.bonus_b) != (0, 0):
+            raise ImpossibleResult(
+                gettext_noop("These rules have no bonus matchsticks: please enter 0 for both teams."),
+                code="no_bonus",
+            )
+        check_bonuses(result.bonus_a, result.bonus_b, self.bonus_pairs)
+
+    def score_deal(self, result: DealResult, carried: int = 0) -> DealScore:
+        """The matchsticks of one deal: the winner 1, or 2 to nil, plus ``carried`` (Bocks before
+        it); each team adds its bonus. A Bock or a draw gives no team the trick points.
+
+        Raises:
+            ImpossibleResult: see :meth:`check_result`.
+        """
+        self.check_result(result)
+        return self._points(result, carried)
+
+    def score_accepted(self, result: DealResult, carried: int = 0) -> DealScore:
+        """Score a result the organiser accepted although :meth:`check_result` calls its
+        bonuses impossible (a local custom, with a written reason): trick points as
+        :meth:`score_deal`, each bonus as entered.
+
+        Raises:
+            ImpossibleResult: the winner or "to nil" is not valid (never accepted).
+        """
+        self.check_result(DealResult(result.winner, result.to_nil, 0, 0))
+        return self._points(result, carried)
+
+    def _points(self, result: DealResult, carried: int) -> DealScore:
+        tricks = (2 if result.to_nil else 1) + carried
+        return DealScore(
+            a=result.bonus_a + (tricks if result.winner == TEAM_A else 0),
+            b=result.bonus_b + (tricks if result.winner == TEAM_B else 0),
+        )
+
+    def carry_after(self, result: DealResult, carried: int) -> int:
+        """The matchsticks carried into the next deal: ``carried + 1`` after a Bock, else 0."""
+        return carried + 1 if result.winner == BOCK else 0
+
+    def score_round(
+        self, results: Mapping[int, DealResult], deals: int, accepted: Iterable[int] = ()
+    ) -> dict[int, DealScore]:
+        """Score the entered deals of one round at one table, carrying Bocks.
+
+        Args:
+            results: deal number (1..``deals``) -> result; deals not entered yet are missing.
+            deals: the round's deals (the evening's deals per round).
+            accepted: deal numbers the organiser accepted although impossible.
+
+        Returns:
+            Deal number -> matchsticks. A Bock's matchstick goes to the winner of the next
+            deal (several Bocks add up); one on the round's last deal lapses; a deal not
+            entered yet keeps what is carried to it (later deals get nothing from before it).
+
+        Raises:
+            ImpossibleResult: a result the rules refuse that is not in ``accepted``.
+        """
+        accepted = frozenset(accepted)
+        scores: dict[int, DealScore] = {}
+        carried = 0
+        for number in range(1, deals + 1):
+            result = results.get(number)
+            if result is None:
+                carried = 0
+                continue
+            score = self.score_accepted if number in accepted else self.score_deal
+            scores[number] = score(result, carried)
+            carried = self.carry_after(result, carried)
+        return scores
+
+    def carried_into(self, results: Mapping[int, DealResult], number: int) -> int:
+        """Matchsticks carried into deal ``number`` by Bocks just before it (0 in most rule sets)."""
+        carried = 0
+        for n in range(1, number):
+            result = results.get(n)
+            carried = 0 if result is None else self.carry_after(result, carried)
+        return carried
+
+    def legal_results(self) -> list[DealResult]:
+        """Every result :meth:`check_result` accepts, in a fixed order (winner, to nil, bonuses)."""
+        results = []
+        for winner in self.outcomes:
+            for to_nil in (False, True) if winner in TEAMS else (False,):
+                pairs = sorted(self.bonus_pairs) if winner != DRAW else [(0, 0)]
+                results += [DealResult(winner, to_nil, a, b) for a, b in pairs]
+        return results
+
+    def points_table(self, max_carried: int) -> dict[str, list[int]]:
+        """For the tablet's preview of entries kept offline: ``"winner|to_nil|bonus_a|bonus_b|
+        carried"`` -> ``[points_a, points_b, carried_after, uses_deal]`` for every legal result
+        and ``carried`` in 0..``max_carried`` (``to_nil`` as 0/1). The page looks numbers up here
+        instead of knowing the rules."""
+        carries = range(max_carried + 1) if self.no_winner == BOCK else range(1)
+        table = {}
+        for result, carried in itertools.product(self.legal_results(), carries):
+            score = self._points(result, carried)
+            key = f"{result.winner}|{int(result.to_nil)}|{result.bonus_a}|{result.bonus_b}|{carried}"
+            table[key] = [score.a, score.b, self.carry_after(result, carried), int(self.uses_deal(result))]
+        return table
+
+
+RULE_SETS: Final[dict[str, RuleSet]] = {
+    SCHWESING: RuleSet(
+        code=SCHWESING,
+        name=gettext_noop("Schwesing"),
+        source="000_717ae1d4fe10ece6.txt, Scoring; Daring and Striking",
+        cards=36,
+        tricks_to_win=5,
+        tricks_in_deal=9,
+        bonus_pairs=POSSIBLE_BONUS_PAIRS,
+        wording=Wording(
+            won_column=gettext_noop("Five tricks"),
+            winner_question=gettext_noop("Who reached five tricks?"),
+            to_nil=gettext_noop("To nil (opponents took no trick)"),
+            to_nil_short=gettext_noop("to nil"),
+            bonus=gettext_noop("Daring and striking"),
+            legend=gettext_noop(
+                "Five tricks: tick the team that reached five tricks first (1 matchstick, 2 to nil). "
+                "Daring and striking with ♠8 Toller Hund, ♥K Bruus, ♣J Spitz: successful dare 1, "
+                "strike 2, strike and dare onwards 3, counterstrike 4; both dared by one team 2, struck 3."
+            ),
+        ),
+    ),
+    TREIA: RuleSet(
+        code=TREIA,
+        name=gettext_noop("Treia"),
+        source="000_717ae1d4fe10ece6.txt, Treia Variant",
+        cards=32,
+        tricks_to_win=5,
+        tricks_in_deal=8,
+        # The matadors ♣J, ♥K and ♠8 are all in the 32-card pack: daring and striking as Schwesing.
+        bonus_pairs=POSSIBLE_BONUS_PAIRS,
+        no_winner=BOCK,
+        wording=Wording(
+            won_column=gettext_noop("Five tricks"),
+            winner_question=gettext_noop("Who reached five tricks?"),
+            to_nil=gettext_noop("To nil (opponents took no trick)"),
+            to_nil_short=gettext_noop("to nil"),
+            bonus=gettext_noop("Daring and striking"),
+            no_winner=gettext_noop("Bock (4:4)"),
+            no_winner_short=gettext_noop("Bock"),
+            legend=gettext_noop(
+                "Five tricks of eight: tick the team that reached five tricks first (1 matchstick, 2 to "
+                "nil). 4:4 is a Bock: write 4:4; its matchstick goes to the winner of the next deal (on the "
+                "round's last deal it lapses). Daring and striking as in Schwesing: dare 1, strike 2, "
+                "strike and dare onwards 3, counterstrike 4; both dared by one team 2, struck 3."
+            ),
+        ),
+    ),
+    DANISH: RuleSet(
+        code=DANISH,
+        name=gettext_noop("Danish Brus"),
+        source="001_bb435dd0d18900c3.txt, Chancing and smacking; Scoring",
+        cards=36,
+        tricks_to_win=5,
+        tricks_in_deal=9,
+        bonus_pairs=DANISH_BONUS_PAIRS,
+        wording=Wording(
+            won_column=gettext_noop("Most tricks"),
+            winner_question=gettext_noop("Who won most tricks?"),
+            to_nil=gettext_noop("5:0 (the first five tricks)"),
+            to_nil_short=gettext_noop("5:0"),
+            bonus=gettext_noop("Chancing and smacking"),
+            legend=gettext_noop(
+                "Most tricks: tick the team that won five tricks (1 matchstick, 2 for 5:0). Chancing and "
+                "smacking with ♠8 Galhund, ♥K Brus, ♣J Spids: successful chance 1, smack 2 for the "
+                "smackers, oversmack of the Brus by the Spids 3, or 4 if the Brus was chanced."
+            ),
+        ),
+    ),
+    RINGKOBING: RuleSet(
+        code=RINGKOBING,
+        name=gettext_noop("Danish Brus, Ringkøbing"),
+        source="001_bb435dd0d18900c3.txt, Ringkøbing variant",
+        cards=36,
+        tricks_to_win=5,
+        tricks_in_deal=9,
+        bonus_pairs=RINGKOBING_BONUS_PAIRS,
+        wording=Wording(
+            won_column=gettext_noop("Most tricks"),
+            winner_question=gettext_noop("Who won most tricks?"),
+            to_nil=gettext_noop("Jan (5:0)"),
+            to_nil_short=gettext_noop("jan"),
+            bonus=gettext_noop("Chancing, smacking and hawking"),
+            legend=gettext_noop(
+                "Most tricks: tick the team that won five tricks (1 matchstick, jan 5:0 2). Chancing and "
+                "smacking with ♠8 Galhund, ♥K Brus, ♣J Spids: successful chance 1, smack 2, oversmack 3, "
+                "or 4 if the Brus was chanced; hawking a Seven with the ♣K 1."
+            ),
+        ),
+    ),
+    BRAEUS: RuleSet(
+        code=BRAEUS,
+        name=gettext_noop("Bräus, four players"),
+        source="003_7f8e8fd326cdc838.txt; 004_4efc8a8d4ca0340b.txt, Playing; Scoring",
+        cards=36,
+        tricks_to_win=6,
+        tricks_in_deal=None,
+        no_winner=DRAW,
+        wording=Wording(
+            won_column=gettext_noop("Six tricks"),
+            winner_question=gettext_noop("Who reached six tricks (or five and ♣K)?"),
+            to_nil=gettext_noop("Jan (6:0)"),
+            to_nil_short=gettext_noop("Jan"),
+            no_winner=gettext_noop("Draw, deal again"),
+            no_winner_short=gettext_noop("Draw"),
+            legend=gettext_noop(
+                "Six tricks: tick the team that took six tricks, or five and holds the ♣K (1 matchstick, "
+                "Jan 6:0 2). No bonuses. A draw scores nothing and is not a deal here: the same dealer "
+                "deals again."
+            ),
+        ),
+    ),
+}
+
+DEFAULT: Final = SCHWESING
+
+
+def rule_set(code: str) -> RuleSet:
+    """The rule set stored as ``code``; Schwesing for an empty code.
+
+    Raises:
+        KeyError: unknown code.
+    """
+    return RULE_SETS[code or DEFAULT]
