@@ -73,6 +73,7 @@ def _season_pk(ev: LayoutEvening) -> int:
             best_of=1,
             planned_evenings=3,
             evening_ids=[ev.evening.pk],
+            public_player_pages=True,
         )
     return season.pk
 
@@ -155,6 +156,13 @@ PAGES: dict[str, list[tuple[str, str, Url]]] = {
     ],
     "public:season_screen": [
         ("season-screen", PUBLIC, lambda ev: reverse("public:season_screen", args=[_season_pk(ev)]))
+    ],
+    "public:season_player": [
+        (
+            "season-player",
+            PUBLIC,
+            lambda ev: reverse("public:season_player", args=[_season_pk(ev), _player_pk(ev)]),
+        )
     ],
 }
 

@@ -176,6 +176,33 @@ def test_the_season_page_strikes_dropped_results_and_lists_the_unranked_below(or
     assert ranking.ranked[0].player.name in screen and "vorläufig" in screen
 
 
+def test_public_player_pages_only_when_the_season_allows_them(client, small_season):
+    """Players' pages of a season are public only when the organiser allows it; then the season
+    screen links each name to the player's evenings of this season (and no other evening)."""
+    ranking = selectors.season_ranking(small_season)
+    first = ranking.ranked[0].player
+    page_url = reverse("public:season_player", args=[small_season.pk, first.pk])
+    screen_url = reverse("public:season_screen", args=[small_season.pk])
+    assert client.get(page_url).status_code == 404
+    assert page_url not in client.get(screen_url).content.decode()
+
+    regulars = [p for p in pool(16) if p != first]
+    other = played_evening([*regulars[-7:], first], 40, seed=9)  # first plays it, not in the season
+    small_season.public_player_pages = True
+    small_season.save()
+    assert page_url in client.get(screen_url).content.decode()
+    page = client.get(page_url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert first.name in page and small_season.name in page and "<svg" in page
+    line = next(line for line in ranking.lines if line.player == first)
+    played = {ranking.evenings[i].evening.name for i in line.cells}
+    assert played and all(f"<td>{name}</td>" in page for name in played)
+    assert "<td>Abend 40</td>" not in page and other.name == "Abend 40"  # only the season's evenings
+    assert "/organiser/" not in page  # no organiser links on a public page
+
+    never = services.add_player(name="Nie Dabei", club="")[0]
+    assert client.get(reverse("public:season_player", args=[small_season.pk, never.pk])).status_code == 404
+
+
 def test_season_spreadsheets(organiser_client, small_season):
     ranking = selectors.season_ranking(small_season)
     url = reverse("organiser:season_detail", args=[small_season.pk])

@@ -76,7 +76,7 @@ from scoring.selectors.room import (
     seating_state,
 )
 from scoring.selectors.season import (
-    SeasonEvening,
+    SeasonColumn,
     SeasonRanking,
     season_chain,
     season_evenings,
@@ -101,7 +101,7 @@ __all__ = [
     "TableHistory",
     "evening_history",
     "evening_histories",
-    "SeasonEvening",
+    "SeasonColumn",
     "SeasonRanking",
     "season_evenings",
     "season_chain",

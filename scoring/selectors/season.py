@@ -21,7 +21,7 @@ from scoring.selectors.ranking import PlayedFigures, _rank, _ranked_players
 
 
 @dataclass(frozen=True)
-class SeasonEvening:
+class SeasonColumn:
     """One evening of the season, in date order (``number``: 1 = the first evening)."""
 
     number: int
@@ -42,7 +42,7 @@ class SeasonRanking:
 
     season: Season
     rules: season_domain.SeasonRules
-    evenings: tuple[SeasonEvening, ...]
+    evenings: tuple[SeasonColumn, ...]
     lines: tuple[season_domain.SeasonLine, ...]
     final: bool
 
@@ -109,7 +109,7 @@ def season_ranking(season: Season) -> SeasonRanking:
                     total=row.total, place=row.place, shared=row.shared, tiebreaks=row.tiebreaks
                 )
         infos.append(
-            SeasonEvening(
+            SeasonColumn(
                 number=index + 1,
                 evening=evening,
                 confirmed=_confirmed(evening, histories[evening.pk]),

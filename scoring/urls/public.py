@@ -19,4 +19,6 @@ urlpatterns = [
     path("abend/<int:pk>/platz/<int:player_pk>/", screens.seat, name="seat"),
     # A season's ranking for the projector.
     path("saison/<int:season_pk>/rangliste/", seasons.season_screen, name="season_screen"),
+    # A player's evenings of the season, when the organiser allows players' pages for it.
+    path("saison/<int:season_pk>/spieler/<int:player_pk>/", seasons.season_player, name="season_player"),
 ]

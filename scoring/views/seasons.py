@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.db.models import Count
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -20,11 +20,12 @@ from scoring.domain.season import DEFAULT_PLACEMENT_POINTS
 from scoring.exports import EXPORT_FORMATS, dataset_response
 from scoring.forms import SeasonForm
 from scoring.messages import translate
-from scoring.models import Evening, Season, SeasonEvening
+from scoring.models import Evening, Player, Season, SeasonEvening
 from scoring.tables import season_evening_heading, season_export
 from scoring.tiebreak_labels import LABELS, ahead_note
 from scoring.views.access import helper_required, leader_required
 from scoring.views.documents import pdf_response
+from scoring.views.players import player_history_context
 
 
 @helper_required
@@ -149,3 +150,15 @@ def season_screen(request: HttpRequest, season_pk: int) -> HttpResponse:
     context = _ranking_context(selectors.season_ranking(season))
     context["now"] = timezone.now()
     return render(request, "public/season_screen.html", context)
+
+
+@require_safe
+def season_player(request: HttpRequest, season_pk: int, player_pk: int) -> HttpResponse:
+    """A player's evenings of the season, public (no login) only when the organiser allows
+    players' pages for this season; else, and for a player who played none of its evenings, 404."""
+    season = get_object_or_404(Season, pk=season_pk, public_player_pages=True)
+    player = get_object_or_404(Player, pk=player_pk)
+    context = player_history_context(player, selectors.season_evenings(season))
+    if not context["history"].evenings:
+        raise Http404
+    return render(request, "public/season_player.html", {"season": season, "player": player, **context})
