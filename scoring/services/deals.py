@@ -10,7 +10,7 @@ from scoring.domain.errors import gettext_noop
 from scoring.domain.rules import DealResult, ImpossibleResult, score_accepted, score_deal
 from scoring.models import Deal, DealChange, Seating, Table
 from scoring.parsing import ascii_int
-from scoring.services.base import ServiceError
+from scoring.services.base import ServiceError, evening_changed
 
 
 class ConflictError(ServiceError):
@@ -275,6 +275,7 @@ def _enter_deal(
         seating.entered_at = None
         seating.entered_by = ""
         seating.save(update_fields=["entered_at", "entered_by"])
+    evening_changed(seating.round.session.evening_id)
     deal.outcome = "created" if previous is None else "changed"
     return deal
 
