@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from scoring import links, selectors, services
+from scoring import links, screen_cache, selectors, services
 from scoring.domain.errors import DomainError
 from scoring.messages import translate
 from scoring.models import Evening, Round, Seating, Session
@@ -35,7 +35,11 @@ def _chosen_session(request: HttpRequest, evening: Evening) -> Session | None:
 
 
 def _dashboard(request: HttpRequest, evening: Evening, session: Session | None) -> HttpResponse:
-    grid = selectors.live_grid(session) if session is not None else None
+    grid = None
+    if session is not None:  # shared by every organiser's screen until the evening changes
+        grid = screen_cache.computed(
+            "live_grid", evening.pk, evening.version, lambda: selectors.live_grid(session), variant=str(session.number)
+        ).value
     context = {
         "evening": evening,
         "sessions": list(evening.sessions.order_by("number").values_list("number", flat=True)),
@@ -54,9 +58,15 @@ def _dashboard(request: HttpRequest, evening: Evening, session: Session | None) 
 @helper_required
 @require_safe
 def live_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
-    """Tables x rounds with each one's state; the grid reloads itself every few seconds."""
+    """Tables x rounds with each one's state; the grid reloads itself every few seconds (a poll
+    that finds the evening unchanged gets 304, scoring.screen_cache)."""
+    version = screen_cache.evening_version(request, pk)
+    variant = screen_cache.organiser_variant(request)
+    if version is not None and (unchanged := screen_cache.not_modified(request, version, variant, private=True)):
+        return unchanged
     evening = _evening(pk)
-    return _dashboard(request, evening, _chosen_session(request, evening))
+    response = _dashboard(request, evening, _chosen_session(request, evening))
+    return screen_cache.tagged(response, evening.version, variant, private=True)
 
 
 def _back(request: HttpRequest, evening: Evening, session: Session | None) -> HttpResponse:

@@ -3,6 +3,8 @@ ranking and corrections. Views are thin: forms validate, services write, selecto
 
 from __future__ import annotations
 
+from functools import wraps
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
@@ -11,10 +13,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 from django_tables2 import RequestConfig
 
-from scoring import selectors, services
+from scoring import screen_cache, selectors, services
 from scoring.domain.errors import DomainError
 from scoring.domain.names import match_key
 from scoring.domain.player_import import ParsedPlayer, PlayerFileError, parse_player_file
@@ -50,7 +52,25 @@ def evening_create(request: HttpRequest) -> HttpResponse:
     return render(request, "organiser/evening_form.html", {"form": form})
 
 
+def conditional(view):
+    """An organiser page with an ETag from the evening version (scoring.screen_cache): 304 while
+    the evening, the login and its messages are as they were. Goes below the access check."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, pk: int) -> HttpResponse:
+        version = screen_cache.evening_version(request, pk)
+        variant = screen_cache.organiser_variant(request)
+        if version is not None and (unchanged := screen_cache.not_modified(request, version, variant, private=True)):
+            return unchanged
+        response = view(request, pk)
+        return screen_cache.tagged(response, version or 0, variant, private=True)
+
+    return wrapper
+
+
 @helper_required
+@require_safe
+@conditional
 def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
     evening = _evening(pk)
     sessions = selectors.sessions_with_rounds(evening)
@@ -281,10 +301,14 @@ def session_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 
 @helper_required
+@require_safe
+@conditional
 def ranking(request: HttpRequest, pk: int) -> HttpResponse:
     evening = _evening(pk)
     session_count = evening.sessions_count
-    rows = selectors.evening_ranking(evening)
+    rows = screen_cache.computed(
+        "ranking", evening.pk, evening.version, lambda: selectors.evening_ranking(evening)
+    ).value
     table = RankingTable(ranking_rows(rows, session_count, sessions_drawn=evening.sessions.count()), session_count)
     RequestConfig(request, paginate=False).configure(table)
     export_format = request.GET.get("_export")
