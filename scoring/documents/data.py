@@ -211,7 +211,7 @@ def load_session_plan(
     Queries: those of :func:`scoring.selectors.sessions_with_rounds`, one for the evening's players
     (stand-ins, names that collide), plus one for the deals.
     """
-    session = next((s for s in selectors.sessions_with_rounds(evening) if s.number == number), None)
+    session = next(iter(selectors.sessions_with_rounds(evening, number)), None)
     if session is None:
         return None
     deals: dict[int, list[Deal]] = defaultdict(list)

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 from django_tables2 import RequestConfig
 
-from scoring import screen_cache, selectors, services
+from scoring import links, screen_cache, selectors, services
 from scoring.domain.errors import DomainError
 from scoring.domain.names import match_key
 from scoring.domain.player_import import ParsedPlayer, PlayerFileError, parse_player_file
@@ -73,10 +73,11 @@ def conditional(view):
 @conditional
 def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
     evening = _evening(pk)
-    sessions = selectors.sessions_with_rounds(evening)
-    last = sessions[-1] if sessions else None
+    sessions = screen_cache.computed(
+        "progress", evening.pk, evening.version, lambda: selectors.evening_progress(evening)
+    ).value
+    last = evening.sessions.order_by("-number").first()
     can_draw = len(sessions) < evening.sessions_count and (last is None or services.session_is_confirmed(last))
-    tables = evening.tables.all()
     return render(
         request,
         "organiser/evening_detail.html",
@@ -86,10 +87,22 @@ def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "can_draw": can_draw,
             "next_number": len(sessions) + 1,
             "checked_in": selectors.checked_in_count(evening),
-            "tables": tables,
+            "table_links": _table_links(request, evening),
             "complete": selectors.evening_is_confirmed(evening),
         },
     )
+
+
+def _table_links(request: HttpRequest, evening: Evening) -> list[tuple[int, str, str]]:
+    """(table number, the table's link for the tablet, the form's address for a new link) per
+    table; each address reversed once and filled in per table (250 tables at 1,000 players)."""
+    base = links.base_url(request)
+    scorer = reverse("scorer:table", args=["TOKEN"])
+    renew = reverse("organiser:table_link_regenerate", args=[evening.pk, 987654321])
+    return [
+        (number, base + scorer.replace("TOKEN", token), renew.replace("987654321", str(number)))
+        for number, token in evening.tables.order_by("number").values_list("number", "token")
+    ]
 
 
 @helper_required
