@@ -97,7 +97,7 @@ def computed(
     key = f"screen:{kind}:{evening_id}:{_hash(variant)}"
     entry = cache.get(key)
     now = time.time()
-    if entry is not None and (entry.version >= version or now - entry.at < floor):
+    if entry is not None and (entry.version == version or now - entry.at < floor):
         return entry
     locked = bool(floor) and entry is not None
     if locked and not cache.add(f"{key}:computing", 1, timeout=LOCK_SECONDS):
@@ -157,7 +157,7 @@ def not_modified(
         if len(parts) != 3 or parts[2] != variant or not (parts[0].isascii() and parts[0].isdigit()):
             continue
         at = int(parts[1]) / 1000 if parts[1].isascii() and parts[1].isdigit() else 0
-        if int(parts[0]) == version or (floor and int(parts[0]) < version and now - at < floor):
+        if int(parts[0]) == version or (floor and now - at < floor):
             response = HttpResponseNotModified()
             response["ETag"] = tag
             _revalidate(response, private=private)

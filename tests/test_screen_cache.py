@@ -14,7 +14,7 @@ from django.urls import reverse
 from scoring import screen_cache, selectors, services
 from scoring.domain.rules import DealResult
 from scoring.models import Seating
-from scoring.views import screens
+from scoring.views import live, screens
 from tests.conftest import make_evening
 
 PLAIN_A = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
@@ -121,6 +121,7 @@ def test_the_screens_cache_is_shared_by_every_worker():
 
 
 def test_live_poll_is_304_until_the_evening_changes(organiser_client, organiser, drawn, monkeypatch):
+    clock = Clock(monkeypatch)
     calls = []
     real = selectors.live_grid
     monkeypatch.setattr(selectors, "live_grid", lambda session: calls.append(1) or real(session))
@@ -136,8 +137,14 @@ def test_live_poll_is_304_until_the_evening_changes(organiser_client, organiser,
     client_2.force_login(organiser)
     assert client_2.get(url).status_code == 200 and len(calls) == 1  # another screen: shared cache
     _deal(drawn)
+    # While deals arrive, a poll may show a grid up to POLL_FLOOR_SECONDS old, never older.
+    clock.now += live.POLL_FLOOR_SECONDS / 2
+    assert organiser_client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], **HTMX).status_code == 304
+    clock.now += live.POLL_FLOOR_SECONDS
     changed = organiser_client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], **HTMX)
     assert changed.status_code == 200 and "1/4" in changed.content.decode() and len(calls) == 2
+    # The page itself (no htmx) is never older than the evening.
+    assert "1/4" in organiser_client.get(url).content.decode()
 
 
 def test_organiser_pages_never_304_for_another_login_or_with_messages(client, organiser, helper, drawn):
@@ -169,3 +176,19 @@ def test_seat_page_poll_is_304_until_the_evening_changes(client, drawn, monkeypa
     _deal(drawn)
     clock.now += screens.SEAT_POLL_SECONDS
     assert client.get(url, HTTP_IF_NONE_MATCH=tag, **HTMX).status_code == 200
+
+
+def test_locking_a_round_answers_with_the_grid_after_the_lock(organiser_client, drawn):
+    """The grid of the evening before the lock is in the shared cache; the answer to the lock
+    must not be it."""
+    url = reverse("organiser:live", args=[drawn.pk])
+    assert 'data-testid="lock-1"' in organiser_client.get(url, **HTMX).content.decode()
+    round_1 = drawn.sessions.get(number=1).rounds.get(number=1)
+    answer = organiser_client.post(
+        reverse("organiser:round_lock", args=[drawn.pk, round_1.pk]), {"locked": "1"}, **HTMX
+    ).content.decode()
+    assert 'data-testid="unlock-1"' in answer
+
+
+def test_live_poll_floor_is_shorter_than_its_poll_interval():
+    assert live.POLL_FLOOR_SECONDS < live.POLL_SECONDS
