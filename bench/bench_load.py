@@ -29,8 +29,9 @@ tablet plays round 1 as the page's own script does (htmx POST with the form's id
 version, one deal resent, finish, confirm), one deal every ``--deal-every`` seconds (15: at
 1,000 players 17 deals a second, twice the rate issue 15 measured; a real deal takes minutes).
 On SQLite (a fresh file per field) or, with ``--database postgres`` inside
-``scripts/with-postgres.sh``, on PostgreSQL (a fresh database per field). Prints per request kind p50/p95/p99 and errors, lost and duplicated deals counted in
-the database, and the 304 polls against the bare view.
+``scripts/with-postgres.sh``, on PostgreSQL (a fresh database per field). Prints per request
+kind p50/p95/p99 and errors, lost and duplicated deals counted in the database, and the 304
+polls against the bare view.
 """
 
 from __future__ import annotations
