@@ -48,14 +48,14 @@ def live_rows(grid) -> SafeString:
     round the state, linked to the seating's page."""
     url = conditional_escape(_seating_url())
     words = {
-        key: conditional_escape(gettext(text))
+        key: conditional_escape(text)
         for key, text in (
-            ("confirmed", "confirmed"),
-            ("entered", "entered"),
-            ("wait_b", "waiting for team B"),
-            ("wait_a", "waiting for team A"),
-            ("in_progress", "in progress"),
-            ("not_started", "not started"),
+            ("confirmed", gettext("confirmed")),
+            ("entered", gettext("entered")),
+            ("wait_b", gettext("waiting for team B")),
+            ("wait_a", gettext("waiting for team A")),
+            ("in_progress", gettext("in progress")),
+            ("not_started", gettext("not started")),
         )
     }
     out = []
