@@ -387,6 +387,21 @@ def _start_gunicorn(env: dict, port: int, log_path: Path, workers: int, threads:
         )
 
 
+def server_cpu_seconds(master: int) -> float:
+    """CPU time (user + system) used so far by gunicorn: the master and its workers (/proc)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid, ppid = int(stat.parent.name), int(fields[1])
+        if master in (pid, ppid):
+            total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
 def _wait_until_up(port: int, server: subprocess.Popen) -> bool:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and server.poll() is None:
@@ -506,9 +521,11 @@ def run_field(players: int, tables: int, args, database: str) -> bool:
             thread.start()
         ready.wait(timeout=300)
         load_start = time.perf_counter()
+        cpu_start = server_cpu_seconds(server.pid)
         for thread in threads:
             thread.join(timeout=max(0.0, deadline - time.monotonic()) + 5)
         elapsed = time.perf_counter() - load_start
+        cpu = server_cpu_seconds(server.pid) - cpu_start
         hung = sum(1 for thread in threads if thread.is_alive())
         # The room between rounds: the screens go on polling, nothing changes (304s).
         stop.wait(max(args.quiet, args.min_duration - elapsed))
@@ -526,6 +543,7 @@ def run_field(players: int, tables: int, args, database: str) -> bool:
     errors = server_log.count("Traceback") + server_log.count("database is locked")
     until = max(elapsed + args.quiet, args.min_duration)
     print(f"  tablets done after {elapsed:.0f} s; the screens polled on, the room quiet, until {until:.0f} s")
+    print(f"  server CPU while the tablets played: {cpu:.0f} s in {elapsed:.0f} s = {cpu / elapsed:.2f} cores")
     bad = _report(tablets, pollers, counts, errors, hung, len(tokens))
     if not bad:
         shutil.rmtree(data_dir, ignore_errors=True)

@@ -83,15 +83,14 @@ def computed(
     *,
     variant: str = "",
     floor: float = 0,
-    at: float | None = None,
 ) -> Computed:
     """The result of ``compute()`` for the evening at ``version`` from the shared cache, or
     computed now and stored.
 
     ``floor`` (seconds, public screens): a result for an older version is still served while it
     is younger than ``floor``, and while another worker computes the new one (one computation per
-    key). ``floor=0``: never older than ``version``. ``at``: when the inputs of ``compute`` were
-    read, if earlier than now (a page rendered from a cached result keeps that result's time).
+    key). ``floor=0``: never older than ``version``. ``compute`` may return a :class:`Computed`
+    itself (a page rendered from a cached result keeps that result's version and time).
     """
     cache = caches[CACHE]
     key = f"screen:{kind}:{evening_id}:{_hash(variant)}"
@@ -103,7 +102,8 @@ def computed(
     if locked and not cache.add(f"{key}:computing", 1, timeout=LOCK_SECONDS):
         return entry  # another worker is computing it: the previous result meanwhile
     try:
-        fresh = Computed(version, now if at is None else at, compute())
+        value = compute()
+        fresh = value if isinstance(value, Computed) else Computed(version, now, value)
         cache.set(key, fresh, timeout=ENTRY_SECONDS)
     finally:
         if locked:

@@ -313,16 +313,25 @@ def session_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     )
 
 
+def _ranking_records(evening: Evening) -> tuple[list[dict], bool]:
+    """The ranking page's records (:func:`scoring.tables.ranking_rows`, with their sort keys) and
+    whether a sit-out credit is provisional: computed once per evening version, for the shared
+    cache (scoring.screen_cache)."""
+    rows = selectors.evening_ranking(evening)
+    records = ranking_rows(rows, evening.sessions_count, sessions_drawn=evening.sessions.count())
+    return records, any(r.provisional for r in rows)
+
+
 @helper_required
 @require_safe
 @conditional
 def ranking(request: HttpRequest, pk: int) -> HttpResponse:
     evening = _evening(pk)
     session_count = evening.sessions_count
-    rows = screen_cache.computed(
-        "ranking", evening.pk, evening.version, lambda: selectors.evening_ranking(evening)
+    records, provisional_credit = screen_cache.computed(
+        "ranking", evening.pk, evening.version, lambda: _ranking_records(evening)
     ).value
-    table = RankingTable(ranking_rows(rows, session_count, sessions_drawn=evening.sessions.count()), session_count)
+    table = RankingTable(records, session_count)
     RequestConfig(request, paginate=False).configure(table)
     export_format = request.GET.get("_export")
     if export_format in EXPORT_FORMATS:
@@ -335,7 +344,7 @@ def ranking(request: HttpRequest, pk: int) -> HttpResponse:
             "evening": evening,
             "table": table,
             "complete": selectors.evening_is_confirmed(evening),
-            "provisional_credit": any(r.provisional for r in rows),
+            "provisional_credit": provisional_credit,
         },
     )
 

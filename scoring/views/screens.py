@@ -53,25 +53,24 @@ def ranking_screen(request: HttpRequest, pk: int) -> HttpResponse:
     if unchanged := screen_cache.not_modified(request, version, variant, floor=floor):
         return unchanged
     evening = get_object_or_404(Evening, pk=pk)
-    data = screen_cache.computed(
-        "ranking_screen", pk, version, lambda: _screen_data(evening, hidden), variant=str(hidden), floor=floor
-    )
-    if _partial(request):  # the polls: the fragment itself is cached, rendered once per result
-        page = screen_cache.computed(
-            "ranking_screen_html",
-            pk,
-            data.version,
-            lambda: render_to_string(
-                "public/_ranking_screen.html", _screen_context(request, evening, data), request=request
-            ),
-            variant=variant,
-            floor=floor,
-            at=data.at,
+
+    def data() -> screen_cache.Computed:
+        return screen_cache.computed(
+            "ranking_screen", pk, version, lambda: _screen_data(evening, hidden), variant=str(hidden), floor=floor
         )
+
+    if _partial(request):  # the polls: the fragment itself is cached, rendered once per result
+
+        def fragment() -> screen_cache.Computed:
+            result = data()
+            html = render_to_string("public/_ranking_screen.html", _screen_context(request, evening, result), request)
+            return screen_cache.Computed(result.version, result.at, html)
+
+        page = screen_cache.computed("ranking_screen_html", pk, version, fragment, variant=variant, floor=floor)
         response = HttpResponse(page.value)
     else:
-        page = data
-        response = render(request, "public/ranking_screen.html", _screen_context(request, evening, data))
+        page = data()
+        response = render(request, "public/ranking_screen.html", _screen_context(request, evening, page))
     return screen_cache.tagged(response, page.version, variant, at=page.at)
 
 
