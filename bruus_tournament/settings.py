@@ -205,14 +205,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 elif DATABASES["default"]["ENGINE"] not in ("django.db.backends.postgresql",):
     raise ImproperlyConfigured("DATABASE_URL must point to SQLite or PostgreSQL.")
 
-# "screens": computed rankings and live grids shared by every gunicorn worker (and by a second
-# machine on the same PostgreSQL), in a table of the database itself (made by the migration
-# 0014_scale_cache_table); keyed on the evening's version (scoring/screen_cache.py).
+# "screens": computed rankings and live grids shared by every gunicorn worker, in files under
+# DATA_DIR (writing them takes no database write lock, so deal entries never wait for a screen);
+# keyed on the evening's version (scoring/screen_cache.py). A second machine computes its own.
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "screens": {
-        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-        "LOCATION": "bruus_screen_cache",
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(DATA_DIR / "screen-cache"),
         "OPTIONS": {"MAX_ENTRIES": 2000},
     },
 }

@@ -9,8 +9,9 @@ own transaction (:func:`scoring.services.base.evening_changed`). So:
   organiser's pages) and a hash of whatever else the page depends on (language, htmx fragment or
   whole page, query string; for the organiser: the login, its permissions and the CSRF cookie).
   A poll whose ``If-None-Match`` still holds answers 304 after one small query.
-- **Shared cache** (``settings.CACHES["screens"]``, a database table, so every worker and a
-  second machine on the same PostgreSQL see it): results keyed on (evening, version).
+- **Shared cache** (``settings.CACHES["screens"]``, files under ``DATA_DIR``, so every gunicorn
+  worker sees it and writing it takes no database write lock): results keyed on (evening,
+  version).
 - **A time floor for the public screens.** With deals arriving several times a second the
   version changes all the time; a public screen is recomputed at most once every
   :data:`FLOOR_SECONDS` (one computation per key: ``cache.add`` is the lock; the others serve

@@ -116,8 +116,11 @@ def test_one_computation_per_key_while_another_worker_computes(drawn, monkeypatc
     assert screen_cache.computed("t", drawn.pk, 3, compute).value == 3
 
 
-def test_the_screens_cache_is_shared_by_every_worker():
-    assert caches[screen_cache.CACHE].__class__.__name__ == "DatabaseCache"
+def test_the_screens_cache_is_shared_by_every_worker(settings):
+    """Files under DATA_DIR: every gunicorn worker process of the machine reads the same."""
+    backend = caches[screen_cache.CACHE]
+    assert backend.__class__.__name__ == "FileBasedCache"
+    assert str(settings.DATA_DIR) in settings.CACHES[screen_cache.CACHE]["LOCATION"]
 
 
 def test_live_poll_is_304_until_the_evening_changes(organiser_client, organiser, drawn, monkeypatch):
