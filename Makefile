@@ -14,7 +14,7 @@ help:
 	@echo "make organiser - create an organiser login or set a new password (asks for name and password)"
 	@echo "make test  - install what the tests need (incl. Chromium) and run every test, with coverage"
 	@echo "make lint  - ruff (lint + format check) and mypy (the pure domain), as the CI runs them"
-	@echo "make bench - time the printed documents, pages, draw, load and the season ranking"
+	@echo "make bench - time the documents, the draw, the pages, the season ranking and the room under load (SQLite and PostgreSQL)"
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -70,13 +70,18 @@ lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
-# How long the printed documents take to build (200 players, 50 tables), against bare reportlab.
+# How long the printed documents take to build (200 and 1,000 players) against bare reportlab,
+# the draw, the busiest pages, table-side entry under load, and the room of issue 15 (tablets,
+# live-overview pollers, public screens) for 26, 300 and 1,000 players on SQLite and PostgreSQL:
+# about 15 minutes on a 2-core laptop; BENCH_QUICK=1 leaves out the 1,000-player field (5 minutes).
 bench: $(VENV)/.installed translations
 	$(PY) bench/bench_documents.py
 	$(PY) bench/bench_draw.py
 	$(PY) bench/bench_pages.py
 	$(PY) bench/bench_load.py
 	$(PY) bench/bench_season.py
+	$(PY) bench/bench_load.py --scenario
+	scripts/with-postgres.sh $(PY) bench/bench_load.py --scenario --database postgres
 
 # Developers only: refresh the .po files from the code (needs GNU gettext).
 messages: $(VENV)/.installed

@@ -49,6 +49,7 @@ from scoring.documents import pdf_base  # noqa: E402
 from scoring.documents.data import DealLine, PartnershipRef, PlayerRef, RoundPlan, SessionPlan, TablePlan  # noqa: E402
 from scoring.documents.ranking import build_ranking  # noqa: E402
 from scoring.documents.score_sheets import build_score_sheets, qr_modules  # noqa: E402
+from scoring.documents.table_lists import build_table_list  # noqa: E402
 from scoring.domain.names import person_key  # noqa: E402
 from scoring.domain.ranking import PlayerScore, rank  # noqa: E402
 from scoring.models import Evening, Player  # noqa: E402
@@ -183,6 +184,39 @@ def sheet_tables(plan: SessionPlan) -> list[list[list[str]]]:
     return out
 
 
+def table_list_tables(plan: SessionPlan) -> list[list[list[str]]]:
+    """The table list's rows as plain strings: per round table number and the two teams (two
+    names on two lines), then the players A to Z with partner and table in every round."""
+    out = []
+    seats: dict = {}
+    partner = {}
+    for team in plan.partnerships:
+        a, b = team.players
+        partner[a], partner[b] = b, a
+    for round_ in plan.rounds:
+        rows = [["Tisch", "Team A", "Team B"]]
+        for seat in round_.tables:
+            rows.append(
+                [
+                    str(seat.table),
+                    "\n".join(p.label for p in seat.team_a.players),
+                    "\n".join(p.label for p in seat.team_b.players),
+                ]
+            )
+            for player in (*seat.team_a.players, *seat.team_b.players):
+                seats.setdefault(player, {})[round_.number] = str(seat.table)
+        out.append(rows)
+    heads = [f"Runde {r.number}" for r in plan.rounds]
+    out.append(
+        [["Name", "Partner", *heads]]
+        + [
+            [p.label, partner[p].label, *[by_round.get(r.number, "setzt aus") for r in plan.rounds]]
+            for p, by_round in sorted(seats.items(), key=lambda item: item[0].label)
+        ]
+    )
+    return out
+
+
 def best(repeat: int, build, cold: bool = True) -> float:
     """The fastest of ``repeat`` builds, in seconds; ``cold`` empties the caches first (encoded
     QR codes, text widths), so that every build does all its work."""
@@ -231,6 +265,14 @@ def main() -> None:
     print(f"score sheets ratio to bare tables only: {ours / plain:.2f}")
     print(f"score sheets ratio to bare tables only, QR codes already encoded: {warm / plain:.2f}")
     print(f"score sheets ratio to bare tables with QR codes: {ours / plain_qr:.2f}")
+
+    big = session_plan(250, rnd)  # 1,000 players (issue 15: the table list within 1.5x of bare)
+    bare_list = table_list_tables(big)
+    ours = best(args.repeat, lambda: build_table_list(ev, big, printed_at=printed))
+    plain = best(args.repeat, lambda: bare(bare_list, page_break_every=1))
+    print(f"table list 1,000 players (250 tables x 4 rounds + A-Z), ours: {ours * 1000:.0f} ms")
+    print(f"table list 1,000 players, bare reportlab: {plain * 1000:.0f} ms")
+    print(f"table list ratio: {ours / plain:.2f}")
 
 
 if __name__ == "__main__":

@@ -18,6 +18,20 @@ What it does, bounded in time (every request and the whole run have time-outs):
    lost, duplicated and failed entries, checked by reading the database at the end: every deal
    exactly once with the value sent, exactly one history entry per deal, every round confirmed,
    no "database is locked" in the server log. Exit status 1 when any count is not zero.
+
+``--scenario`` (``make bench``): the room of issue 15, one field after the other, through gunicorn
+as ``make serve`` starts it (2 workers x 8 threads; the project's settings plus the bare view of
+``bench/bench_urls.py``): 26 players with 6 tablets, 300 with 75, 1,000 with 250 (``--fields``;
+``BENCH_QUICK=1`` leaves out the 1,000), each with 60 live-overview pollers (organiser logins,
+every 5 s) and 100 phones on the public ranking screen (every 10 s), all sending
+``If-None-Match`` as a browser does, and one client asking the bare view twice a second. Each
+tablet plays round 1 as the page's own script does (htmx POST with the form's idempotency key and
+version, one deal resent, finish, confirm), one deal every ``--deal-every`` seconds (15: at
+1,000 players 17 deals a second, twice the rate issue 15 measured; a real deal takes minutes).
+On SQLite (a fresh file per field) or, with ``--database postgres`` inside
+``scripts/with-postgres.sh``, on PostgreSQL (a fresh database per field). Prints per request
+kind p50/p95/p99 and errors, lost and duplicated deals counted in the database, and the 304
+polls against the bare view.
 """
 
 from __future__ import annotations
@@ -65,9 +79,16 @@ services.draw_session(evening=evening, seed=2026)
 # A served app (DEBUG off) refuses to start without an organiser login (scoring.startup).
 from scoring.accounts import save_login
 import secrets
-save_login(username="bench-leitung", password=secrets.token_urlsafe(16), role="Turnierleitung")
+user = save_login(username="bench-leitung", password=secrets.token_urlsafe(16), role="Turnierleitung")
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.sessions.backends.db import SessionStore
+user = get_user_model().objects.get(username="bench-leitung")
+login = SessionStore()
+login[SESSION_KEY], login[BACKEND_SESSION_KEY] = str(user.pk), "django.contrib.auth.backends.ModelBackend"
+login[HASH_SESSION_KEY] = user.get_session_auth_hash()
+login.create()
 tokens = dict(Table.objects.filter(evening=evening).values_list("number", "token"))
-print(json.dumps({{"evening": evening.pk, "tokens": tokens}}))
+print(json.dumps({{"evening": evening.pk, "tokens": tokens, "session": login.session_key}}))
 """
 
 
@@ -98,6 +119,8 @@ class Tablet:
     entries: int = 0
     resends: int = 0
     cookies: dict[str, str] = field(default_factory=dict)
+    think: float = 0.0  # seconds between two deals (the scenario's pace); 0: as fast as possible
+    steps: list[float] = field(default_factory=list)  # latencies of finishing and confirming
 
     def __post_init__(self) -> None:
         self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=REQUEST_TIMEOUT)
@@ -132,29 +155,43 @@ class Tablet:
             raise RuntimeError(f"table {self.number}: no {name} in the page")
         return match.group(1)
 
+    def deal_form(self, html: str, result: DealResult) -> dict:
+        """What the page's form sends for a deal: CSRF token, seating, the form's idempotency key
+        and the deal's version (both from the page), the entry."""
+        data = {
+            "csrfmiddlewaretoken": self.form(html, "csrfmiddlewaretoken"),
+            "seating": self.form(html, "seating"),
+            "key": self.form(html, "key"),
+            "version": self.form(html, "version"),
+            "winner": result.winner,
+            "bonus_a": result.bonus_a,
+            "bonus_b": result.bonus_b,
+        }
+        if result.to_nil:
+            data["to_nil"] = "on"
+        return data
+
+    def pause(self, first: bool = False) -> None:
+        """The scenario's pace: a tablet's next deal comes ``think`` seconds after the last one
+        (within 20 %); the tables start at random moments within the first ``think``."""
+        if self.think:
+            time.sleep(random.uniform(0, self.think) if first else self.think * random.uniform(0.8, 1.2))
+
     def run(self, ready: threading.Barrier, rounds: int, deals: int, deadline: float) -> None:
         base = f"/t/{self.token}/"
         try:
             status, html = self.request("GET", base)
             if status != 200:
                 raise RuntimeError(f"table page answered {status}")
-            ready.wait(timeout=60)
+            ready.wait(timeout=120)
+            self.pause(first=True)
             for round_number in range(1, rounds + 1):
                 for deal in range(1, deals + 1):
                     if time.monotonic() > deadline:
                         raise RuntimeError("run time-out")
-                    result = planned_result(self.number, round_number, deal)
-                    data = {
-                        "csrfmiddlewaretoken": self.form(html, "csrfmiddlewaretoken"),
-                        "seating": self.form(html, "seating"),
-                        "key": self.form(html, "key"),
-                        "version": self.form(html, "version"),
-                        "winner": result.winner,
-                        "bonus_a": result.bonus_a,
-                        "bonus_b": result.bonus_b,
-                    }
-                    if result.to_nil:
-                        data["to_nil"] = "on"
+                    if (round_number, deal) != (1, 1):
+                        self.pause()
+                    data = self.deal_form(html, planned_result(self.number, round_number, deal))
                     start = time.perf_counter()
                     status, answer = self.request("POST", f"{base}spiel/{deal}/", data)
                     self.latencies.append(time.perf_counter() - start)
@@ -173,6 +210,7 @@ class Tablet:
                     html = answer
                 seating = self.form(html, "seating")
                 for step, team in (("fertig", "A"), ("bestaetigen", "B")):
+                    start = time.perf_counter()
                     status, html = self.request(
                         "POST",
                         f"{base}{step}/",
@@ -182,6 +220,7 @@ class Tablet:
                             "team": team,
                         },
                     )
+                    self.steps.append(time.perf_counter() - start)
                     if status != 200 or 'class="msg error"' in html:
                         self.failures.append(f"table {self.number} round {round_number} {step}: {status}")
         except Exception as error:  # noqa: BLE001 - every failure is counted and shown
@@ -195,20 +234,30 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
 
 
-def check_database(db: Path, evening: int, tokens: dict[str, str], rounds: int, deals: int) -> dict[str, int]:
-    """Lost, duplicated and wrong entries, read straight from the SQLite file."""
-    con = sqlite3.connect(db)
+def _connect(database: Path | str):
+    """A DB-API connection and its parameter mark: the SQLite file, or a PostgreSQL URL."""
+    if isinstance(database, str) and database.startswith("postgres"):
+        import psycopg
+
+        return psycopg.connect(database), "%s"
+    return sqlite3.connect(database), "?"
+
+
+def check_database(db: Path | str, evening: int, tokens: dict[str, str], rounds: int, deals: int) -> dict[str, int]:
+    """Lost, duplicated and wrong entries, read straight from the database (SQLite file or
+    PostgreSQL URL)."""
+    con, mark = _connect(db)
     rows = con.execute(
         """SELECT t.number, r.number, d.number, d.winner, d.to_nil, d.bonus_a, d.bonus_b, d.points_a,
                   d.points_b, (SELECT COUNT(*) FROM scoring_dealchange c WHERE c.deal_id = d.id)
            FROM scoring_deal d JOIN scoring_seating s ON d.seating_id = s.id
            JOIN scoring_round r ON s.round_id = r.id JOIN scoring_table t ON s.table_id = t.id
-           WHERE t.evening_id = ?""",
+           WHERE t.evening_id = ?""".replace("?", mark),
         (evening,),
     ).fetchall()
     confirmed = con.execute(
         """SELECT COUNT(*) FROM scoring_seating s JOIN scoring_table t ON s.table_id = t.id
-           WHERE t.evening_id = ? AND s.confirmed_at IS NOT NULL""",
+           WHERE t.evening_id = ? AND s.confirmed_at IS NOT NULL""".replace("?", mark),
         (evening,),
     ).fetchone()[0]
     con.close()
@@ -237,6 +286,315 @@ def check_database(db: Path, evening: int, tokens: dict[str, str], rounds: int, 
     return {"lost": lost, "duplicated": duplicated, "wrong": wrong, "confirmed": confirmed}
 
 
+# --- The room of issue 15: tablets, live-overview pollers, public screens ---------------------
+
+#: players -> tablets (tables): the three fields of issue 15
+FIELDS = {26: 6, 300: 75, 1000: 250}
+LIVE_POLLERS, LIVE_EVERY = 60, 5.0  # organiser screens on the live overview, seconds
+SCREEN_PHONES, SCREEN_EVERY = 100, 10.0  # phones on the public ranking screen, seconds
+BARE_EVERY = 0.5  # seconds between two requests of the bare view
+
+
+@dataclass
+class Poller:
+    """A screen that reloads a page every ``every`` seconds as htmx and the browser do: the
+    fragment (HX-Request), with ``If-None-Match`` of the last answer (the browser's cache)."""
+
+    kind: str
+    path: str
+    every: float
+    port: int
+    cookies: dict[str, str] = field(default_factory=dict)
+    htmx: bool = True
+    results: list[tuple[int, float]] = field(default_factory=list)  # (status, seconds)
+    failures: list[str] = field(default_factory=list)
+
+    def _get(self, conn: http.client.HTTPConnection, headers: dict) -> http.client.HTTPResponse:
+        """GET the page; an idle keep-alive connection the server has closed meanwhile is
+        opened again once, as a browser does."""
+        for attempt in (1, 2):
+            try:
+                conn.request("GET", self.path, headers=headers)
+                response = conn.getresponse()
+                response.read()
+                return response
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                conn.close()
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    def run(self, stop: threading.Event) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=REQUEST_TIMEOUT)
+        etag = None
+        stop.wait(random.uniform(0, self.every))
+        while not stop.is_set():
+            headers = {"HX-Request": "true"} if self.htmx else {}
+            if self.cookies:
+                headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+            if etag:
+                headers["If-None-Match"] = etag
+            start = time.perf_counter()
+            try:
+                response = self._get(conn, headers)
+            except (OSError, http.client.HTTPException) as error:
+                conn.close()
+                self.failures.append(f"{self.kind}: {type(error).__name__}: {error}")
+                stop.wait(self.every)
+                continue
+            self.results.append((response.status, time.perf_counter() - start))
+            if response.status not in (200, 304):
+                self.failures.append(f"{self.kind}: HTTP {response.status}")
+            etag = response.getheader("ETag") or etag
+            for name, value in response.getheaders():
+                if name.lower() == "set-cookie":
+                    key, _, rest = value.partition("=")
+                    self.cookies[key] = rest.split(";", 1)[0]
+            stop.wait(self.every)
+        conn.close()
+
+
+def _start_gunicorn(env: dict, port: int, log_path: Path, workers: int, threads: int) -> subprocess.Popen:
+    """gunicorn as scripts/serve.sh starts it (gthread, the project's config), on 127.0.0.1."""
+    with open(log_path, "w") as log:
+        return subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "bruus_tournament.wsgi",
+                "--config",
+                "python:bruus_tournament.gunicorn_conf",
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--worker-class",
+                "gthread",
+                "--workers",
+                str(workers),
+                "--threads",
+                str(threads),
+                "--timeout",
+                "60",
+                "--log-level",
+                "warning",
+                "--error-logfile",
+                "-",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+
+
+def server_cpu_seconds(master: int) -> float:
+    """CPU time (user + system) used so far by gunicorn: the master and its workers (/proc)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid, ppid = int(stat.parent.name), int(fields[1])
+        if master in (pid, ppid):
+            total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+def _wait_until_up(port: int, server: subprocess.Popen) -> bool:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and server.poll() is None:
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            conn.request("GET", "/")
+            if conn.getresponse().status == 200:
+                return True
+        except OSError:
+            pass
+        time.sleep(0.2)
+    return False
+
+
+def _stop(server: subprocess.Popen) -> None:
+    server.terminate()
+    try:
+        server.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait(timeout=5)
+
+
+def _fresh_database(database: str, name: str, data_dir: Path) -> str:
+    """A new empty database for one field: an SQLite file, or a PostgreSQL database created on
+    the server of ``DATABASE_URL`` (scripts/with-postgres.sh)."""
+    if database == "sqlite":
+        return f"sqlite:///{data_dir / 'bruus.sqlite3'}"
+    import psycopg
+
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith("postgres"):
+        raise SystemExit("--database postgres needs DATABASE_URL (run inside scripts/with-postgres.sh)")
+    with psycopg.connect(url, autocommit=True) as con:
+        con.execute(f'CREATE DATABASE "{name}"')
+    return url.rsplit("/", 1)[0] + "/" + name
+
+
+def _stats(values: list[float]) -> str:
+    if not values:
+        return "-"
+    return (
+        f"p50 {percentile(values, 0.5) * 1000:6.0f} ms  p95 {percentile(values, 0.95) * 1000:6.0f} ms  "
+        f"p99 {percentile(values, 0.99) * 1000:6.0f} ms"
+    )
+
+
+def run_field(players: int, tables: int, args, database: str) -> bool:
+    """One field of the scenario; prints its figures and returns True when nothing failed."""
+    data_dir = Path(tempfile.mkdtemp(prefix=f"bruus-room-{players}-"))
+    port = free_port()
+    db_url = _fresh_database(database, f"bench_{players}_{secrets.token_hex(3)}", data_dir)
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "bench.bench_settings",  # the project + the bare view
+        "DATA_DIR": str(data_dir),
+        "DATABASE_URL": db_url,
+        "DEBUG": "false",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "CSRF_TRUSTED_ORIGINS": f"http://127.0.0.1:{port}",
+    }
+    started = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True, timeout=300
+    )
+    setup = subprocess.run(
+        [sys.executable, "-c", SETUP.format(players=players, rounds=4, deals=args.deals)],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        timeout=600,
+        capture_output=True,
+        text=True,
+    )
+    plan = json.loads(setup.stdout.strip().splitlines()[-1])
+    tokens: dict[str, str] = plan["tokens"]
+    evening = plan["evening"]
+    think = args.deal_every
+    print(
+        f"\n{players} players, {len(tokens)} tablets, {LIVE_POLLERS} live-overview pollers, "
+        f"{SCREEN_PHONES} phones, {database} (set-up {time.perf_counter() - started:.0f} s; "
+        f"each tablet enters a deal every {think:g} s: {len(tokens) / think:.1f} deals/s in the room)"
+    )
+    log_path = data_dir / "gunicorn.log"
+    server = _start_gunicorn(env, port, log_path, args.workers, args.threads)
+    stop = threading.Event()
+    try:
+        if not _wait_until_up(port, server):
+            print("gunicorn did not start:\n" + log_path.read_text()[-2000:])
+            return False
+        tablets = [
+            Tablet(number=int(n), token=t, port=port, think=think)
+            for n, t in sorted(tokens.items(), key=lambda i: int(i[0]))
+        ]
+        pollers = [
+            Poller(
+                "live overview",
+                f"/organiser/abende/{evening}/live/?durchgang=1",
+                LIVE_EVERY,
+                port,
+                cookies={"sessionid": plan["session"]},
+            )
+            for _ in range(LIVE_POLLERS)
+        ]
+        pollers += [
+            Poller("public screen", f"/abend/{evening}/rangliste/", SCREEN_EVERY, port) for _ in range(SCREEN_PHONES)
+        ]
+        pollers.append(Poller("bare view", "/bench/bare/", BARE_EVERY, port, htmx=False))
+        poll_threads = [threading.Thread(target=p.run, args=(stop,), daemon=True) for p in pollers]
+        for thread in poll_threads:
+            thread.start()
+        ready = threading.Barrier(len(tablets) + 1)
+        deadline = time.monotonic() + RUN_TIMEOUT
+        threads = [threading.Thread(target=t.run, args=(ready, 1, args.deals, deadline), daemon=True) for t in tablets]
+        for thread in threads:
+            thread.start()
+        ready.wait(timeout=300)
+        load_start = time.perf_counter()
+        cpu_start = server_cpu_seconds(server.pid)
+        for thread in threads:
+            thread.join(timeout=max(0.0, deadline - time.monotonic()) + 5)
+        elapsed = time.perf_counter() - load_start
+        cpu = server_cpu_seconds(server.pid) - cpu_start
+        hung = sum(1 for thread in threads if thread.is_alive())
+        # The room between rounds: the screens go on polling, nothing changes (304s).
+        stop.wait(max(args.quiet, args.min_duration - elapsed))
+        stop.set()
+        for thread in poll_threads:
+            thread.join(timeout=REQUEST_TIMEOUT + 5)
+    finally:
+        stop.set()
+        _stop(server)
+
+    counts = check_database(
+        data_dir / "bruus.sqlite3" if database == "sqlite" else db_url, evening, tokens, 1, args.deals
+    )
+    server_log = log_path.read_text()
+    errors = server_log.count("Traceback") + server_log.count("database is locked")
+    until = max(elapsed + args.quiet, args.min_duration)
+    print(f"  tablets done after {elapsed:.0f} s; the screens polled on, the room quiet, until {until:.0f} s")
+    print(f"  server CPU while the tablets played: {cpu:.0f} s in {elapsed:.0f} s = {cpu / elapsed:.2f} cores")
+    bad = _report(tablets, pollers, counts, errors, hung, len(tokens))
+    if not bad:
+        shutil.rmtree(data_dir, ignore_errors=True)
+    else:
+        print(f"  FAILED (gunicorn log: {log_path})")
+    return not bad
+
+
+def _report(tablets: list[Tablet], pollers: list[Poller], counts: dict, errors: int, hung: int, tables: int) -> int:
+    """Print a field's figures; returns the number of things that went wrong."""
+    deals = [x for t in tablets for x in t.latencies]
+    steps = [x for t in tablets for x in t.steps]
+    failures = [f for t in tablets for f in t.failures] + [f for p in pollers for f in p.failures]
+    print(
+        f"  {'deal entry (htmx POST)':28s} {_stats(deals)}  n={len(deals)} (+ {sum(t.resends for t in tablets)} resent)"
+    )
+    print(f"  {'finish + confirm':28s} {_stats(steps)}  n={len(steps)}")
+    by_kind: dict[str, dict[int, list[float]]] = {}
+    for poller in pollers:
+        for status, seconds in poller.results:
+            by_kind.setdefault(poller.kind, {}).setdefault(status, []).append(seconds)
+    for kind, statuses in by_kind.items():
+        for status, values in sorted(statuses.items()):
+            print(f"  {f'{kind} {status}':28s} {_stats(values)}  n={len(values)}")
+    bare = by_kind.get("bare view", {}).get(200, [])
+    for kind in ("live overview", "public screen"):
+        not_modified = by_kind.get(kind, {}).get(304, [])
+        if bare and not_modified:
+            ratio = percentile(not_modified, 0.5) / percentile(bare, 0.5)
+            print(f"  {kind} 304 against the bare view (p50): {ratio:.1f}x")
+    print(
+        f"  errors: HTTP/app {len(failures)}, server tracebacks/locks {errors}, tablets hung {hung}; "
+        f"deals lost {counts['lost']}, duplicated {counts['duplicated']}, wrong {counts['wrong']}; "
+        f"rounds confirmed {counts['confirmed']} of {tables}"
+    )
+    for failure in failures[:5]:
+        print(f"    {failure}")
+    bad = len(failures) + errors + hung + counts["lost"] + counts["duplicated"] + counts["wrong"]
+    return bad + tables - counts["confirmed"]
+
+
+def scenario(args) -> int:
+    fields = [int(f) for f in args.fields.split(",")] if args.fields else list(FIELDS)
+    if os.environ.get("BENCH_QUICK") and not args.fields:
+        fields = [f for f in fields if f < 1000]
+    ok = True
+    for players in fields:
+        ok &= run_field(players, FIELDS.get(players, players // 4), args, args.database)
+    return 0 if ok else 1
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50, help="tables = simulated tablets (players = 4 x tables)")
@@ -244,7 +602,17 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=4, help="deals per round")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (make serve: 2)")
     parser.add_argument("--threads", type=int, default=8, help="threads per worker (make serve: 8)")
+    parser.add_argument("--scenario", action="store_true", help="the room of issue 15 (tablets, pollers, screens)")
+    parser.add_argument("--fields", default="", help="scenario: players per field, e.g. 26,300 (default 26,300,1000)")
+    parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite", help="scenario: database")
+    parser.add_argument(
+        "--deal-every", type=float, default=15.0, help="scenario: seconds between two deals of one tablet"
+    )
+    parser.add_argument("--quiet", type=float, default=20.0, help="scenario: seconds of polling after the tablets")
+    parser.add_argument("--min-duration", type=float, default=45.0, help="scenario: shortest load phase, seconds")
     args = parser.parse_args()
+    if args.scenario:
+        return scenario(args)
 
     data_dir = Path(tempfile.mkdtemp(prefix="bruus-load-"))
     port = free_port()

@@ -205,6 +205,20 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 elif DATABASES["default"]["ENGINE"] not in ("django.db.backends.postgresql",):
     raise ImproperlyConfigured("DATABASE_URL must point to SQLite or PostgreSQL.")
 
+# "screens": computed rankings and live grids shared by every gunicorn worker, in files under
+# DATA_DIR (writing them takes no database write lock, so deal entries never wait for a screen);
+# keyed on the evening's version (scoring/screen_cache.py). A second machine computes its own.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "screens": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(DATA_DIR / "screen-cache"),
+        "OPTIONS": {"MAX_ENTRIES": 2000},
+    },
+}
+# A public screen is recomputed at most this often while deals arrive (seconds; below its poll interval).
+SCREEN_FLOOR_SECONDS = env.float("SCREEN_FLOOR_SECONDS", default=5.0)
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

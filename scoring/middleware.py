@@ -27,9 +27,10 @@ MAX_ID = 2**63 - 1
 EXPORTS = frozenset({"ranking", "deal_results"})
 
 
-def evening_language(match: ResolverMatch | None, query) -> str | None:
+def evening_language(match: ResolverMatch | None, query, request: HttpRequest | None = None) -> str | None:
     """The language a request must be answered in, or None for the usual choice (browser,
-    organiser). One small query for the pages of the room; none for the others."""
+    organiser). One small query for the pages of the room; none for the others. It also reads
+    the evening's version and sets ``request.evening_state`` (``scoring.screen_cache``)."""
     if match is None:
         return None
     kwargs = match.kwargs
@@ -37,7 +38,9 @@ def evening_language(match: ResolverMatch | None, query) -> str | None:
         return None  # no such evening (the view answers 404); the database is not asked
     evenings = None
     if match.namespace == "scorer" and "token" in kwargs:
-        evenings = Table.objects.filter(token=kwargs["token"]).values_list("evening__language", flat=True)
+        evenings = Table.objects.filter(token=kwargs["token"]).values_list(
+            "evening__language", "evening__version", "evening__ranking_hidden"
+        )
     elif "pk" in kwargs and (
         match.namespace == "public"
         or (
@@ -45,10 +48,15 @@ def evening_language(match: ResolverMatch | None, query) -> str | None:
             and (match.route.endswith(".pdf") or (match.url_name in EXPORTS and query.get("_export")))
         )
     ):
-        evenings = Evening.objects.filter(pk=kwargs["pk"]).values_list("language", flat=True)
+        evenings = Evening.objects.filter(pk=kwargs["pk"]).values_list("language", "version", "ranking_hidden")
     if evenings is None:
         return None
-    language = evenings.first()
+    row = evenings.first()
+    if row is None:
+        return None
+    language, *state = row
+    if request is not None:
+        request.evening_state = tuple(state)  # scoring.screen_cache: the ETag needs no second query
     return language if language and translation.check_for_language(language) else None
 
 
@@ -72,7 +80,7 @@ class EveningLanguageMiddleware:
         return response
 
     def process_view(self, request: HttpRequest, view_func, view_args, view_kwargs) -> None:
-        language = evening_language(request.resolver_match, request.GET)
+        language = evening_language(request.resolver_match, request.GET, request)
         if language:
             translation.activate(language)
             request.LANGUAGE_CODE = language

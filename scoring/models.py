@@ -51,6 +51,13 @@ class DealWinner(models.TextChoices):
     BOCK = rulesets.BOCK, _("Bock")
 
 
+def new_version_start() -> int:
+    """Where a new evening's version starts: a random 40-bit number, so that an evening recreated
+    with the same id (a fresh database, a restore) never meets the ETags and cached screens of
+    the old one."""
+    return secrets.randbits(40)
+
+
 def new_table_token() -> str:
     """A fresh table link token: 24 random bytes (192 bits), URL-safe base64, 32 characters."""
     return secrets.token_urlsafe(24)
@@ -128,6 +135,9 @@ class Evening(models.Model):
         default=RuleSetChoice.SCHWESING,
         help_text=_("How the deals are scored. It cannot be changed once a deal is entered."),
     )
+    # +1 in the transaction of every write that can change a page of the evening
+    # (scoring.services.base.evening_changed); ETags and the shared cache of the screens use it.
+    version = models.PositiveBigIntegerField(default=new_version_start, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -81,8 +81,9 @@ def roster_evening(db):
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    """Every test starts with an empty cache (wrong-link counters live in the database,
-    ``scoring.throttle``, and are rolled back with each test's transaction).
+    """Every test starts with empty caches, also the shared cache of the screens
+    (``scoring.screen_cache``; wrong-link counters live in the database, ``scoring.throttle``,
+    and are rolled back with each test's transaction).
 
     Does nothing when Django is not set up (pure domain tests run with ``-p no:django``)."""
     from django.conf import settings
@@ -90,11 +91,13 @@ def _fresh_cache():
     if not settings.configured:
         yield
         return
-    from django.core.cache import cache
+    from django.core.cache import caches
 
-    cache.clear()
+    for alias in ("default", "screens"):  # screens: the computed screens, files in DATA_DIR
+        caches[alias].clear()
     yield
-    cache.clear()
+    for alias in ("default", "screens"):
+        caches[alias].clear()
 
 
 # --- Real Chromium for the browser tests (Debian's package; Playwright never downloads one) --------

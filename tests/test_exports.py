@@ -259,5 +259,7 @@ def test_export_query_count_does_not_grow_with_players(organiser_client, django_
             assert organiser_client.get(url).status_code == 200
         counts.append(len(context.captured_queries))
     assert counts[0] == counts[1], counts
-    with django_assert_num_queries(counts[1]):
+    # Asked again, the ranking comes from the shared cache of the evening's version (issue 15):
+    # without the ranking selector's 5 queries and the count of sessions drawn.
+    with django_assert_num_queries(counts[1] - 6 if name == "ranking" else counts[1]):
         organiser_client.get(url)

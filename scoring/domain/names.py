@@ -58,7 +58,7 @@ def split_name(name: str) -> tuple[str, str]:
     return words[-1], " ".join(words[:-1])
 
 
-@lru_cache(maxsize=16384)  # pure; a season ranking asks for the same people once per evening
+@lru_cache(maxsize=65536)  # pure; lists of 1,000 players sort by it on every page and printout
 def person_key(name: str, club: str = "", tie: Hashable = 0) -> tuple:
     """The sort key of a person in every list, page, printout and export (DIN 5007-1, by surname,
     then first name, then club).
@@ -79,12 +79,18 @@ def person_key(name: str, club: str = "", tie: Hashable = 0) -> tuple:
     )
 
 
+@lru_cache(maxsize=4096)
+def _folded_char(c: str) -> str:
+    """One character folded as :func:`collation_key` folds it (a space for white space)."""
+    return collation_key(c) if c.strip() else " "
+
+
 def _accents_last(text: str) -> tuple:
     """Secondary and tertiary order: a plain letter before an accented one or ß (letter by letter
     of the folded text), then small before capital letters."""
     marks = []
     for c in text:
-        plain = collation_key(c) if c.strip() else " "
+        plain = _folded_char(c)
         marks += [plain != c.lower()] * len(plain)
     return (tuple(marks), text.swapcase())
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Prefetch
+from django.db.models import BooleanField, Count, ExpressionWrapper, Prefetch, Q
 
 from scoring.domain.names import display_names, person_key
 from scoring.models import Deal, DrawnDeal, Evening, Participant, Partnership, Player, Round, Seating, Session
@@ -17,21 +17,71 @@ def evening_has_deals(evening: Evening) -> bool:
     return Deal.objects.filter(seating__in=seatings).exists() or DrawnDeal.objects.filter(seating__in=seatings).exists()
 
 
-def sessions_with_rounds(evening: Evening) -> list[Session]:
-    """The evening's sessions with partnerships, rounds, seatings (teams, players, deal counts)
-    prefetched: one query per level, independent of the number of players."""
+def sessions_with_rounds(evening: Evening, number: int | None = None) -> list[Session]:
+    """The evening's sessions (only session ``number`` when given) with partnerships, rounds,
+    seatings (teams, players, deal counts) prefetched: one query per level, independent of the
+    number of players."""
     seatings = Seating.objects.select_related("table", *PARTNERSHIP_PLAYERS).annotate(deal_count=Count("deals"))
     rounds = Round.objects.select_related(
         "sitout_partnership__player_1", "sitout_partnership__player_2"
     ).prefetch_related(Prefetch("seatings", queryset=seatings))
+    sessions = evening.sessions.order_by("number")
+    if number is not None:
+        sessions = sessions.filter(number=number)
     return list(
-        evening.sessions.order_by("number")
-        .select_related("sitout_player")
-        .prefetch_related(
+        sessions.select_related("sitout_player").prefetch_related(
             Prefetch("rounds", queryset=rounds),
             Prefetch("partnerships", queryset=Partnership.objects.select_related("player_1", "player_2")),
         )
     )
+
+
+@dataclass(frozen=True)
+class ProgressCell:
+    """One table in one round on the evening page: deals entered, confirmed or not."""
+
+    seating_id: int
+    table: int
+    deals: int
+    confirmed: bool
+
+
+@dataclass
+class SessionProgress:
+    """A session on the evening page: its number and seed, and per round one cell per table."""
+
+    number: int
+    seed: int
+    rounds: list[tuple[int, list[ProgressCell]]] = field(default_factory=list)
+
+    @property
+    def tables(self) -> list[int]:
+        """The table numbers (of the first round), for the header."""
+        return [cell.table for cell in self.rounds[0][1]] if self.rounds else []
+
+
+def evening_progress(evening: Evening) -> list[SessionProgress]:
+    """Every drawn session's progress grid for the evening page: plain values, no partnerships
+    or players (2 queries, whatever the number of players)."""
+    sessions = {
+        pk: SessionProgress(number, seed)
+        for pk, number, seed in evening.sessions.order_by("number").values_list("pk", "number", "seed")
+    }
+    cells = (
+        Seating.objects.filter(round__session__evening=evening)
+        .annotate(
+            deal_count=Count("deals"),
+            confirmed=ExpressionWrapper(Q(confirmed_at__isnull=False), output_field=BooleanField()),
+        )
+        .order_by("round__session__number", "round__number", "table__number")
+        .values_list("round__session_id", "round__number", "pk", "table__number", "deal_count", "confirmed")
+    )
+    for session_id, round_number, pk, table, deals, confirmed in cells:
+        rounds = sessions[session_id].rounds
+        if not rounds or rounds[-1][0] != round_number:
+            rounds.append((round_number, []))
+        rounds[-1][1].append(ProgressCell(pk, table, deals, bool(confirmed)))
+    return list(sessions.values())
 
 
 def checked_in_count(evening: Evening) -> int:

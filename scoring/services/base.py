@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from django.db.models import F
+
 from scoring.domain.errors import DomainError, gettext_noop
+from scoring.models import Evening
 from scoring.parsing import ascii_int
 
 
@@ -27,3 +30,16 @@ def _set_flag(model, pk: int, field: str, value: bool):
         setattr(row, field, value)
         row.save(update_fields=[field])
     return row
+
+
+def evening_changed(evening_id: int | None = None, **lookup) -> None:
+    """Bump the version of an evening (or of every evening matching ``lookup``, e.g.
+    ``sessions__rounds=round_id``) in the current transaction.
+
+    Every service that changes something a page of an evening shows calls this, as the last
+    statement of its transaction (PostgreSQL holds the evening's row lock only from here to the
+    commit). The version feeds the ETags of the screens and the keys of their shared cache
+    (``scoring.screen_cache``): a write that does not bump it leaves stale screens.
+    """
+    evenings = Evening.objects.filter(pk=evening_id) if evening_id is not None else Evening.objects.filter(**lookup)
+    evenings.update(version=F("version") + 1)

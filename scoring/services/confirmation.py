@@ -8,7 +8,7 @@ from django.utils import timezone
 from scoring.domain.errors import gettext_noop
 from scoring.domain.rules import TEAMS, other_team
 from scoring.models import Seating, Table
-from scoring.services.base import ServiceError
+from scoring.services.base import ServiceError, evening_changed
 from scoring.services.deals import (
     _check_all_deals_entered,
     _check_own_table,
@@ -41,6 +41,7 @@ def mark_seating_entered(*, seating_id: int, table: Table, team: str) -> Seating
     seating.entered_at = timezone.now()
     seating.entered_by = team
     seating.save(update_fields=["entered_at", "entered_by"])
+    evening_changed(seating.round.session.evening_id)
     return seating
 
 
@@ -56,6 +57,7 @@ def reopen_seating(*, seating_id: int, table: Table) -> Seating:
         seating.entered_at = None
         seating.entered_by = ""
         seating.save(update_fields=["entered_at", "entered_by"])
+        evening_changed(seating.round.session.evening_id)
     return seating
 
 
@@ -108,6 +110,7 @@ def confirm_seating(*, seating_id: int, team: str, table: Table | None = None, u
     seating.confirmed_by = user
     seating.confirmed_via = via[:120]
     seating.save(update_fields=["entered_at", "confirmed_at", "confirmed_by", "confirmed_via"])
+    evening_changed(seating.round.session.evening_id)
     return seating
 
 
@@ -129,4 +132,5 @@ def enter_and_confirm_seating(*, seating_id: int, table: Table | None = None) ->
     seating.confirmed_at = timezone.now()
     seating.entered_at = seating.entered_at or seating.confirmed_at
     seating.save(update_fields=["confirmed_at", "entered_at"])
+    evening_changed(seating.round.session.evening_id)
     return seating

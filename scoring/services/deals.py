@@ -12,7 +12,7 @@ from scoring.domain.rules import DealResult, DealScore, ImpossibleResult
 from scoring.domain.rulesets import BOCK, DRAW, RuleSet
 from scoring.models import Deal, DealChange, DrawnDeal, Seating, Table
 from scoring.parsing import ascii_int
-from scoring.services.base import ServiceError
+from scoring.services.base import ServiceError, evening_changed
 
 
 class ConflictError(ServiceError):
@@ -287,6 +287,7 @@ def _enter_deal(
         seating.save(update_fields=["entered_at", "entered_by"])
     if rules.no_winner == BOCK:
         _rescore_after_bock(seating, rules, number, via=via, user=user, client=client)
+    evening_changed(seating.round.session.evening_id)
     deal.outcome = "created" if previous is None else "changed"
     return deal
 

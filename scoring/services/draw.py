@@ -25,7 +25,7 @@ from scoring.models import (
     Table,
 )
 from scoring.selectors.history import evening_history
-from scoring.services.base import ServiceError
+from scoring.services.base import ServiceError, evening_changed
 
 
 class SessionStartedError(ServiceError):
@@ -159,6 +159,7 @@ def _draw_session(evening: Evening, user, seed: int | None, wanted: int | None) 
         evening=evening, number=number, seed=seed, sitout_player_id=result.sitout_player, drawn_by=user
     )
     _save_draw(evening, session, result)
+    evening_changed(evening.pk)
     return session
 
 
@@ -250,4 +251,5 @@ def redraw_session(*, session_id, user=None, seed: int | None = None) -> Session
         session.closed = False
         session.save(update_fields=["seed", "sitout_player", "drawn_by", "drawn_at", "closed"])
         _save_draw(evening, session, result)
+        evening_changed(evening.pk)
         return session

@@ -18,7 +18,7 @@ from scoring.models import (
     new_table_token,
 )
 from scoring.selectors.evenings import evening_has_deals
-from scoring.services.base import ServiceError, _set_flag, _two_players
+from scoring.services.base import ServiceError, _set_flag, _two_players, evening_changed
 from scoring.table_codes import new_table_code
 
 
@@ -63,6 +63,7 @@ def set_checked_in(*, evening: Evening, player: Player, checked_in: bool) -> Par
     participant, _ = Participant.objects.update_or_create(
         evening=evening, player=player, defaults={"checked_in": checked_in}
     )
+    evening_changed(evening.pk)
     return participant
 
 
@@ -76,13 +77,16 @@ def set_stand_in(*, evening: Evening, player: Player, stand_in: bool) -> Partici
     if not created and participant.is_stand_in != stand_in:
         participant.is_stand_in = stand_in
         participant.save(update_fields=["is_stand_in"])
+    evening_changed(evening.pk)
     return participant
 
 
 @transaction.atomic
 def set_mix_clubs(*, evening_id: int, mix: bool) -> Evening:
     """Switch the option "mix clubs" for the following draws."""
-    return _set_flag(Evening, evening_id, "mix_clubs", mix)
+    evening = _set_flag(Evening, evening_id, "mix_clubs", mix)
+    evening_changed(evening_id)
+    return evening
 
 
 def add_partner_exclusion(*, evening: Evening, player_a_id, player_b_id) -> tuple[PartnerExclusion, bool]:
@@ -103,13 +107,16 @@ def add_partner_exclusion(*, evening: Evening, player_a_id, player_b_id) -> tupl
                 gettext_noop("Both players must be on this evening's list (check them in first)."),
                 code="not_participant",
             )
-        return PartnerExclusion.objects.get_or_create(evening=evening, player_a_id=a, player_b_id=b)
+        wish = PartnerExclusion.objects.get_or_create(evening=evening, player_a_id=a, player_b_id=b)
+        evening_changed(evening.pk)
+        return wish
 
 
 @transaction.atomic
 def remove_partner_exclusion(*, evening: Evening, exclusion_id) -> None:
     """Remove a wish "not together" (for the following draws)."""
     PartnerExclusion.objects.filter(evening=evening, pk=exclusion_id).delete()
+    evening_changed(evening.pk)
 
 
 @transaction.atomic
@@ -123,25 +130,32 @@ def regenerate_table_link(*, table_id: int) -> Table:
     table.token = new_table_token()
     table.code = new_table_code()
     table.save(update_fields=["token", "code"])
+    evening_changed(table.evening_id)
     return table
 
 
 @transaction.atomic
 def set_round_locked(*, round_id: int, locked: bool) -> Round:
     """Lock a round (no more deal entries from any table for it) or unlock it."""
-    return _set_flag(Round, round_id, "locked", locked)
+    round_ = _set_flag(Round, round_id, "locked", locked)
+    evening_changed(sessions=round_.session_id)
+    return round_
 
 
 @transaction.atomic
 def set_session_closed(*, session_id: int, closed: bool) -> Session:
     """Close a session (the tables can change nothing in it any more) or open it again."""
-    return _set_flag(Session, session_id, "closed", closed)
+    session = _set_flag(Session, session_id, "closed", closed)
+    evening_changed(session.evening_id)
+    return session
 
 
 @transaction.atomic
 def set_ranking_hidden(*, evening_id: int, hidden: bool) -> Evening:
     """Hide the public ranking screen (for the last rounds) or reveal it."""
-    return _set_flag(Evening, evening_id, "ranking_hidden", hidden)
+    evening = _set_flag(Evening, evening_id, "ranking_hidden", hidden)
+    evening_changed(evening_id)
+    return evening
 
 
 @transaction.atomic
@@ -155,6 +169,7 @@ def set_evening_language(*, evening_id: int, language: str) -> Evening:
     evening = Evening.objects.select_for_update().get(pk=evening_id)
     evening.language = language
     evening.save(update_fields=["language"])
+    evening_changed(evening_id)
     return evening
 
 
@@ -181,4 +196,5 @@ def set_evening_rule_set(*, evening_id: int, rule_set: str) -> Evening:
         )
     evening.rule_set = rule_set
     evening.save(update_fields=["rule_set"])
+    evening_changed(evening_id)
     return evening

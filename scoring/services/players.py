@@ -11,7 +11,7 @@ from scoring.domain.errors import gettext_noop
 from scoring.domain.names import BIDI_CONTROL_MESSAGE, find_bidi_control, match_key, normalise_name
 from scoring.domain.player_import import ParsedPlayer
 from scoring.models import Evening, Participant, Player
-from scoring.services.base import ServiceError
+from scoring.services.base import ServiceError, evening_changed
 
 
 def _checked_name(name: str, club: str) -> tuple[str, str]:
@@ -71,6 +71,7 @@ def update_player(*, player_id: int, name: str, club: str = "") -> Player:
         )
     player.name, player.club = name, club
     player.save()
+    evening_changed(participants__player=player)  # every evening shows the corrected name
     return player
 
 
@@ -102,4 +103,5 @@ def import_players(players: Iterable[ParsedPlayer], *, check_in_to: Evening | No
         for player in all_players:
             Participant.objects.update_or_create(evening=check_in_to, player=player, defaults={"checked_in": True})
             checked_in += 1
+        evening_changed(check_in_to.pk)
     return ImportOutcome(created=len(created), existing=len(keys) - len(created), checked_in=checked_in)

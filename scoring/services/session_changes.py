@@ -22,7 +22,7 @@ from scoring.models import (
     Substitution,
 )
 from scoring.selectors.history import evening_history
-from scoring.services.base import ServiceError, _two_players
+from scoring.services.base import ServiceError, _two_players, evening_changed
 from scoring.services.draw import SessionStartedError, _has_entries, _locked_session
 
 
@@ -133,6 +133,7 @@ def swap_players(*, session_id, player_a_id, player_b_id, user=None) -> SwapOutc
         earlier = evening_history(evening, exclude=session).for_draw().partners
         repeated = [pair for pair in pairs if frozenset(pair) in earlier]
         names = dict(Player.objects.filter(pk__in={p for pair in repeated for p in pair}).values_list("pk", "name"))
+        evening_changed(evening.pk)
         return SwapOutcome(session=session, repeated_partners=tuple((names[x], names[y]) for x, y in repeated))
 
 
@@ -276,7 +277,7 @@ def replace_player(*, session_id, leaving_id, replacement_id, user=None) -> Subs
         _check_replacement(session, teams, rounds_of, replacement_id, from_round, names[replacement_id])
         after = _hand_over(session, teams, team, leaving_id, replacement_id, from_round, min(rounds_of[team.pk]))
         Participant.objects.filter(evening=session.evening, player_id=leaving_id).update(checked_in=False)
-        return Substitution.objects.create(
+        substitution = Substitution.objects.create(
             session=session,
             from_round=from_round,
             leaving_id=leaving_id,
@@ -285,3 +286,5 @@ def replace_player(*, session_id, leaving_id, replacement_id, user=None) -> Subs
             partnership_after=after,
             created_by=user,
         )
+        evening_changed(session.evening_id)
+        return substitution

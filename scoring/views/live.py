@@ -4,15 +4,17 @@ ranking, and confirming a round on a team's behalf."""
 
 from __future__ import annotations
 
+import time
+from datetime import UTC, datetime
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from scoring import links, selectors, services
+from scoring import links, screen_cache, selectors, services
 from scoring.domain.errors import DomainError
 from scoring.messages import translate
 from scoring.models import Evening, Round, Seating, Session
@@ -21,6 +23,9 @@ from scoring.views.access import helper_required, leader_required
 from scoring.views.common import evening_or_404 as _evening
 
 POLL_SECONDS = 5
+#: The grid of a poll may be this old while deals arrive (seconds, below POLL_SECONDS); the
+#: organiser's own actions (lock, close) answer with a fresh grid.
+POLL_FLOOR_SECONDS = 2.0
 
 
 def _chosen_session(request: HttpRequest, evening: Evening) -> Session | None:
@@ -34,34 +39,59 @@ def _chosen_session(request: HttpRequest, evening: Evening) -> Session | None:
     return sessions.last()
 
 
-def _dashboard(request: HttpRequest, evening: Evening, session: Session | None) -> HttpResponse:
-    grid = selectors.live_grid(session) if session is not None else None
+def _dashboard(
+    request: HttpRequest, evening: Evening, session: Session | None, floor: float = 0
+) -> tuple[HttpResponse, int, float]:
+    """The page (or its grid for htmx), the evening version and time of the grid shown."""
+    entry = None
+    if session is not None:  # shared by every organiser's screen until the evening changes
+        entry = screen_cache.computed(
+            "live_grid",
+            evening.pk,
+            evening.version,
+            lambda: selectors.live_grid(session),
+            variant=str(session.number),
+            floor=floor,
+        )
+    version, at = (entry.version, entry.at) if entry else (evening.version, time.time())
     context = {
         "evening": evening,
         "sessions": list(evening.sessions.order_by("number").values_list("number", flat=True)),
         "session": session,
-        "grid": grid,
-        "now": timezone.now(),
+        "grid": entry.value if entry else None,
+        "now": datetime.fromtimestamp(at, tz=UTC),
         "poll_seconds": POLL_SECONDS,
     }
     if request.htmx and not request.htmx.history_restore_request:
-        return render(request, "organiser/_live_grid.html", context)
+        return render(request, "organiser/_live_grid.html", context), version, at
     context["screen_url"] = links.absolute_reverse(request, "public:ranking_screen", evening.pk)
     context["finder_url"] = links.absolute_reverse(request, "public:seat_finder", evening.pk)
-    return render(request, "organiser/live.html", context)
+    return render(request, "organiser/live.html", context), version, at
 
 
 @helper_required
 @require_safe
 def live_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
-    """Tables x rounds with each one's state; the grid reloads itself every few seconds."""
+    """Tables x rounds with each one's state; the grid reloads itself every few seconds (a poll
+    that finds the evening unchanged gets 304, scoring.screen_cache). While deals arrive, the
+    grid of the polls is recomputed at most every :data:`POLL_FLOOR_SECONDS` for all screens."""
+    version = screen_cache.evening_version(request, pk)
+    variant = screen_cache.organiser_variant(request)
+    poll = bool(request.htmx) and not request.htmx.history_restore_request
+    floor = POLL_FLOOR_SECONDS if poll else 0
+    if version is not None and (
+        unchanged := screen_cache.not_modified(request, version, variant, floor=floor, private=True)
+    ):
+        return unchanged
     evening = _evening(pk)
-    return _dashboard(request, evening, _chosen_session(request, evening))
+    response, version, at = _dashboard(request, evening, _chosen_session(request, evening), floor)
+    return screen_cache.tagged(response, version, variant, at=at if floor else 0, private=True)
 
 
 def _back(request: HttpRequest, evening: Evening, session: Session | None) -> HttpResponse:
     if request.htmx:
-        return _dashboard(request, evening, session)
+        evening.refresh_from_db(fields=["version"])  # the write just made: never the grid from before
+        return _dashboard(request, evening, session)[0]
     url = reverse("organiser:live", args=[evening.pk])
     if session is not None:
         url += f"?durchgang={session.number}"

@@ -3,6 +3,8 @@ ranking and corrections. Views are thin: forms validate, services write, selecto
 
 from __future__ import annotations
 
+from functools import wraps
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
@@ -10,11 +12,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 from django_tables2 import RequestConfig
 
-from scoring import selectors, services, tiebreak_labels
+from scoring import links, screen_cache, selectors, services, tiebreak_labels
 from scoring.domain.errors import DomainError
 from scoring.domain.player_import import ParsedPlayer, PlayerFileError
 from scoring.domain.tiebreaks import Criterion
@@ -51,21 +54,41 @@ def evening_create(request: HttpRequest) -> HttpResponse:
     return render(request, "organiser/evening_form.html", {"form": form})
 
 
+def conditional(view):
+    """An organiser page with an ETag from the evening version (scoring.screen_cache): 304 while
+    the evening, the login and its messages are as they were. Goes below the access check."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, pk: int) -> HttpResponse:
+        version = screen_cache.evening_version(request, pk)
+        variant = screen_cache.organiser_variant(request)
+        if version is not None and (unchanged := screen_cache.not_modified(request, version, variant, private=True)):
+            return unchanged
+        response = view(request, pk)
+        return screen_cache.tagged(response, version or 0, variant, private=True)
+
+    return wrapper
+
+
 @helper_required
+@require_safe
+@conditional
 def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
     evening = _evening(pk)
-    sessions = selectors.sessions_with_rounds(evening)
-    tables = evening.tables.all()
+    sessions = screen_cache.computed(
+        "progress", evening.pk, evening.version, lambda: selectors.evening_progress(evening)
+    ).value
+    drawn = list(evening.sessions.order_by("number"))
     return render(
         request,
         "organiser/evening_detail.html",
         {
             "evening": evening,
             "sessions": sessions,
-            "can_draw": services.can_draw_next_session(evening, sessions),
+            "can_draw": services.can_draw_next_session(evening, drawn),
             "next_number": len(sessions) + 1,
             "checked_in": selectors.checked_in_count(evening),
-            "tables": tables,
+            "table_links": _table_links(request, evening),
             "complete": selectors.evening_is_confirmed(evening),
             "tiebreaks": _tiebreak_slots(evening),
             "has_deals": selectors.evening_has_deals(evening),
@@ -84,6 +107,18 @@ def _tiebreak_slots(evening: Evening) -> dict:
         "choices": tiebreak_labels.choices(),
         "chain": [tiebreak_labels.LABELS[c] for c in selectors.evening_chain(evening)],
     }
+
+
+def _table_links(request: HttpRequest, evening: Evening) -> list[tuple[int, str, str]]:
+    """(table number, the table's link for the tablet, the form's address for a new link) per
+    table; each address reversed once and filled in per table (250 tables at 1,000 players)."""
+    base = links.base_url(request)
+    scorer = reverse("scorer:table", args=["TOKEN"])
+    renew = reverse("organiser:table_link_regenerate", args=[evening.pk, 987654321])
+    return [
+        (number, base + scorer.replace("TOKEN", token), renew.replace("987654321", str(number)))
+        for number, token in evening.tables.order_by("number").values_list("number", "token")
+    ]
 
 
 @helper_required
@@ -327,18 +362,29 @@ def _rules_column(evening: Evening) -> tuple[str, str]:
     return _("Rules"), evening.get_rule_set_display()
 
 
-@helper_required
-def ranking(request: HttpRequest, pk: int) -> HttpResponse:
-    evening = _evening(pk)
-    session_count = evening.sessions_count
+def _ranking_records(evening: Evening) -> tuple[list[dict], bool, tuple[Criterion, ...]]:
+    """The ranking page's records (:func:`scoring.tables.ranking_rows`, with their sort keys),
+    whether a sit-out credit is provisional, and the tie-break columns shown: computed once per
+    evening version and language, for the shared cache (scoring.screen_cache)."""
     rows = selectors.evening_ranking(evening)
     criteria = selectors.tiebreak_columns(evening, rows)
     names = selectors.evening_display_names(evening.pk) if criteria else None
-    table = RankingTable(
-        ranking_rows(rows, session_count, sessions_drawn=evening.sessions.count(), criteria=criteria, names=names),
-        session_count,
-        criteria=criteria,
+    records = ranking_rows(
+        rows, evening.sessions_count, sessions_drawn=evening.sessions.count(), criteria=criteria, names=names
     )
+    return records, any(r.provisional for r in rows), tuple(criteria)
+
+
+@helper_required
+@require_safe
+@conditional
+def ranking(request: HttpRequest, pk: int) -> HttpResponse:
+    evening = _evening(pk)
+    session_count = evening.sessions_count
+    records, provisional_credit, criteria = screen_cache.computed(
+        "ranking", evening.pk, evening.version, lambda: _ranking_records(evening), variant=get_language()
+    ).value
+    table = RankingTable(records, session_count, criteria=criteria)
     RequestConfig(request, paginate=False).configure(table)
     export_format = request.GET.get("_export")
     if export_format in EXPORT_FORMATS:
@@ -351,7 +397,7 @@ def ranking(request: HttpRequest, pk: int) -> HttpResponse:
             "evening": evening,
             "table": table,
             "complete": selectors.evening_is_confirmed(evening),
-            "provisional_credit": any(r.provisional for r in rows),
+            "provisional_credit": provisional_credit,
             "chain": [tiebreak_labels.LABELS[c] for c in selectors.evening_chain(evening)],
         },
     )

@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+import time
+from datetime import UTC, datetime
+
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils import timezone
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
-from scoring import links, selectors, tiebreak_labels
+from scoring import links, screen_cache, selectors, tiebreak_labels
 from scoring.domain.names import initial
 from scoring.models import Evening, Player
 from scoring.parsing import ascii_int
@@ -21,44 +25,102 @@ def _partial(request: HttpRequest) -> bool:
     return bool(request.htmx) and not request.htmx.history_restore_request
 
 
+def _screen_data(evening: Evening, hidden: bool) -> dict:
+    """What the ranking screen shows, for the shared cache (scoring.screen_cache)."""
+    rows = [] if hidden else selectors.evening_ranking(evening)
+    names = selectors.evening_display_names(evening.pk) if rows else {}
+    return {
+        "rows": rows,
+        "names": names,
+        # "vor X durch ..." under a name the chain separated (in the language of the variant)
+        "notes": tiebreak_labels.tie_notes(rows, selectors.tiebreak_columns(evening, rows), names) if rows else {},
+        "hidden": hidden,
+        "complete": selectors.evening_is_confirmed(evening),
+        "playing": selectors.playing_now(evening),
+    }
+
+
 @require_safe
 def ranking_screen(request: HttpRequest, pk: int) -> HttpResponse:
     """The evening's ranking in large type for a projector; says only "announced at the end"
-    while the organiser hides it. ``?top=N`` shows the first N places only."""
+    while the organiser hides it. ``?top=N`` shows the first N places only.
+
+    Computed at most every ``screen_cache.FLOOR_SECONDS`` for all screens together; a poll that
+    finds nothing newer answers 304 (scoring.screen_cache)."""
+    state = screen_cache.evening_state(request, pk)
+    if state is None:
+        raise Http404
+    # Hiding or revealing the ranking is never held back by the floor: it is part of the variant.
+    version, hidden = state
+    variant = screen_cache.public_variant(request, hidden)
+    floor = screen_cache.FLOOR_SECONDS
+    if unchanged := screen_cache.not_modified(request, version, variant, floor=floor):
+        return unchanged
     evening = get_object_or_404(Evening, pk=pk)
-    top = request.GET.get("top", "")
-    rows = []
-    notes: dict[int, str] = {}
-    names: dict[int, str] = {}
-    if not evening.ranking_hidden:
-        rows = selectors.evening_ranking(evening)
-        names = selectors.evening_display_names(evening.pk) if rows else {}
-        notes = tiebreak_labels.tie_notes(rows, selectors.tiebreak_columns(evening, rows), names)
-        limit = ascii_int(top, minimum=1)
-        if limit is not None:
-            rows = [row for row in rows if row.place <= limit]
-    context = {
+
+    def data() -> screen_cache.Computed:
+        return screen_cache.computed(
+            "ranking_screen",
+            pk,
+            version,
+            lambda: _screen_data(evening, hidden),
+            variant=f"{hidden}:{get_language()}",
+            floor=floor,
+        )
+
+    if _partial(request):  # the polls: the fragment itself is cached, rendered once per result
+
+        def fragment() -> screen_cache.Computed:
+            result = data()
+            html = render_to_string("public/_ranking_screen.html", _screen_context(request, evening, result), request)
+            return screen_cache.Computed(result.version, result.at, html)
+
+        page = screen_cache.computed("ranking_screen_html", pk, version, fragment, variant=variant, floor=floor)
+        response = HttpResponse(page.value)
+    else:
+        page = data()
+        response = render(request, "public/ranking_screen.html", _screen_context(request, evening, page))
+    return screen_cache.tagged(response, page.version, variant, at=page.at)
+
+
+def _screen_context(request: HttpRequest, evening: Evening, data: screen_cache.Computed) -> dict:
+    rows = data.value["rows"]
+    limit = ascii_int(request.GET.get("top", ""), minimum=1)
+    if limit is not None:
+        rows = [row for row in rows if row.place <= limit]
+    return {
+        **data.value,
         "evening": evening,
         "rows": rows,
-        "names": names,
-        "notes": notes,
         "provisional_credit": any(r.provisional for r in rows),
-        "hidden": evening.ranking_hidden,
-        "complete": selectors.evening_is_confirmed(evening),
-        "playing": selectors.playing_now(evening),
-        "now": timezone.now(),
+        "now": datetime.fromtimestamp(data.at, tz=UTC),
         "poll_seconds": RANKING_POLL_SECONDS,
         "query": request.GET.urlencode(),
         "finder_url": links.absolute_reverse(request, "public:seat_finder", evening.pk),
     }
-    template = "public/_ranking_screen.html" if _partial(request) else "public/ranking_screen.html"
-    return render(request, template, context)
+
+
+def _seat_page(request: HttpRequest, pk: int, view) -> HttpResponse:
+    """A "Where do I sit?" page with its ETag: 304 while the evening has not changed, or while
+    the client's copy is younger than ``screen_cache.FLOOR_SECONDS``."""
+    version = screen_cache.evening_version(request, pk)
+    if version is None:
+        raise Http404
+    variant = screen_cache.public_variant(request)
+    floor = screen_cache.FLOOR_SECONDS
+    if unchanged := screen_cache.not_modified(request, version, variant, floor=floor):
+        return unchanged
+    at = time.time()
+    return screen_cache.tagged(view(get_object_or_404(Evening, pk=pk)), version, variant, at=at)
 
 
 @require_safe
 def seat_finder(request: HttpRequest, pk: int) -> HttpResponse:
     """Every player of the current session A to Z as big buttons, with a search box."""
-    evening = get_object_or_404(Evening, pk=pk)
+    return _seat_page(request, pk, lambda evening: _seat_finder(request, evening))
+
+
+def _seat_finder(request: HttpRequest, evening: Evening) -> HttpResponse:
     session = selectors.latest_session(evening)
     players = selectors.session_players(session) if session is not None else []
     query = request.GET.get("q", "").strip()[:100]
@@ -79,7 +141,10 @@ def seat_finder(request: HttpRequest, pk: int) -> HttpResponse:
 @require_safe
 def seat(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
     """One player's table, partner and opponents in the round being played and the next one."""
-    evening = get_object_or_404(Evening, pk=pk)
+    return _seat_page(request, pk, lambda evening: _seat(request, evening, player_pk))
+
+
+def _seat(request: HttpRequest, evening: Evening, player_pk: int) -> HttpResponse:
     session = selectors.latest_session(evening)
     players = {p.pk: p for p in selectors.session_players(session)} if session is not None else {}
     player = players.get(player_pk)

@@ -1,0 +1,197 @@
+"""Screens that cost nothing between changes: ETag/304 from the evening version, the shared cache
+of computed results, and the time floor of the public screens, which never shows a ranking older
+than the last write for longer than one poll interval."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import caches
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from scoring import screen_cache, selectors, services
+from scoring.domain.rules import DealResult
+from scoring.models import Seating
+from scoring.views import live, screens
+from tests.conftest import make_evening
+
+PLAIN_A = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def drawn(db):
+    evening = make_evening(8)
+    services.draw_session(evening=evening, seed=3)
+    return evening
+
+
+def _deal(evening, number=1, result=PLAIN_A):
+    seating = Seating.objects.filter(round__session__evening=evening).select_related("table").first()
+    services.enter_deal(seating_id=seating.pk, number=number, result=result, via="t", table=seating.table)
+    return seating
+
+
+class Clock:
+    """screen_cache's clock, moved by hand."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.now = 1_800_000_000.0
+        monkeypatch.setattr(screen_cache.time, "time", lambda: self.now)
+
+
+def _totals(rows) -> list[tuple[int, object]]:
+    return [(row.player.pk, row.total) for row in rows]
+
+
+def test_the_floor_is_shorter_than_every_public_poll_interval():
+    assert min(screens.RANKING_POLL_SECONDS, screens.SEAT_POLL_SECONDS) > screen_cache.FLOOR_SECONDS
+
+
+def test_unchanged_ranking_screen_poll_is_304_after_one_query(client, drawn, django_assert_num_queries):
+    url = reverse("public:ranking_screen", args=[drawn.pk])
+    first = client.get(url, **HTMX)
+    assert first.status_code == 200 and first["ETag"]
+    assert "no-cache" in first["Cache-Control"] and "HX-Request" in first["Vary"]
+    with django_assert_num_queries(1):
+        again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], **HTMX)
+    assert again.status_code == 304 and again["ETag"] == first["ETag"]
+    # The whole page and the fragment are different answers: never one for the other.
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200
+
+
+def test_ranking_screen_after_a_write_is_fresh_within_one_poll_interval(client, drawn, monkeypatch):
+    """Write, then poll, then compare with a fresh computation."""
+    clock = Clock(monkeypatch)
+    url = reverse("public:ranking_screen", args=[drawn.pk])
+    before = client.get(url)
+    tag = before["ETag"]
+    _deal(drawn)
+    fresh = selectors.evening_ranking(drawn)
+    assert _totals(before.context["rows"]) != _totals(fresh)
+    # Within the floor the screen may still show the previous result (one computation per floor)...
+    clock.now += screen_cache.FLOOR_SECONDS / 2
+    assert client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 304
+    assert _totals(client.get(url).context["rows"]) == _totals(before.context["rows"])
+    # ... but the next poll, one poll interval later at the latest, shows the write.
+    clock.now += screens.RANKING_POLL_SECONDS - screen_cache.FLOOR_SECONDS / 2
+    polled = client.get(url, HTTP_IF_NONE_MATCH=tag)
+    assert polled.status_code == 200
+    assert _totals(polled.context["rows"]) == _totals(fresh)
+    fragment = client.get(url, **HTMX).content.decode()
+    assert fragment == client.get(url, **HTMX).content.decode()  # served from the shared cache
+    winner = next(row for row in fresh if row.total)
+    assert winner.player.name in fragment
+
+
+def test_hiding_the_ranking_reaches_the_screen_within_one_poll_interval(client, drawn, monkeypatch):
+    clock = Clock(monkeypatch)
+    url = reverse("public:ranking_screen", args=[drawn.pk])
+    tag = client.get(url, **HTMX)["ETag"]
+    services.set_ranking_hidden(evening_id=drawn.pk, hidden=True)
+    clock.now += screens.RANKING_POLL_SECONDS
+    polled = client.get(url, HTTP_IF_NONE_MATCH=tag, **HTMX)
+    assert polled.status_code == 200 and 'data-testid="ranking-hidden"' in polled.content.decode()
+
+
+def test_one_computation_per_key_while_another_worker_computes(drawn, monkeypatch):
+    clock = Clock(monkeypatch)
+    calls = []
+
+    def compute():
+        calls.append(1)
+        return len(calls)
+
+    first = screen_cache.computed("t", drawn.pk, 1, compute, floor=5)
+    clock.now += 6
+    key = f"screen:t:{drawn.pk}:{screen_cache._hash('')}:computing"
+    assert caches[screen_cache.CACHE].add(key, 1)  # another worker holds the lock
+    assert screen_cache.computed("t", drawn.pk, 2, compute, floor=5) == first
+    caches[screen_cache.CACHE].delete(key)
+    assert screen_cache.computed("t", drawn.pk, 2, compute, floor=5).value == 2
+    assert screen_cache.computed("t", drawn.pk, 2, compute).value == 2 and len(calls) == 2
+    # Without a floor (the organiser's pages) an older result is never served.
+    assert screen_cache.computed("t", drawn.pk, 3, compute).value == 3
+
+
+def test_the_screens_cache_is_shared_by_every_worker(settings):
+    """Files under DATA_DIR: every gunicorn worker process of the machine reads the same."""
+    backend = caches[screen_cache.CACHE]
+    assert backend.__class__.__name__ == "FileBasedCache"
+    assert str(settings.DATA_DIR) in settings.CACHES[screen_cache.CACHE]["LOCATION"]
+
+
+def test_live_poll_is_304_until_the_evening_changes(organiser_client, organiser, drawn, monkeypatch):
+    clock = Clock(monkeypatch)
+    calls = []
+    real = selectors.live_grid
+    monkeypatch.setattr(selectors, "live_grid", lambda session: calls.append(1) or real(session))
+    url = reverse("organiser:live", args=[drawn.pk])
+    organiser_client.get(url)  # the first page sets the CSRF cookie, which the ETag includes
+    first = organiser_client.get(url, **HTMX)
+    assert first.status_code == 200 and "private" in first["Cache-Control"]
+    with CaptureQueriesContext(connection) as queries:
+        assert organiser_client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], **HTMX).status_code == 304
+    assert len(queries) <= 5  # session, login, its permissions (2), version
+    assert organiser_client.get(url, **HTMX).status_code == 200 and len(calls) == 1  # computed once
+    client_2 = Client()
+    client_2.force_login(organiser)
+    assert client_2.get(url).status_code == 200 and len(calls) == 1  # another screen: shared cache
+    _deal(drawn)
+    # While deals arrive, a poll may show a grid up to POLL_FLOOR_SECONDS old, never older.
+    clock.now += live.POLL_FLOOR_SECONDS / 2
+    assert organiser_client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], **HTMX).status_code == 304
+    clock.now += live.POLL_FLOOR_SECONDS
+    changed = organiser_client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], **HTMX)
+    assert changed.status_code == 200 and "1/4" in changed.content.decode() and len(calls) == 2
+    # The page itself (no htmx) is never older than the evening.
+    assert "1/4" in organiser_client.get(url).content.decode()
+
+
+def test_organiser_pages_never_304_for_another_login_or_with_messages(client, organiser, helper, drawn):
+    for name in ("organiser:live", "organiser:evening_detail", "organiser:ranking"):
+        url = reverse(name, args=[drawn.pk])
+        client.force_login(organiser)
+        client.get(url)  # sets the CSRF cookie
+        tag = client.get(url)["ETag"]
+        assert client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 304
+        client.force_login(helper)  # another login, other permissions, a new CSRF cookie
+        assert client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 200
+    client.force_login(organiser)
+    url = reverse("organiser:evening_detail", args=[drawn.pk])
+    client.get(url)
+    tag = client.get(url)["ETag"]
+    client.post(reverse("organiser:evening_language", args=[drawn.pk]), {"language": "xx"})  # a message waits
+    answer = client.get(url, HTTP_IF_NONE_MATCH=tag)
+    assert answer.status_code == 200 and 'class="msg error"' in answer.content.decode()
+
+
+def test_seat_page_poll_is_304_until_the_evening_changes(client, drawn, monkeypatch):
+    clock = Clock(monkeypatch)
+    player = drawn.players.first()
+    url = reverse("public:seat", args=[drawn.pk, player.pk])
+    tag = client.get(url, **HTMX)["ETag"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=tag, **HTMX).status_code == 304
+    other = reverse("public:seat", args=[drawn.pk, drawn.players.last().pk])
+    assert client.get(other, HTTP_IF_NONE_MATCH=tag, **HTMX).status_code == 200
+    _deal(drawn)
+    clock.now += screens.SEAT_POLL_SECONDS
+    assert client.get(url, HTTP_IF_NONE_MATCH=tag, **HTMX).status_code == 200
+
+
+def test_locking_a_round_answers_with_the_grid_after_the_lock(organiser_client, drawn):
+    """The grid of the evening before the lock is in the shared cache; the answer to the lock
+    must not be it."""
+    url = reverse("organiser:live", args=[drawn.pk])
+    assert 'data-testid="lock-1"' in organiser_client.get(url, **HTMX).content.decode()
+    round_1 = drawn.sessions.get(number=1).rounds.get(number=1)
+    answer = organiser_client.post(
+        reverse("organiser:round_lock", args=[drawn.pk, round_1.pk]), {"locked": "1"}, **HTMX
+    ).content.decode()
+    assert 'data-testid="unlock-1"' in answer
+
+
+def test_live_poll_floor_is_shorter_than_its_poll_interval():
+    assert live.POLL_FLOOR_SECONDS < live.POLL_SECONDS
