@@ -18,7 +18,15 @@ PLAIN_A = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
 
 #: Services that change no evening's pages: a new evening starts with its own version, a new
 #: player in the register is on no evening yet; the other two only read.
-NO_EVENING_WRITE = {"create_evening", "add_player", "current_seating", "session_is_confirmed"}
+NO_EVENING_WRITE = {
+    "create_evening",
+    "add_player",
+    "current_seating",
+    "session_is_confirmed",
+    "can_draw_next_session",
+    "check_next_session_drawable",
+    "merge_preview",
+}
 
 
 def _version(evening) -> int:
@@ -89,6 +97,21 @@ def test_every_service_write_bumps_the_evening_version(organiser):
     walk("set_evening_language", evening_id=evening.pk, language="en")
     walk("update_player", player_id=players[2].pk, name="Neuer Name")
     walk("import_players", players=[ParsedPlayer(line=2, name="Importiert", club="")], check_in_to=evening)
+    walk("set_evening_tiebreaks", evening_id=evening.pk, criteria=["best_session", "deals_won"])
+    season = walk(
+        "save_season", name="Jahreswertung", year=2026, scoring="sum", planned_evenings=3, evening_ids=[evening.pk]
+    )
+    twin = services.add_player(name="Spieler Eins Doppelt", club="")[0]  # the same person entered twice
+    walk("merge_players", keep_id=players[3].pk, remove_id=twin.pk)
+
+    # A Bräus evening of its own: its rule set chosen, a draw recorded at a table.
+    braeus = make_evening(4, name="Bräus")
+    walk.evening = braeus
+    walk("set_evening_rule_set", evening_id=braeus.pk, rule_set="braeus")
+    walk("add_evening_to_season", season=season, evening=braeus)
+    drawn = services.draw_session(evening=braeus, user=organiser, seed=3)
+    at = Seating.objects.filter(round__session=drawn).select_related("table").first()
+    walk("record_draw", seating_id=at.pk, number=1, via="Tisch", table=at.table, key=uuid.uuid4())
 
     not_bumped = {name for name, bumps in walk.bumped.items() if not all(bumps)}
     assert not_bumped == set()

@@ -377,6 +377,7 @@ def record_draw(
             seating=seating, number=number, recorded_by=user, via=via, client=client[:64], submission=key
         )
         drawn.outcome = "created"
+        evening_changed(seating.round.session.evening_id)
         return drawn
 
 

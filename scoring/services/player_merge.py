@@ -23,7 +23,7 @@ from django.db.models import Q
 from scoring.domain.errors import gettext_noop
 from scoring.models import Deal, Evening, Participant, PartnerExclusion, Partnership, Player
 from scoring.selectors.player_history import player_evening_ids
-from scoring.services.base import ServiceError
+from scoring.services.base import ServiceError, evening_changed
 
 
 @dataclass(frozen=True)
@@ -122,6 +122,7 @@ def merge_players(*, keep_id: int, remove_id: int) -> MergePreview:
             for model, field in _player_references():
                 model.objects.filter(**{field: preview.remove.pk}).update(**{field: preview.keep.pk})
             preview.remove.delete()
+            evening_changed(participants__player=preview.keep.pk)  # every evening of the merged person
     except IntegrityError:
         raise ServiceError(
             gettext_noop("The two entries could not be merged (the data contradict each other). Nothing was merged."),

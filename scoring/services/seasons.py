@@ -11,7 +11,7 @@ from scoring.domain import season as season_domain
 from scoring.domain.errors import gettext_noop
 from scoring.domain.tiebreaks import chain_text, parse_chain
 from scoring.models import Evening, Season, SeasonEvening
-from scoring.services.base import ServiceError
+from scoring.services.base import ServiceError, evening_changed
 
 
 @transaction.atomic
@@ -101,9 +101,12 @@ def save_season(
     except ValidationError as error:
         raise ServiceError(gettext_noop("Please check the season's settings."), code="invalid") from error
     season.save()
+    # The evenings leaving and joining the season (and those staying: its name is on their pages).
+    before = set(SeasonEvening.objects.filter(season=season).values_list("evening_id", flat=True))
     SeasonEvening.objects.filter(season=season).exclude(evening_id__in=wanted).delete()
     have = set(SeasonEvening.objects.filter(season=season).values_list("evening_id", flat=True))
     SeasonEvening.objects.bulk_create([SeasonEvening(season=season, evening_id=pk) for pk in wanted if pk not in have])
+    evening_changed(pk__in=before | set(wanted))
     return season
 
 

@@ -8,6 +8,7 @@ from django.db import transaction
 
 from scoring.domain.tiebreaks import chain_text, parse_chain
 from scoring.models import Evening
+from scoring.services.base import evening_changed
 
 
 @transaction.atomic
@@ -26,4 +27,5 @@ def set_evening_tiebreaks(*, evening_id: int, criteria: Iterable[str]) -> Evenin
     evening = Evening.objects.select_for_update().get(pk=evening_id)
     evening.tiebreaks = chain_text(chain)
     evening.save(update_fields=["tiebreaks"])
+    evening_changed(evening_id)
     return evening
