@@ -109,7 +109,8 @@ def player_ref(
     "(Ersatz)" after the name."""
     shown = (names or {}).get(player.pk, player.name)
     if player.pk in stand_ins:
-        shown = f"{shown} {gettext('(stand-in)')}"
+        marker = gettext("(stand-in)")  # a literal call: makemessages finds it
+        shown = f"{shown} {marker}"
     return PlayerRef(id=player.pk, name=player.name, club=player.club, shown=shown)
 
 
