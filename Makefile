@@ -57,8 +57,8 @@ chromium:
 
 # Every test twice: on SQLite (the embedded default) and on a real PostgreSQL server.
 # The SQLite run reports line coverage (pyproject.toml [tool.coverage]) and fails below the floor
-# (measured 95.8 % on 2026-11-22: floor(measured) - 1; raise it when coverage rises).
-COVERAGE_FLOOR ?= 94
+# (measured 97.0 % on 2026-11-22 with 835 tests: floor(measured) - 1; raise it when coverage rises).
+COVERAGE_FLOOR ?= 96
 test: $(VENV)/.installed-dev translations chromium
 	$(PY) -m pytest --cov --cov-report=term-missing:skip-covered --cov-fail-under=$(COVERAGE_FLOOR)
 	scripts/with-postgres.sh $(PY) -m pytest -p no:cacheprovider
