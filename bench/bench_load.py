@@ -651,35 +651,7 @@ def main() -> int:
     )
 
     log_path = data_dir / "gunicorn.log"
-    with open(log_path, "w") as log:
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "bruus_tournament.wsgi",
-                "--config",
-                "python:bruus_tournament.gunicorn_conf",
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--worker-class",
-                "gthread",
-                "--workers",
-                str(args.workers),
-                "--threads",
-                str(args.threads),
-                "--timeout",
-                "60",
-                "--log-level",
-                "warning",
-                "--error-logfile",
-                "-",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+    server = _start_gunicorn(env, port, log_path, args.workers, args.threads)
     try:
         deadline = time.monotonic() + 30
         while True:
