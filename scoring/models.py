@@ -33,6 +33,7 @@ class RuleSetChoice(models.TextChoices):
     DANISH = rulesets.DANISH, _(RULE_SETS[rulesets.DANISH].name)
     RINGKOBING = rulesets.RINGKOBING, _(RULE_SETS[rulesets.RINGKOBING].name)
     BRAEUS = rulesets.BRAEUS, _(RULE_SETS[rulesets.BRAEUS].name)
+    BRAEUS6 = rulesets.BRAEUS6, _(RULE_SETS[rulesets.BRAEUS6].name)
 
 
 class TeamLetter(models.TextChoices):
@@ -217,6 +218,8 @@ class Session(models.Model):
     number = models.PositiveSmallIntegerField(_("session"))
     seed = models.BigIntegerField(_("random seed"))
     sitout_player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    #: Teams of three (six-handed Bräus) leave up to two players out of the session.
+    sitout_player_2 = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     drawn_at = models.DateTimeField(auto_now_add=True)
     drawn_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -229,20 +232,25 @@ class Session(models.Model):
 
 
 class Partnership(models.Model):
-    """Two players who play together for a whole session."""
+    """The players who play together for a whole session: two, or three in six-handed Bräus."""
 
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="partnerships")
     number = models.PositiveSmallIntegerField()
     player_1 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     player_2 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    #: The third player of a team of three (six-handed Bräus); empty for teams of two.
+    player_3 = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
 
     class Meta:
         ordering = ["session", "number"]
         constraints = [models.UniqueConstraint(fields=["session", "number"], name="unique_partnership_number")]
 
     @property
-    def players(self) -> tuple[Player, Player]:
-        return (self.player_1, self.player_2)
+    def players(self) -> tuple[Player, ...]:
+        """The team's players in seat order: two, or three for a team of three."""
+        if self.player_3_id is None:
+            return (self.player_1, self.player_2)
+        return (self.player_1, self.player_2, self.player_3)
 
 
 class Substitution(models.Model):

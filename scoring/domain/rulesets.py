@@ -27,6 +27,7 @@ Standard library only: no Django import.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
@@ -63,6 +64,7 @@ TREIA: Final = "treia"
 DANISH: Final = "danish"
 RINGKOBING: Final = "ringkobing"
 BRAEUS: Final = "braeus"
+BRAEUS6: Final = "braeus6"
 
 NO_BONUS: Final[frozenset[tuple[int, int]]] = frozenset({(0, 0)})
 
@@ -240,7 +242,8 @@ class RuleSet:
         cards: cards in the pack.
         tricks_to_win: tricks a team needs to win a deal (5, or 6 in Bräus).
         tricks_in_deal: tricks dealt (9; 8 in Treia; Bräus has no fixed number: players pass).
-        players_per_team: 2 (teams of three, for six-handed Bräus, are not built yet).
+        players_per_team: 2, or 3 for six-handed Bräus (two teams of three at a table of six,
+            partners alternating round the table; 003_7f8e8fd326cdc838.txt).
         bonus_pairs: every ``(bonus_a, bonus_b)`` of one deal, in matchsticks; ``{(0, 0)}``
             when the rule set has no bonuses.
         no_winner: :data:`BOCK`, :data:`DRAW` or ``""``: what a deal nobody wins is.
@@ -518,6 +521,11 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
         ),
     ),
 }
+# Six-handed Bräus: the same deal and scoring, two teams of three at a table of six, partners
+# alternating round the table (003_7f8e8fd326cdc838.txt; 004_4efc8a8d4ca0340b.txt, Playing).
+RULE_SETS[BRAEUS6] = dataclasses.replace(
+    RULE_SETS[BRAEUS], code=BRAEUS6, name=gettext_noop("Bräus, six players"), players_per_team=3
+)
 
 DEFAULT: Final = SCHWESING
 

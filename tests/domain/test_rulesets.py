@@ -16,6 +16,7 @@ from scoring.domain.rules import TEAM_A, TEAM_B, DealResult, DealScore, Impossib
 from scoring.domain.rulesets import (
     BOCK,
     BRAEUS,
+    BRAEUS6,
     DANISH,
     DANISH_BONUS_PAIRS,
     DRAW,
@@ -127,7 +128,10 @@ def test_outcomes_per_rule_set() -> None:
     assert rule_set(DANISH).outcomes == (TEAM_A, TEAM_B)
     assert rule_set(BRAEUS).outcomes == (TEAM_A, TEAM_B, DRAW)
     assert rule_set(BRAEUS).tricks_to_win == 6 and rule_set(TREIA).cards == 32
-    assert all(rs.players_per_table == 4 for rs in RULE_SETS.values())
+    assert all(rs.players_per_table == 4 for code, rs in RULE_SETS.items() if code != BRAEUS6)
+    six = rule_set(BRAEUS6)
+    assert (six.players_per_team, six.players_per_table) == (3, 6)
+    assert (six.outcomes, six.tricks_to_win, six.bonus_pairs) == ((TEAM_A, TEAM_B, DRAW), 6, {(0, 0)})
 
 
 def test_messages_say_what_is_wrong() -> None:
