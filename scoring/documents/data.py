@@ -38,14 +38,15 @@ class PlayerRef:
 
 @dataclass(frozen=True)
 class PartnershipRef:
-    """A partnership as printed: two players who play together for the whole session."""
+    """A partnership as printed: the players (two, or three in six-handed Bräus) who play together
+    for the whole session."""
 
     number: int
-    players: tuple[PlayerRef, PlayerRef]
+    players: tuple[PlayerRef, ...]
 
     @property
     def label(self) -> str:
-        return f"{self.players[0].label} & {self.players[1].label}"
+        return " & ".join(p.label for p in self.players)
 
 
 @dataclass(frozen=True)
@@ -136,11 +137,12 @@ def session_plan(
         return None
     deals = deals or {}
     teams = {
-        p.id: PartnershipRef(p.number, (people[p.players[0]], people[p.players[1]]))
+        p.id: PartnershipRef(p.number, tuple(people[pid] for pid in p.players))
         for p in history.partnerships
         if p.session_id == session_id
     }
-    sitter = history.sitters.get(session_id)
+    sitters = history.sitters.get(session_id, ())
+    sitter = sitters[0] if sitters else None  # TODO(six-handed): print every session sit-out player
     rounds = []
     for round_ in history.session_rounds(session_id):
         tables = tuple(
@@ -220,7 +222,7 @@ def load_session_plan(
     names = display_names((pid, name, club) for pid, _, name, club in rows)
     people = {pid: player_ref(Player(pk=pid, name=name, club=club), stand_ins, names) for pid, _, name, club in rows}
     drawn = {pid for p in history.partnerships for pid in p.players} | {
-        pid for pid in history.sitters.values() if pid is not None
+        pid for sitters in history.sitters.values() for pid in sitters
     }
     if missing := drawn - people.keys():  # not a participant of the evening (never in normal use)
         people.update({p.pk: player_ref(p, stand_ins, names) for p in Player.objects.filter(pk__in=missing)})

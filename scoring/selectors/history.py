@@ -10,6 +10,7 @@ out a round" and "a replacement plays from their first round on" are worked out 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
@@ -22,27 +23,33 @@ from scoring.domain.ranking import TableResult
 from scoring.domain.rules import TEAM_A, TEAM_B
 from scoring.models import Evening, Partnership, Round, Seating, Session
 
-Pair = tuple[int, int]  # the player ids of a partnership
+Team = tuple[int, ...]  # the player ids of a partnership: two, or three (six-handed Bräus)
 P = TypeVar("P")
 N = TypeVar("N")
 
 
 @dataclass(frozen=True)
 class Seat(Generic[P]):
-    """Where one player is in one round: at a table with a partner against two opponents, or
-    sitting out (with the partner of the sit-out partnership, or alone as the session's sit-out
-    player). ``P`` is how a person is given: a player id (:meth:`RoundHistory.seats`), a
-    :class:`~scoring.models.Player` or a printed name (:meth:`named`)."""
+    """Where one player is in one round: at a table with their partners (one, or two in a team of
+    three) against the other team, or sitting out (with the partners of the sit-out partnership,
+    or as one of the session's sit-out players). ``P`` is how a person is given: a player id
+    (:meth:`RoundHistory.seats`), a :class:`~scoring.models.Player` or a printed name
+    (:meth:`named`)."""
 
     session: int  # session number
     round: int  # round number
     table: int | None  # table number, None: sits out
-    partner: P | None
+    partners: tuple[P, ...] = ()  # in seat order; () for a session sit-out player
     opponents: tuple[P, ...] = ()
 
     @property
     def sits_out(self) -> bool:
         return self.table is None
+
+    @property
+    def partner(self) -> P | None:
+        """The partner in a team of two (the first partner in a team of three), None if none."""
+        return self.partners[0] if self.partners else None
 
     def named(self: Seat[int], people: Mapping[int, N]) -> Seat[N]:
         """The same seat with partner and opponents looked up in ``people`` (player id -> person)."""
@@ -50,19 +57,24 @@ class Seat(Generic[P]):
             self.session,
             self.round,
             self.table,
-            None if self.partner is None else people[self.partner],
+            tuple(people[p] for p in self.partners),
             tuple(people[p] for p in self.opponents),
         )
 
 
+def _others(team: tuple[int, ...], me: int) -> tuple[int, ...]:
+    """The other players of ``team`` (in seat order)."""
+    return tuple(p for p in team if p != me)
+
+
 @dataclass(frozen=True)
 class PartnershipHistory:
-    """A partnership of a session: its number and its two players (ids)."""
+    """A partnership of a session: its number and its players (ids; two, or three)."""
 
     id: int
     session_id: int
     number: int
-    players: Pair
+    players: Team
 
 
 @dataclass(frozen=True)
@@ -73,8 +85,8 @@ class TableHistory:
     table: int  # table number
     team_a_id: int  # partnership ids
     team_b_id: int
-    team_a: Pair  # player ids
-    team_b: Pair
+    team_a: Team  # player ids
+    team_b: Team
     sum_a: int  # matchsticks of the deals entered so far
     sum_b: int
     deal_count: int
@@ -100,8 +112,8 @@ class RoundHistory:
     session: int  # session number
     number: int
     tables: tuple[TableHistory, ...]
-    sitout_team: Pair | None  # the round's sit-out partnership (odd number of partnerships)
-    session_sitter: int | None  # the session's sit-out player (odd number of players)
+    sitout_team: Team | None  # the round's sit-out partnership (odd number of partnerships)
+    session_sitters: tuple[int, ...]  # the session's sit-out players (players left over by the teams)
     sitout_team_id: int | None = None  # the sit-out partnership's id
 
     @property
@@ -111,15 +123,15 @@ class RoundHistory:
     @property
     def sitting_out(self) -> tuple[tuple[int, ...], ...]:
         """Who sat out this round (and gets the sit-out credit, DOMAIN.md): the round's sit-out
-        partnership (two ids), and the session's sit-out player (one id) unless seated in this
-        round (they replaced a player who left) or already in that partnership (they replaced a
-        player of the sitting-out partnership)."""
+        partnership (its ids), and the session's sit-out players (one group) except those seated in
+        this round (they replaced a player who left) or already in that partnership (they replaced
+        a player of the sitting-out partnership)."""
         groups: list[tuple[int, ...]] = []
         if self.sitout_team is not None:
             groups.append(tuple(self.sitout_team))
-        sitter = self.session_sitter
-        if sitter is not None and sitter not in self.seated and sitter not in (self.sitout_team or ()):
-            groups.append((sitter,))
+        left = tuple(p for p in self.session_sitters if p not in self.seated and p not in (self.sitout_team or ()))
+        if left:
+            groups.append(left)
         return tuple(groups)
 
     @property
@@ -138,12 +150,14 @@ class RoundHistory:
         seats: dict[int, Seat[int]] = {}
         for t in self.tables:
             for team, other in ((t.team_a, t.team_b), (t.team_b, t.team_a)):
-                for me, partner in ((team[0], team[1]), (team[1], team[0])):
-                    seats[me] = Seat(self.session, self.number, t.table, partner, other)
+                for me in team:
+                    seats[me] = Seat(self.session, self.number, t.table, _others(team, me), other)
+        sitout_team = tuple(self.sitout_team or ())
         for group in self.sitting_out:
             for me in group:
-                mate = next((p for p in group if p != me), None)
-                seats.setdefault(me, Seat(self.session, self.number, None, mate))
+                # Session sit-out players sit out alone; the round's sit-out team together.
+                mates = _others(group, me) if group == sitout_team else ()
+                seats.setdefault(me, Seat(self.session, self.number, None, mates))
         return seats
 
     def table_results(self) -> list[TableResult]:
@@ -156,10 +170,10 @@ class EveningHistory:
     """Every drawn session of an evening (or all but one), as loaded by :func:`evening_history`."""
 
     sessions: dict[int, int]  # session id -> number
-    teams: dict[int, Pair]  # partnership id -> player ids
+    teams: dict[int, Team]  # partnership id -> player ids
     rounds: tuple[RoundHistory, ...]  # by session, then round
     partnerships: tuple[PartnershipHistory, ...] = ()  # by session, then number
-    sitters: dict[int, int | None] = field(default_factory=dict)  # session id -> its sit-out player
+    sitters: dict[int, tuple[int, ...]] = field(default_factory=dict)  # session id -> its sit-out players
 
     def session_rounds(self, session_id: int) -> tuple[RoundHistory, ...]:
         """The session's rounds, in order."""
@@ -183,9 +197,12 @@ class EveningHistory:
     def for_draw(self) -> draw_domain.History:
         """Partners, opponents and sit-outs so far, as the draw counts them.
 
-        Partnerships split by a replacement count both ways (the leaver and the replacement were
-        both the remaining player's partner)."""
-        partners = frozenset(frozenset(pair) for pair in self.teams.values())
+        Partners are pairs of players of one team (three pairs in a team of three). Partnerships
+        split by a replacement count both ways (the leaver and the replacement were both the
+        remaining players' partner)."""
+        partners = frozenset(
+            frozenset(pair) for team in self.teams.values() for pair in itertools.combinations(team, 2)
+        )
         opponents: dict[frozenset[int], int] = {}
         sitouts: dict[int, int] = {}
         for r in self.rounds:
@@ -231,15 +248,18 @@ def evening_histories(
     if sessions is not None:
         sessions_qs = sessions_qs.filter(number__in=sessions)
     loaded = {
-        sid: (evening_id, number, sitter)
-        for sid, evening_id, number, sitter in sessions_qs.values_list("id", "evening_id", "number", "sitout_player_id")
+        sid: (evening_id, number, tuple(p for p in (first, second) if p is not None))
+        for sid, evening_id, number, first, second in sessions_qs.values_list(
+            "id", "evening_id", "number", "sitout_player_id", "sitout_player_2_id"
+        )
     }
     partnerships: dict[int, list[PartnershipHistory]] = {pk: [] for pk in by_id}
-    team_of: dict[int, Pair] = {}
+    team_of: dict[int, Team] = {}
     for p in Partnership.objects.filter(session__in=sessions_qs).values(
-        "id", "session_id", "number", "player_1", "player_2"
+        "id", "session_id", "number", "player_1", "player_2", "player_3"
     ):
-        partnership = PartnershipHistory(p["id"], p["session_id"], p["number"], (p["player_1"], p["player_2"]))
+        players = (p["player_1"], p["player_2"]) + ((p["player_3"],) if p["player_3"] is not None else ())
+        partnership = PartnershipHistory(p["id"], p["session_id"], p["number"], players)
         partnerships[loaded[p["session_id"]][0]].append(partnership)
         team_of[partnership.id] = partnership.players
     tables: dict[int, list[TableHistory]] = {}
@@ -293,7 +313,7 @@ def evening_histories(
     for r in Round.objects.filter(session__in=sessions_qs).values(
         "id", "session_id", "number", "sitout_partnership_id"
     ):
-        evening_id, number, sitter = loaded[r["session_id"]]
+        evening_id, number, sitters = loaded[r["session_id"]]
         rounds[evening_id].append(
             RoundHistory(
                 id=r["id"],
@@ -302,20 +322,20 @@ def evening_histories(
                 number=r["number"],
                 tables=tuple(tables.get(r["id"], ())),
                 sitout_team=team_of[r["sitout_partnership_id"]] if r["sitout_partnership_id"] else None,
-                session_sitter=sitter,
+                session_sitters=sitters,
                 sitout_team_id=r["sitout_partnership_id"],
             )
         )
 
     def history(pk: int) -> EveningHistory:
-        mine = {sid: (number, sitter) for sid, (evening_id, number, sitter) in loaded.items() if evening_id == pk}
+        mine = {sid: (number, sitters) for sid, (evening_id, number, sitters) in loaded.items() if evening_id == pk}
         own = sorted(partnerships[pk], key=lambda p: (mine[p.session_id][0], p.number))
         return EveningHistory(
             sessions={sid: number for sid, (number, _) in mine.items()},
             teams={p.id: p.players for p in own},
             rounds=tuple(sorted(rounds[pk], key=lambda r: (r.session, r.number))),
             partnerships=tuple(own),
-            sitters={sid: sitter for sid, (_, sitter) in mine.items()},
+            sitters={sid: sitters for sid, (_, sitters) in mine.items()},
         )
 
     return {pk: history(pk) for pk in by_id}

@@ -149,6 +149,6 @@ def player_seats(session: Session, player: Player) -> PlayerSeats:
     if index is None:
         return PlayerSeats(player=player, current=None, next=None, session_done=True)
     shown = [seats[index][0], *([seats[index + 1][0]] if index + 1 < len(seats) else [])]
-    people = Player.objects.in_bulk({p for seat in shown for p in (seat.partner, *seat.opponents) if p is not None})
+    people = Player.objects.in_bulk({p for seat in shown for p in (*seat.partners, *seat.opponents)})
     current, *following = (seat.named(people) for seat in shown)
     return PlayerSeats(player=player, current=current, next=following[0] if following else None, session_done=False)

@@ -224,20 +224,15 @@ def next_seats(seating: Seating) -> list[NextSeat]:
     the next session, if it has been drawn): 5 queries, :func:`~scoring.selectors.history.evening_history`
     of the two sessions and the partners."""
     session = seating.round.session
-    players = [
-        seating.team_a.player_1,
-        seating.team_a.player_2,
-        seating.team_b.player_1,
-        seating.team_b.player_2,
-    ]
+    players = [*seating.team_a.players, *seating.team_b.players]
     history = evening_history(session.evening, sessions=(session.number, session.number + 1))
     next_round = history.round_after(seating.round_id)
     if next_round is None:
         return [NextSeat(player=p, seat=None, not_drawn=True) for p in players]
     seats = next_round.seats()
     mine = [seats.get(p.pk) for p in players]
-    people = Player.objects.in_bulk({s.partner for s in mine if s is not None and s.partner is not None})
+    people = Player.objects.in_bulk({p for s in mine if s is not None for p in s.partners})
     return [
-        NextSeat(player=p, seat=Seat(s.session, s.round, s.table, s.partner).named(people) if s else None)
+        NextSeat(player=p, seat=Seat(s.session, s.round, s.table, s.partners).named(people) if s else None)
         for p, s in zip(players, mine, strict=True)
     ]
