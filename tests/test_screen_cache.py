@@ -195,3 +195,18 @@ def test_locking_a_round_answers_with_the_grid_after_the_lock(organiser_client, 
 
 def test_live_poll_floor_is_shorter_than_its_poll_interval():
     assert live.POLL_FLOOR_SECONDS < live.POLL_SECONDS
+
+
+def test_live_rows_are_cached_per_language(client, organiser, drawn, monkeypatch):
+    """The grid's rows are built once per grid and language and shared by every organiser's
+    screen; an English screen never gets the German rows from the cache, nor the other way."""
+    clock = Clock(monkeypatch)
+    url = reverse("organiser:live", args=[drawn.pk])
+    client.force_login(organiser)
+    german = client.get(url, HTTP_ACCEPT_LANGUAGE="de", **HTMX).content.decode()
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en", **HTMX).content.decode()
+    assert "nicht begonnen" in german and "not started" not in german
+    assert "not started" in english and "nicht begonnen" not in english
+    _deal(drawn)
+    clock.now += live.POLL_FLOOR_SECONDS
+    assert "1/4" in client.get(url, HTTP_ACCEPT_LANGUAGE="de", **HTMX).content.decode()

@@ -43,10 +43,10 @@ def progress_rows(session, deals_per_round: int) -> SafeString:
     return mark_safe("".join(out))  # noqa: S308 - numbers and escaped words only
 
 
-@register.simple_tag
 def live_rows(grid) -> SafeString:
     """The body rows of the live overview (:class:`scoring.selectors.LiveGrid`): per table and
-    round the state, linked to the seating's page."""
+    round the state, linked to the seating's page. Built once per grid and language and kept in
+    the shared cache with the grid (``scoring.views.live``): every organiser's poll shows them."""
     url = conditional_escape(_seating_url())
     words = {
         key: conditional_escape(text)

@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
@@ -19,6 +20,7 @@ from scoring.domain.errors import DomainError
 from scoring.messages import translate
 from scoring.models import Evening, Round, Seating, Session
 from scoring.parsing import ascii_int
+from scoring.templatetags import grids
 from scoring.views.access import helper_required, leader_required
 from scoring.views.common import evening_or_404 as _evening
 
@@ -54,11 +56,21 @@ def _dashboard(
             floor=floor,
         )
     version, at = (entry.version, entry.at) if entry else (evening.version, time.time())
+    rows = None
+    if entry is not None:  # the rows as HTML, once per grid and language (exactly this grid's version)
+        rows = screen_cache.computed(
+            "live_rows",
+            evening.pk,
+            entry.version,
+            lambda: screen_cache.Computed(entry.version, entry.at, grids.live_rows(entry.value)),
+            variant=f"{session.number}:{entry.at}:{get_language()}",
+        ).value
     context = {
         "evening": evening,
         "sessions": list(evening.sessions.order_by("number").values_list("number", flat=True)),
         "session": session,
         "grid": entry.value if entry else None,
+        "grid_rows": rows,
         "now": datetime.fromtimestamp(at, tz=UTC),
         "poll_seconds": POLL_SECONDS,
     }
