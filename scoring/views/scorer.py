@@ -9,6 +9,7 @@ each form carries an idempotency key, so a form sent twice is saved once.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 
@@ -66,6 +67,13 @@ def _table(request: HttpRequest, token: str) -> Table | HttpResponse:
     return table
 
 
+@functools.lru_cache(maxsize=64)
+def _points_json(rules, max_carried: int) -> str:
+    """The rule set's points table for the page's offline preview, as JSON (the same for every
+    tablet of a rule set and round length: built once per worker)."""
+    return json.dumps(rules.points_table(max_carried=max_carried))
+
+
 def _signature(state: selectors.ScorerState) -> str:
     """A short fingerprint of what the page shows; the page polls and is redrawn only when it
     changes (another tablet entered a deal, the organiser confirmed or locked the round)."""
@@ -119,7 +127,7 @@ def _page(
             "carried": state.carried_into(number),
             "carries_on": state.carries_on(number),
             # JSON in a data attribute (the CSP allows no inline script, not even a JSON one)
-            "points_table": json.dumps(state.rules.points_table(max_carried=len(state.deal_numbers))),
+            "points_table": _points_json(state.rules, len(state.deal_numbers)),
             "signature": _signature(state),
             "names": selectors.evening_display_names(table.evening_id),
         },
