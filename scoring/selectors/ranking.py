@@ -74,12 +74,28 @@ def evening_rankings(
 
     ``histories``: :func:`scoring.selectors.history.evening_histories` of these evenings when
     the caller has loaded them already (then 1 or 2 queries)."""
-    evenings = list(evenings)
+    return ranked_evenings(list(evenings), histories).rankings
+
+
+@dataclass(frozen=True)
+class RankedEvenings:
+    """The rankings of several evenings with what they were computed from, for callers that
+    need more than the rows (the season ranking): evening id -> its :class:`PlayedFigures`, its
+    ranked players (player id -> Player) and its ranking."""
+
+    figures: dict[int, PlayedFigures]
+    people: dict[int, dict[int, Player]]
+    rankings: dict[int, list[RankingRow]]
+
+
+def ranked_evenings(evenings: list[Evening], histories: Mapping[int, EveningHistory] | None = None) -> RankedEvenings:
+    """:func:`evening_rankings` with the figures and players behind them (the same queries)."""
     if histories is None:
         histories = evening_histories(evenings)
     played = {evening.pk: PlayedFigures.of(evening, histories[evening.pk]) for evening in evenings}
     people = _ranked_players(evenings, {pk: figures.scores for pk, figures in played.items()})
-    return {evening.pk: _rank(evening, played[evening.pk], people[evening.pk]) for evening in evenings}
+    rankings = {evening.pk: _rank(evening, played[evening.pk], people[evening.pk]) for evening in evenings}
+    return RankedEvenings(figures=played, people=people, rankings=rankings)
 
 
 def _rank(evening: Evening, figures: PlayedFigures, players: dict[int, Player]) -> list[RankingRow]:

@@ -17,7 +17,7 @@ from scoring.domain.names import person_key
 from scoring.domain.tiebreaks import Criterion, parse_chain
 from scoring.models import Evening, Season
 from scoring.selectors.history import EveningHistory, evening_histories
-from scoring.selectors.ranking import PlayedFigures, _rank, _ranked_players
+from scoring.selectors.ranking import ranked_evenings
 
 
 @dataclass(frozen=True)
@@ -91,8 +91,8 @@ def season_ranking(season: Season) -> SeasonRanking:
     """
     evenings = season_evenings(season)
     histories = evening_histories(evenings)
-    figures = {e.pk: PlayedFigures.of(e, histories[e.pk]) for e in evenings}
-    people = _ranked_players(evenings, {pk: f.scores for pk, f in figures.items()})
+    ranked = ranked_evenings(evenings, histories)
+    figures, people = ranked.figures, ranked.people
     players = {pid: p for ranked in people.values() for pid, p in ranked.items()}
 
     def name_key(pid) -> tuple:
@@ -101,7 +101,7 @@ def season_ranking(season: Season) -> SeasonRanking:
     results: dict[int, dict[int, season_domain.EveningResult]] = defaultdict(dict)
     infos = []
     for index, evening in enumerate(evenings):
-        rows = _rank(evening, figures[evening.pk], people[evening.pk])
+        rows = ranked.rankings[evening.pk]
         drawn = figures[evening.pk].scores
         for row in rows:
             if row.player.pk in drawn:
