@@ -446,3 +446,37 @@ def test_a_season_comes_back_with_a_backup_of_the_database():
     single = backup.export_evening(after.evenings[0].evening)
     assert [row["name"] for row in single["data"]["seasons"]] == ["Jahreswertung"]
     assert len(single["data"]["season_evenings"]) == 1
+
+
+@pytest.mark.django_db
+def test_evening_backups_of_one_season_restored_one_by_one_give_one_season():
+    """The backup of each evening carries its season; restoring them one after the other on
+    another machine joins them in one season (the same name and year), not one season each."""
+    from scoring import backup
+    from tests.test_backup import wipe
+
+    players = pool(8)
+    evenings = [played_evening(players, day, seed=day) for day in (1, 2)]
+    season = season_with(evenings, scoring="points", placement_points=(5, 3, 1))
+    before = selectors.season_ranking(season)
+    files = [backup.export_evening(evening) for evening in evenings]
+    wipe()
+    for document in files:
+        backup.restore(document)
+    restored = Season.objects.get()
+    assert restored.links.count() == 2
+    after = selectors.season_ranking(restored)
+    assert [(line.player.name, line.place, line.total) for line in after.lines] == [
+        (line.player.name, line.place, line.total) for line in before.lines
+    ]
+
+
+@pytest.mark.django_db
+def test_a_second_copy_of_an_evening_does_not_count_twice_in_its_season():
+    from scoring import backup
+
+    players = pool(8)
+    evenings = [played_evening(players, day, seed=day) for day in (1, 2)]
+    season = season_with(evenings, scoring="sum")
+    backup.restore(backup.export_evening(evenings[0]), allow_duplicates=True)
+    assert season.links.count() == 2 and Season.objects.count() == 2

@@ -13,7 +13,7 @@ from scoring.backup.base import KEY_OF_MODEL, MODELS, BackupError, backed_up_fie
 from scoring.backup.contents import read_contents
 from scoring.domain.errors import DomainError, gettext_noop
 from scoring.domain.names import match_key
-from scoring.models import Evening, PartnerExclusion, Player
+from scoring.models import Evening, PartnerExclusion, Player, Season
 
 #: Pairs stored smaller id first (a database check constraint): ordered again after new ids.
 ORDERED_PAIRS: dict[type[models.Model], tuple[str, str]] = {PartnerExclusion: ("player_a_id", "player_b_id")}
@@ -83,6 +83,9 @@ def _restore(objects: dict[str, list], outcome: RestoreOutcome) -> None:
             _renumber_references(obj, new_ids)
             _order_pair(key, file_id, obj)
             _check_constraints(key, file_id, obj)
+        if model is Season:
+            new_ids[key] = _reuse_or_insert_seasons(objects[key], objects["evenings"])
+            continue
         outcome.new_tokens += _fresh_unique_values(model, objects[key])
         for obj in objects[key]:
             _insert(obj)
@@ -117,6 +120,31 @@ def _reuse_or_insert_players(players: list[Player], outcome: RestoreOutcome) -> 
             created[key] = player.pk
             outcome.players_new += 1
         new_ids[file_id] = existing[key] if key in existing else created[key]
+    return new_ids
+
+
+def _reuse_or_insert_seasons(seasons: list[Season], evenings: list[Evening]) -> dict[int, int]:
+    """File id -> primary key here of every season of the file: the season here with the same
+    name and year (its settings stay as they are here), else a new one. So the backups of a
+    season's evenings, restored one after the other, join one season again. A season that holds
+    an evening of the same name and date already is not joined (a second copy of an evening,
+    restored with duplicates allowed, gets a season of its own instead of counting twice)."""
+    restored = {(evening.name, evening.date) for evening in evenings}
+    new_ids = {}
+    for season in seasons:
+        file_id = season.pk
+        existing = next(
+            (
+                here
+                for here in Season.objects.filter(name=season.name, year=season.year).order_by("pk")
+                if not restored & set(here.evenings.values_list("name", "date"))
+            ),
+            None,
+        )
+        if existing is None:
+            _insert(season)
+            existing = season
+        new_ids[file_id] = existing.pk
     return new_ids
 
 
