@@ -85,6 +85,11 @@ Limitations (measured while writing this module):
 - Session 1 of a seed is drawn exactly as before the wishes and the opponent planning were
   added; later sessions of an old seed may differ (the partner draw changed).
 
+Teams of three (six-handed Bräus) are drawn by :mod:`scoring.domain.draw_threes`, which
+shares the input checks, the sit-out ranking (:func:`_sitout_groups` with ``team_size=3``),
+the table schedule (:func:`_schedule_rounds`, which takes teams of any size) and the result
+(:class:`SessionDraw`, :func:`history_after`) with this module.
+
 Determinism: all randomness comes from the ``random.Random`` passed in, players are processed
 in sorted order, and nothing depends on the iteration order of sets or on string hashing, so
 a stored seed reproduces a draw exactly on every Python run, whatever ``PYTHONHASHSEED``.
@@ -181,7 +186,8 @@ class History:
     """What happened earlier this evening, as far as the draw cares.
 
     Attributes:
-        partners: every pair of players who have been partners (a set of 2-element sets).
+        partners: every pair of players who have been partners (a set of 2-element sets);
+            with teams of three, every two players who were in one team.
         opponents: pair of players -> number of rounds in which they sat at one table as
             opponents.
         sitouts: player -> rounds sat out so far; a whole-session sit-out counts as all rounds

@@ -155,7 +155,8 @@ def test_different_seeds_usually_give_different_draws():
 
 _HASHSEED_SCRIPT = """
 import random
-from scoring.domain.draw import History, draw_session, history_after
+from scoring.domain.draw import History, history_after
+from {module} import {function} as draw_session
 players = ["Anke", "Boy", "Christa", "Dirk", "Elke", "Frerk", "Gesa", "Hauke", "Inken", "Jan",
            "Kerrin", "Lorenz", "Momme", "Nahne"]
 rng = random.Random(2020)
@@ -167,13 +168,18 @@ for _ in range(3):
 """
 
 
-def test_draw_does_not_depend_on_string_hashing():
-    """String ids with different PYTHONHASHSEED values give the same evening."""
+@pytest.mark.parametrize(
+    ("module", "function"),
+    [("scoring.domain.draw", "draw_session"), ("scoring.domain.draw_threes", "draw_session_threes")],
+)
+def test_draw_does_not_depend_on_string_hashing(module, function):
+    """String ids with different PYTHONHASHSEED values give the same evening (teams of two
+    and of three)."""
     outputs = set()
     for hashseed in ("0", "1", "4711"):
         env = {**os.environ, "PYTHONHASHSEED": hashseed, "PYTHONPATH": str(ROOT)}
         result = subprocess.run(
-            [sys.executable, "-c", _HASHSEED_SCRIPT],
+            [sys.executable, "-c", _HASHSEED_SCRIPT.format(module=module, function=function)],
             env=env,
             cwd=ROOT,
             capture_output=True,

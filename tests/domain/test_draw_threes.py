@@ -104,9 +104,17 @@ def test_full_evening_of_26_and_31_players_never_repeats_a_teammate(n, seed):
     check_evening(list(range(101, 101 + n)), sessions=3, rounds=4, seed=seed)
 
 
-@pytest.mark.parametrize("n", [6, 8, 9, 12, 13, 14, 15, 18, 20, 27, 33, 40, 60])
+@pytest.mark.parametrize("n", [6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 27, 33, 40, 60])
 def test_shape_for_many_sizes(n):
-    check_evening(list(range(1, n + 1)), sessions=3, rounds=4, seed=n, no_repeats=n >= 12)
+    check_evening(list(range(1, n + 1)), sessions=3, rounds=4, seed=n, no_repeats=n >= 12 and n != 17)
+
+
+def test_seventeen_players_repeat_one_pair_forced_by_the_rotation():
+    # 5 teams + 2 sit out: in session 3 the team that plays every round is three of the four
+    # players who sat out most; two of them were teammates before (documented limitation).
+    played, final = check_evening(list(range(1, 18)), sessions=3, seed=4, no_repeats=False)
+    repeats = [sum(pair in before.partners for pair in teammate_pairs(draw)) for before, draw in played]
+    assert repeats == [0, 0, 1]
 
 
 def test_seven_players_repeat_teammates_without_error():
@@ -154,11 +162,15 @@ def test_impossible_wish_names_the_players():
 
 
 def test_wish_bends_the_sit_out_order_when_it_must():
-    # 7 players: with 1 forbidden with everyone but 2 and 3 ... 1 must play with 2 and 3.
-    forbidden = [(1, p) for p in range(4, 8)]
-    history = History(sitouts={p: 4 for p in range(2, 8)})  # 1 would be due to sit out
-    draw = draw_session_threes(list(range(1, 8)), history, 4, random.Random(0), forbidden=forbidden)
-    assert (1, 2, 3) in draw.partnerships or draw.sitout_players == (1,)
+    # 8 players: two teams of three, two sit out. 2 and 3 are due to sit out, but player 1 may
+    # only be with 2 and 3. Cheapest bend: 1 sits out with 2 or 3 (one player out of order),
+    # rather than team (1, 2, 3) playing while two others sit out again.
+    forbidden = [(1, p) for p in range(4, 9)]
+    history = History(sitouts={1: 4, **{p: 4 for p in range(4, 9)}})
+    for seed in range(5):
+        draw = draw_session_threes(list(range(1, 9)), history, 4, random.Random(seed), forbidden=forbidden)
+        assert draw.sitout_players in ((1, 2), (1, 3))
+        assert not {frozenset(pair) for pair in forbidden} & set(teammate_pairs(draw))
 
 
 def test_too_few_players():
@@ -206,6 +218,18 @@ def test_history_after_counts_teams_of_three():
     assert sum(after.opponents.values()) == 2 * 9 + 1
     assert after.sitouts == {10: 2, 11: 2, 7: 1, 8: 1, 9: 1, 4: 1, 5: 1, 6: 1}
     assert draw.sitout_player == 10
+
+
+def test_lower_bound_for_teams_of_three_is_reached_by_six_players():
+    # 6 players, one session of 4 rounds: the two teams meet 4 times, so each of the 9 pairs
+    # of opponents repeats 3 times: 27, which both bounds give.
+    played, _ = play_evening(list(range(1, 7)), sessions=1, seed=0)
+    report = evening_fairness(rounds_of(played[0][1], 1))
+    assert report.repeated_opponents == report.lower_bound == 27
+    assert opponent_repeat_lower_bound(6, 1, 4, team_size=3) == 27
+    assert report.reasons[0].code == "few_partnerships"
+    # Teams of two keep their bound (as before teams of three existed).
+    assert opponent_repeat_lower_bound(10, 3, 4) == 51
 
 
 def test_fairness_report_for_teams_of_three():
