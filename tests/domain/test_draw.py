@@ -26,15 +26,16 @@ from scoring.domain.draw import (
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def play_evening(players, sessions=3, rounds=4, seed=0, **wishes):
+def play_evening(players, sessions=3, rounds=4, seed=0, draw_function=draw_session, **wishes):
     """Draw ``sessions`` sessions; returns [(history before, draw), ...] and the final history.
 
-    ``wishes`` are passed to :func:`draw_session` (forbidden, clubs, stand_ins)."""
+    ``wishes`` are passed to ``draw_function`` (forbidden, clubs, stand_ins); it is
+    :func:`draw_session`, or the draw of teams of three."""
     rng = random.Random(seed)
     history = History()
     played = []
     for _ in range(sessions):
-        draw = draw_session(players, history, rounds, rng, **wishes)
+        draw = draw_function(players, history, rounds, rng, **wishes)
         played.append((history, draw))
         history = history_after(history, draw)
     return played, history
@@ -154,7 +155,8 @@ def test_different_seeds_usually_give_different_draws():
 
 _HASHSEED_SCRIPT = """
 import random
-from scoring.domain.draw import History, draw_session, history_after
+from scoring.domain.draw import History, history_after
+from {module} import {function} as draw_session
 players = ["Anke", "Boy", "Christa", "Dirk", "Elke", "Frerk", "Gesa", "Hauke", "Inken", "Jan",
            "Kerrin", "Lorenz", "Momme", "Nahne"]
 rng = random.Random(2020)
@@ -166,13 +168,18 @@ for _ in range(3):
 """
 
 
-def test_draw_does_not_depend_on_string_hashing():
-    """String ids with different PYTHONHASHSEED values give the same evening."""
+@pytest.mark.parametrize(
+    ("module", "function"),
+    [("scoring.domain.draw", "draw_session"), ("scoring.domain.draw_threes", "draw_session_threes")],
+)
+def test_draw_does_not_depend_on_string_hashing(module, function):
+    """String ids with different PYTHONHASHSEED values give the same evening (teams of two
+    and of three)."""
     outputs = set()
     for hashseed in ("0", "1", "4711"):
         env = {**os.environ, "PYTHONHASHSEED": hashseed, "PYTHONPATH": str(ROOT)}
         result = subprocess.run(
-            [sys.executable, "-c", _HASHSEED_SCRIPT],
+            [sys.executable, "-c", _HASHSEED_SCRIPT.format(module=module, function=function)],
             env=env,
             cwd=ROOT,
             capture_output=True,
@@ -264,7 +271,7 @@ def test_arrivals_and_leavers_between_sessions():
 def test_history_after_counts_partners_opponents_and_sitouts():
     draw = SessionDraw(
         partnerships=((1, 2), (3, 4), (5, 6)),
-        sitout_player=7,
+        sitout_players=(7,),
         rounds=(
             RoundDraw(1, (TableDraw(1, 0, 1),), 2),
             RoundDraw(2, (TableDraw(1, 0, 2),), 1),
