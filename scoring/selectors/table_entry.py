@@ -226,9 +226,9 @@ def _rows(state: ScorerState, seating: Seating) -> list[DealRow]:
 
 
 def next_seats(seating: Seating) -> list[NextSeat]:
-    """Where each of a seating's players (four, or six in six-handed Bräus) sits in the following round (or the first round of
-    the next session, if it has been drawn): 5 queries, :func:`~scoring.selectors.history.evening_history`
-    of the two sessions and the partners."""
+    """Where each of a seating's players (four, or six in six-handed Bräus) sits in the following
+    round (or the first round of the next session, if it has been drawn): 5 queries,
+    :func:`~scoring.selectors.history.evening_history` of the two sessions and the partners."""
     session = seating.round.session
     players = [*seating.team_a.players, *seating.team_b.players]
     history = evening_history(session.evening, sessions=(session.number, session.number + 1))
