@@ -20,8 +20,11 @@ from fractions import Fraction
 import pytest
 from django.urls import reverse
 
-from scoring import selectors
+from scoring import selectors, services
 from scoring.models import DrawnDeal, Evening, Partnership, Round, Seating, Session
+from scoring.services import ServiceError
+from tests.conftest import make_evening
+from tests.test_draw_wishes import play_round
 from tests.test_full_evening import one_decimal
 
 SELECT = (
@@ -133,6 +136,7 @@ def test_whole_sixhanded_evening(players, organiser_client, client, db):
         ).content.decode()
         assert all(" &amp; ".join(team) in page or all(n in page for n in team) for team in teams)
         assert all(name in page for name in sitters)
+        assert ("setzen in diesem ganzen Durchgang aus" in page) == (len(sitters) == 2)
         for round_ in Round.objects.filter(session=session).order_by("number"):
             assert round_.sitout_partnership_id is None  # an even number of teams: all play
             seatings = list(Seating.objects.filter(round=round_).select_related(*SELECT).order_by("table__number"))
@@ -175,3 +179,83 @@ def test_six_players_needed_for_a_table_of_six(organiser_client):
     response = organiser_client.post(reverse("organiser:session_draw", args=[evening.pk]), {"number": 1}, follow=True)
     assert "Für einen Tisch braucht man mindestens 6 Spieler; angemeldet sind 5." in response.content.decode()
     assert not Session.objects.filter(evening=evening).exists()
+
+
+# --- Changes to a drawn six-handed session ---------------------------------------------------------
+
+
+def _drawn(players: int = 26, seed: int = 4):
+    evening = make_evening(players, rule_set="braeus6")
+    return evening, services.draw_session(evening=evening, seed=seed)
+
+
+def _ids(team: Partnership) -> tuple[int, ...]:
+    team.refresh_from_db()
+    return (team.player_1_id, team.player_2_id, team.player_3_id)
+
+
+@pytest.mark.django_db
+def test_swap_two_players_of_teams_of_three():
+    _, session = _drawn()
+    first, second = Partnership.objects.filter(session=session).order_by("number")[:2]
+    a, b = first.player_3_id, second.player_1_id
+    services.swap_players(session_id=session.pk, player_a_id=a, player_b_id=b)
+    assert _ids(first) == (first.player_1_id, first.player_2_id, b)
+    assert _ids(second) == (a, second.player_2_id, second.player_3_id)
+
+
+@pytest.mark.django_db
+def test_second_session_sitter_swaps_in_and_a_late_arrival_takes_a_seat():
+    evening, session = _drawn(26)
+    assert session.sitout_player_id and session.sitout_player_2_id
+    team = Partnership.objects.filter(session=session).order_by("number").first()
+    sitter, player = session.sitout_player_2_id, team.player_2_id
+    services.swap_players(session_id=session.pk, player_a_id=sitter, player_b_id=player)
+    session.refresh_from_db()
+    assert _ids(team)[1] == sitter and session.sitout_player_2_id == player
+    late, _ = services.add_player(name="Spät Gekommen", club="")
+    services.set_checked_in(evening=evening, player=late, checked_in=True)
+    services.swap_players(session_id=session.pk, player_a_id=late.pk, player_b_id=team.player_3_id)
+    assert _ids(team)[2] == late.pk
+    page_players = {p.pk for p in selectors.session_players(session)}
+    assert late.pk in page_players and len(page_players) == 26
+
+
+@pytest.mark.django_db
+def test_swap_refuses_a_wish_not_together_with_any_of_the_new_teammates():
+    evening, session = _drawn()
+    team, other = Partnership.objects.filter(session=session).order_by("number")[:2]
+    # The wish is about the team's first player; the swap puts the other team's player in seat 3.
+    services.add_partner_exclusion(evening=evening, player_a_id=team.player_1_id, player_b_id=other.player_2_id)
+    with pytest.raises(ServiceError) as error:
+        services.swap_players(session_id=session.pk, player_a_id=team.player_3_id, player_b_id=other.player_2_id)
+    assert error.value.code == "wish_not_together"
+    assert other.player_2_id not in _ids(team)
+
+
+@pytest.mark.django_db
+def test_leaver_of_a_team_of_three_is_replaced_by_the_second_session_sitter(organiser_client):
+    evening, session = _drawn(26)
+    play_round(session, 1)
+    seating = Seating.objects.filter(round__session=session, round__number=2).select_related("team_a").first()
+    team = seating.team_a
+    leaver, stay_1, stay_2 = team.player_1_id, team.player_2_id, team.player_3_id
+    replacement = session.sitout_player_2_id
+    page = organiser_client.get(reverse("organiser:session_detail", args=[evening.pk, 1])).content.decode()
+    assert f'<option value="{replacement}">' in page  # offered as "takes over"
+    substitution = services.replace_player(session_id=session.pk, leaving_id=leaver, replacement_id=replacement)
+    after = substitution.partnership_after
+    assert substitution.from_round == 2 and after.pk != team.pk
+    assert _ids(after) == (replacement, stay_1, stay_2)
+    seating.refresh_from_db()
+    assert seating.team_a_id == after.pk
+    play_round(session, 2)
+    ranking = {r.player.pk: r.total for r in selectors.evening_ranking(evening)}
+    # play_round: team A wins each of the four deals 1:0.
+    leaver_in_a = Seating.objects.filter(round__session=session, round__number=1, team_a=team).exists()
+    assert ranking[leaver] == (4 if leaver_in_a else 0)
+    assert ranking[stay_1] == ranking[stay_2] == ranking[leaver] + 4
+    # The replacement sat out round 1 (credit: the average of the teams, 2) and played round 2 in team A.
+    assert ranking[replacement] == 2 + 4
+    page = organiser_client.get(reverse("organiser:session_detail", args=[evening.pk, 1])).content.decode()
+    assert "spielt ab Runde 2 für" in page
