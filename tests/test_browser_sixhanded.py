@@ -60,9 +60,9 @@ def test_sixhanded_tablet_round(live_server, new_context, transactional_db, size
         Player.objects.filter(name=f"Spieler {n}").update(name=name)
     services.draw_session(evening=evening, seed=3)
     table = Table.objects.get(evening=evening, number=1)
-    seating = Seating.objects.select_related(
-        *(f"team_{t}__player_{n}" for t in "ab" for n in (1, 2, 3))
-    ).get(table=table, round__session__number=1, round__number=1)
+    seating = Seating.objects.select_related(*(f"team_{t}__player_{n}" for t in "ab" for n in (1, 2, 3))).get(
+        table=table, round__session__number=1, round__number=1
+    )
     team_a, team_b = names(seating.team_a), names(seating.team_b)
     assert len(team_a) == len(team_b) == 3
 

@@ -21,6 +21,7 @@ import pytest
 from django.urls import reverse
 
 from scoring import selectors, services
+from scoring.domain.rules import DealResult
 from scoring.models import DrawnDeal, Evening, Partnership, Round, Seating, Session
 from scoring.services import ServiceError
 from tests.conftest import make_evening
@@ -259,3 +260,27 @@ def test_leaver_of_a_team_of_three_is_replaced_by_the_second_session_sitter(orga
     assert ranking[replacement] == 2 + 4
     page = organiser_client.get(reverse("organiser:session_detail", args=[evening.pk, 1])).content.decode()
     assert "spielt ab Runde 2 für" in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("rule_set", ["braeus", "braeus6"])
+def test_correction_form_records_a_braeus_draw(organiser_client, rule_set):
+    """Typing in a paper score sheet: a drawn deal is recorded on the organiser's page too, and the
+    deal is still to be entered (it was not used up)."""
+    evening = make_evening(8 if rule_set == "braeus" else 12, rule_set=rule_set)
+    session = services.draw_session(evening=evening, seed=1)
+    seating = Seating.objects.filter(round__session=session).first()
+    url = reverse("organiser:seating_detail", args=[seating.pk])
+    page = organiser_client.get(url + "?deal=2").content.decode()
+    assert 'value="draw"' in page
+    data = {"number": 2, "winner": "draw", "version": 0, "seating": seating.pk}
+    response = organiser_client.post(url + "?deal=2", data, follow=True)
+    assert "Spiel 2 als unentschieden erfasst: Der Tisch gibt es neu." in response.content.decode()
+    drawn = DrawnDeal.objects.get(seating=seating)
+    assert drawn.number == 2 and drawn.recorded_by is not None and "leitung" in drawn.via
+    assert not seating.deals.exists()
+    # A deal already entered cannot have been drawn: refused, nothing recorded.
+    services.enter_deal(seating_id=seating.pk, number=1, result=DealResult("A", False, 0, 0), via="t")
+    response = organiser_client.post(url + "?deal=1", data | {"number": 1}, follow=True)
+    assert "Spiel 1 ist schon eingetragen" in response.content.decode()
+    assert DrawnDeal.objects.filter(seating=seating).count() == 1
