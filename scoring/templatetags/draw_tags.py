@@ -28,4 +28,4 @@ def team_label(team, changes) -> str:
     :func:`player_label`, joined by " & " (escaped)."""
     if team is None:
         return ""
-    return format_html_join(" &amp; ", "{}", ((player_label(p, changes),) for p in team.players))
+    return format_html_join(" & ", "{}", ((player_label(p, changes),) for p in team.players))
