@@ -278,7 +278,7 @@ def test_correction_form_records_a_braeus_draw(organiser_client, rule_set):
     assert 'value="draw"' in page
     data = {"number": 2, "winner": "draw", "version": 0, "seating": seating.pk}
     response = organiser_client.post(url + "?deal=2", data, follow=True)
-    assert "Spiel 2 als unentschieden erfasst: Der Tisch gibt es neu." in response.content.decode()
+    assert "Spiel 2 als unentschieden erfasst: Am Tisch wird es neu gegeben." in response.content.decode()
     drawn = DrawnDeal.objects.get(seating=seating)
     assert drawn.number == 2 and drawn.recorded_by is not None and "leitung" in drawn.via
     assert not seating.deals.exists()
@@ -287,3 +287,34 @@ def test_correction_form_records_a_braeus_draw(organiser_client, rule_set):
     response = organiser_client.post(url + "?deal=1", data | {"number": 1}, follow=True)
     assert "Spiel 1 ist schon eingetragen" in response.content.decode()
     assert DrawnDeal.objects.filter(seating=seating).count() == 1
+
+
+@pytest.mark.django_db
+def test_team_size_cannot_change_once_a_session_is_drawn():
+    """Tables of four and of six cannot be mixed in one evening: after the first draw the rule set
+    may change only to one with the same team size (Bräus for six to Bräus for four is refused)."""
+    evening = make_evening(12, rule_set="braeus6")
+    services.draw_session(evening=evening, seed=1)
+    with pytest.raises(ServiceError) as error:
+        services.set_evening_rule_set(evening_id=evening.pk, rule_set="braeus")
+    assert error.value.code == "team_size_in_use"
+    evening.refresh_from_db()
+    assert evening.rule_set == "braeus6"
+    schwesing = make_evening(12, name="Schwesing")
+    services.draw_session(evening=schwesing, seed=1)
+    services.set_evening_rule_set(evening_id=schwesing.pk, rule_set="treia")  # teams of two: allowed
+    with pytest.raises(ServiceError):
+        services.set_evening_rule_set(evening_id=schwesing.pk, rule_set="braeus6")
+
+
+@pytest.mark.django_db
+def test_draw_check_knows_the_table_size():
+    six = make_evening(0, rule_set="braeus6", name="Sechs")
+    four = make_evening(0, name="Vier")
+    with pytest.raises(ServiceError) as error:
+        services.check_next_session_drawable(six, [], present=5)
+    assert error.value.code == "too_few_players" and error.value.params == {"needed": 6, "count": 5}
+    services.check_next_session_drawable(six, [], present=6)
+    services.check_next_session_drawable(four, [], present=4)
+    with pytest.raises(ServiceError):
+        services.check_next_session_drawable(four, [], present=3)
