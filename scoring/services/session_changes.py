@@ -1,4 +1,7 @@
-"""Changes to a drawn session: swap two players before play, replace a player who leaves."""
+"""Changes to a drawn session: swap two players before play, replace a player who leaves.
+
+Teams of two and of three (six-handed Bräus) alike: a partnership's players are its filled seats
+``player_1``, ``player_2`` and ``player_3``; a session has up to two sit-out players."""
 
 from __future__ import annotations
 
@@ -114,9 +117,10 @@ def _check_swap(session: Session, place: dict, a_id: int, b_id: int) -> None:
 def swap_players(*, session_id, player_a_id, player_b_id, user=None) -> SwapOutcome:
     """Swap two players' places for the whole session, before any deal of it is entered.
 
-    Both may play in the session (partners are exchanged between their partnerships), or one
-    may be the session's sit-out player or a checked-in player not drawn (a late arrival): that
-    player takes the other's place, who then sits out the session or is out of it.
+    Both may play in the session (partners are exchanged between their partnerships, teams of
+    two or of three), or one may be one of the session's sit-out players or a checked-in player
+    not drawn (a late arrival): that player takes the other's place, who then sits out the
+    session or is out of it. A wish "not together" is checked against every new teammate.
 
     Raises:
         SessionStartedError: a deal of the session has been entered (nothing is changed).
