@@ -911,12 +911,17 @@ def _schedule_rounds(
     met: Mapping[_Pair, int],
     rng: random.Random,
     club: Sequence[str] | None = None,
+    attempts: int | None = None,
 ) -> _Schedule:
-    """The tables (pairs of team indices) of every round: the best of several candidates."""
+    """The tables (pairs of team indices) of every round: the best of several candidates.
+
+    ``attempts`` randomised round-by-round schedules are built (default:
+    :func:`_greedy_attempts`), and the round robin is a candidate too.
+    """
     team_count = len(teams)
     playing = [[t for t in range(team_count) if not byes or t != cycle[r % team_count]] for r in range(rounds)]
     best: tuple[tuple[int, ...], _Schedule] | None = None
-    for _ in range(_greedy_attempts(len(playing[0]))):
+    for _ in range(_greedy_attempts(len(playing[0])) if attempts is None else attempts):
         schedule = _greedy_schedule(teams, playing, met, rng, club)
         score = _schedule_score(schedule, teams, met, club)
         if best is None or score < best[0]:

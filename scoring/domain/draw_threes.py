@@ -66,12 +66,13 @@ from scoring.domain.draw import (
     _numbered_formation,
     _opponents_seen,
     _Pair,
-    _pair,
     _partnering_error,
-    _same_club,
+    _Schedule,
     _schedule_rounds,
+    _schedule_score,
     _session_draw,
     _sitout_groups,
+    pairs_within,
 )
 
 __all__ = ["MEASURED", "TEAM_SIZE", "draw_session_threes"]
@@ -86,6 +87,10 @@ MEASURED = ""
 _ATTEMPTS_SMALL = 12
 _ATTEMPTS_LARGE = 3
 _SMALL = 48
+# Up to _SMALL players, the teams are drawn this many times and the best table schedule kept.
+_FORMATIONS = 4
+# Randomised round-by-round schedules per formation (more hardly helps with teams of three).
+_SCHEDULE_ATTEMPTS = 3
 # Upper limit of improvement passes of the local search.
 _MAX_PASSES = 60
 
@@ -136,11 +141,20 @@ def draw_session_threes(
         seen=_opponents_seen(size, given.met) if plan else None,
         size=size,
     )
-    formation = _form_teams(size, given.sitouts, rounds, rng, costs)
-    if formation is None:
-        raise _partnering_error(given.present, given.barred, team_size=TEAM_SIZE)
-    schedule = _schedule_rounds(formation.teams, formation.cycle, formation.byes, rounds, given.met, rng, given.club)
-    return _session_draw(given.present, formation, schedule)
+    best: tuple[tuple[int, tuple[int, ...]], _Formation, _Schedule] | None = None
+    for _ in range(_FORMATIONS if size <= _SMALL else 1):
+        found = _form_teams(size, given.sitouts, rounds, rng, costs)
+        if found is None:
+            raise _partnering_error(given.present, given.barred, team_size=TEAM_SIZE)
+        defects, formation = found
+        schedule = _schedule_rounds(
+            formation.teams, formation.cycle, formation.byes, rounds, given.met, rng, given.club, _SCHEDULE_ATTEMPTS
+        )
+        score = (defects, _schedule_score(schedule, formation.teams, given.met, given.club))
+        if best is None or score < best[0]:
+            best = (score, formation, schedule)
+    assert best is not None
+    return _session_draw(given.present, best[1], best[2])
 
 
 class _TeamCosts:
@@ -159,27 +173,38 @@ class _TeamCosts:
         seen: Sequence[set[int]] | None,
         size: int,
     ) -> None:
-        self.partnered = partnered
-        self.barred = barred
-        self.club = club
-        self.seen = seen
         self.club_weight = size * size + 1
         self.repeat_weight = self.club_weight * (size + 1)
         self.rotation_weight = self.repeat_weight * (size + 1)
         self.forbidden_weight = self.rotation_weight << 96
+        # The cost of two players in one team, for the pairs that cost anything.
+        self.pairs: dict[_Pair, int] = {}
+        for pair in partnered:
+            self.pairs[pair] = self.pairs.get(pair, 0) + self.repeat_weight
+        for pair in barred:
+            self.pairs[pair] = self.pairs.get(pair, 0) + self.forbidden_weight
+        if club is not None:
+            members: dict[str, list[int]] = {}
+            for player, name in enumerate(club):
+                if name:
+                    members.setdefault(name, []).append(player)
+            for group in members.values():
+                for pair in pairs_within(group):
+                    self.pairs[pair] = self.pairs.get(pair, 0) + self.club_weight
+        self.club = club
+        # The players each one has met, as a bit set (bit ``i`` for player index ``i``).
+        self.seen = None if seen is None else [sum(1 << q for q in met) for met in seen]
 
     def of(self, team: Sequence[int]) -> int:
         """The cost of ``team``; 0 for a group that is not a team (the session's sit-outs)."""
         if len(team) != TEAM_SIZE:
             return 0
-        a, b, c = team
-        pairs = (_pair(a, b), _pair(a, c), _pair(b, c))
-        total = self.forbidden_weight * sum(pair in self.barred for pair in pairs)
-        total += self.repeat_weight * sum(pair in self.partnered for pair in pairs)
-        if self.club is not None:
-            total += self.club_weight * sum(_same_club(self.club, x, y) for x, y in pairs)
+        a, b, c = sorted(team)
+        get = self.pairs.get
+        total = get((a, b), 0) + get((a, c), 0) + get((b, c), 0)
         if self.seen is not None:
-            total += len((self.seen[a] | self.seen[b] | self.seen[c]) - {a, b, c})
+            seen = self.seen
+            total += ((seen[a] | seen[b] | seen[c]) & ~((1 << a) | (1 << b) | (1 << c))).bit_count()
         return total
 
     def defective(self, total: int) -> bool:
@@ -189,10 +214,12 @@ class _TeamCosts:
 
 def _form_teams(
     size: int, sitouts: Sequence[int], rounds: int, rng: random.Random, costs: _TeamCosts
-) -> _Formation | None:
+) -> tuple[int, _Formation] | None:
     """The session's sit-out players and teams: the best of several local searches.
 
-    Returns ``None`` if every attempt leaves two players of a forbidden pair in one team.
+    Returns the formation's defects (its cost in units of the club weight: forbidden pairs,
+    bent sit-out order, repeated and same-club teammates; the opponent planning left out)
+    and the formation, or ``None`` if every attempt leaves a forbidden pair in one team.
     """
     attempts = _ATTEMPTS_SMALL if size <= _SMALL else _ATTEMPTS_LARGE
     best: tuple[int, list[list[int]], list[int]] | None = None
@@ -218,7 +245,7 @@ def _form_teams(
     extra = [tuple(sorted(unit)) for unit, d in zip(units[1:], increments[1:], strict=True) if d > min(increments[1:])]
     other = [tuple(sorted(unit)) for unit, d in zip(units[1:], increments[1:], strict=True) if d == min(increments[1:])]
     byes = len(units[1:]) % 2 == 1
-    return _numbered_formation(tuple(sorted(units[0])), extra, other, byes, rng)
+    return total // costs.club_weight, _numbered_formation(tuple(sorted(units[0])), extra, other, byes, rng)
 
 
 def _improve(

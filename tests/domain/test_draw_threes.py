@@ -236,3 +236,15 @@ def test_speed(n, limit):
     draw_session_threes(list(range(n)), history, 4, rng)
     later = time.perf_counter() - start
     assert max(first, later) < limit
+
+
+def test_clubs_are_mixed_in_teams_of_three():
+    # 27 players of three clubs of 9: every team can have one player of each club.
+    players = list(range(1, 28))
+    clubs = {p: "ABC"[p % 3] for p in players}
+    for seed in range(5):
+        played, _ = check_evening(players, sessions=3, seed=seed, clubs=clubs)
+        for _, draw in played:
+            assert all(len({clubs[p] for p in team}) == 3 for team in draw.partnerships)
+    unmixed, _ = play_evening(players, sessions=1, seed=0)
+    assert any(len({clubs[p] for p in team}) < 3 for team in unmixed[0][1].partnerships)
