@@ -175,6 +175,8 @@ def test_whole_sixhanded_evening(players, organiser_client, client, db):
     assert ranking == {name: sum(sessions) for name, sessions in expected.items()}
     for name in ("organiser:evening_detail", "organiser:ranking", "organiser:live"):
         assert organiser_client.get(reverse(name, args=[evening.pk])).status_code == 200
+    every_deal = organiser_client.get(reverse("organiser:deal_results", args=[evening.pk]) + "?_export=csv")
+    assert " & ".join(teams[0]) in every_deal.content.decode("utf-8-sig")  # three names a team in "every deal"
 
 
 @pytest.mark.django_db
