@@ -177,9 +177,10 @@ def set_evening_language(*, evening_id: int, language: str) -> Evening:
 def set_evening_rule_set(*, evening_id: int, rule_set: str) -> Evening:
     """Change the rule set an evening's deals are entered and scored by.
 
-    Raises ServiceError for a code that is not a rule set (``rule_set``), and once a deal or a
+    Raises ServiceError for a code that is not a rule set (``rule_set``), once a deal or a
     drawn deal of the evening is entered (``rule_set_in_use``): the entered matchsticks were
-    scored by the rule set they were entered under.
+    scored by the rule set they were entered under, and for a rule set with another team size
+    (two or three players, six-handed Bräus) once a session is drawn (``team_size_in_use``).
     """
     if rule_set not in RULE_SETS:
         raise ServiceError(gettext_noop("Please choose one of the rule sets offered."), code="rule_set")
@@ -193,6 +194,17 @@ def set_evening_rule_set(*, evening_id: int, rule_set: str) -> Evening:
                 "and were scored by it."
             ),
             code="rule_set_in_use",
+        )
+    wanted = RULE_SETS[rule_set].players_per_team
+    if wanted != evening.rules.players_per_team and evening.sessions.exists():
+        raise ServiceError(
+            gettext_noop(
+                "The rule set can no longer be changed to this one: the sessions drawn so far have "
+                "teams of %(drawn)s, this rule set plays with teams of %(wanted)s."
+            ),
+            code="team_size_in_use",
+            drawn=evening.rules.players_per_team,
+            wanted=wanted,
         )
     evening.rule_set = rule_set
     evening.save(update_fields=["rule_set"])
