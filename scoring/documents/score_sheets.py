@@ -1,6 +1,7 @@
 """Score sheets (Spielzettel): one per table per round, two to an A4 page with a cut line.
 
-Each sheet: session, round and table number, both teams, one row per deal with five tricks, to
+Each sheet: session, round and table number, both teams (for teams of three also the seat order
+round the table, partners alternating), one row per deal with five tricks, to
 nil, daring and striking and the matchsticks of each team, the round totals, a signature field
 per team and a QR code with the table's scorer link. Blank (to fill in by hand) or filled with
 what has been entered (missing deals stay blank, to be completed by hand).
@@ -41,6 +42,7 @@ COLUMNS = [DEAL_W] + [(SHEET_WIDTH - DEAL_W) / 2 * f for f in TEAM_COLUMNS] * 2
 VALUE_SIZE = 13
 LEGEND_SIZE = 10  # pt: the rules legend, readable for scorers over 60
 URL_SIZE = 9  # pt: the table's link under the teams
+SEAT_ORDER_SIZE = 11  # pt: the seat order at a table of six
 
 
 def score_sheets_name(evening, session_number: int, *, filled: bool) -> str:
@@ -188,17 +190,30 @@ def _sheet(parts: _Parts, plan: SessionPlan, round_number: int, seat: TablePlan,
         ),
         teams=((gettext("Team A") + ":", seat.team_a.label), (gettext("Team B") + ":", seat.team_b.label)),
         url=seat.scorer_url,
+        seat_order=seat_order_text(seat),
     )
     deals = {d.number: d for d in seat.deals} if filled else {}
     grid = base.Overlay(parts.grid, GridValues(parts, plan.deals_per_round, deals)) if deals else parts.grid
     return [header, Spacer(1, 2 * mm), grid, parts.footer]
 
 
-class SheetHeader(Flowable):
-    """Kicker, table number, session and round, both teams, the link in small print, and the QR
-    code on the right. Plain lines; a line too long for the sheet wraps (printed literally)."""
+def seat_order_text(seat: TablePlan) -> str:
+    """For a table of six (teams of three): "Seat order (partners alternate): A1 · B1 · A2 · B2 ·
+    A3 · B3", the teams' players in their seat order taken in turn (six-handed Bräus, partners
+    alternate round the table: 003_7f8e8fd326cdc838.txt, 004_4efc8a8d4ca0340b.txt "Playing");
+    "" for a table of four."""
+    if len(seat.team_a.players) < 3:
+        return ""
+    order = [p.label for pair in zip(seat.team_a.players, seat.team_b.players, strict=True) for p in pair]
+    return gettext("Seat order (partners alternate): %(names)s") % {"names": " · ".join(order)}
 
-    def __init__(self, parts: _Parts, *, table: str, session: str, teams, url: str):
+
+class SheetHeader(Flowable):
+    """Kicker, table number, session and round, both teams, the seat order at a table of six, the
+    link in small print, and the QR code on the right. Plain lines; a line too long for the sheet
+    wraps (printed literally)."""
+
+    def __init__(self, parts: _Parts, *, table: str, session: str, teams, url: str, seat_order: str = ""):
         super().__init__()
         self.parts = parts
         self.qr = QrCode(url)
@@ -213,6 +228,8 @@ class SheetHeader(Flowable):
         for label, names in teams:
             self.lines.append((0, base.FONT_BOLD, 13, 0, colors.black, label))
             self.lines.append(_line(parts.label_width, base.FONT, 13, 16, colors.black, names, names_width))
+        if seat_order:
+            self.lines.append(_line(0, base.FONT, SEAT_ORDER_SIZE, 14, colors.black, seat_order, self.text_width))
         self.lines.append(_line(0, base.FONT, URL_SIZE, URL_SIZE * 1.25, base.GREY, url, self.text_width))
 
     def wrap(self, available_width, available_height):
