@@ -109,6 +109,8 @@ def test_every_document_fits_with_long_names_and_the_footer_is_complete(count, t
     session sit-out players with 26 or 31 players)."""
     rnd = random.Random(count)
     evening = dd.evening(dd.LONG_EVENING)
+    if team_size == 3:
+        evening.rule_set = "braeus6"
     assert len(evening.name) == 60
     players = dd.people(count, rnd, long=True)
     assert {len(p.name) for p in players} == {30} and {len(p.club) for p in players} == {30}
@@ -244,6 +246,8 @@ def test_ranking_builds_for_every_number_of_players_from_4_to_300():
 def test_every_document_builds_for_any_field_size(count, seed, name_max, club_max, evening_name, rounds, team_size):
     rnd = random.Random(seed)
     evening = dd.evening(evening_name.strip() or "Bruus")
+    if team_size == 3:
+        evening.rule_set = "braeus6"
     players = dd.varied_people(count, rnd, name_max=name_max, club_max=club_max)
     rows = dd.ranking_rows(players, rnd)
     plan = dd.session_plan(players, rnd, rounds=rounds, team_size=team_size)

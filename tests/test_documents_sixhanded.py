@@ -1,7 +1,7 @@
 """Printed documents of a six-handed Bräus evening (teams of three, tables of six): the table list,
 route cards and score sheets show three names a team, both partners of every player, every
 player who sits out the whole session (up to two) and the round's sit-out team of three; the
-score sheet prints the seat order round the table, partners alternating (A1 B1 A2 B2 A3 B3,
+score sheet numbers the seats round the table, partners alternating (A1 B1 A2 B2 A3 B3,
 003_7f8e8fd326cdc838.txt).
 
 The session is written straight into the database (``tests/six_handed.py``); the documents are
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pytest
 
+from scoring import services
 from scoring.models import Round
 from tests.conftest import make_evening
 from tests.six_handed import draw_six_handed, session_sitters, team_names
@@ -126,7 +127,19 @@ def test_score_sheets_name_three_a_team_and_the_alternating_seat_order(organiser
         lines = lines_of(sheet)
         assert lines[0] == f"Tisch {seating.table.number}"
         assert lines[1] == f"Durchgang 1 · Runde {seating.round.number}"
-        assert "Team A: " + " & ".join(a) in squeeze_lines(sheet)
-        assert "Team B: " + " & ".join(b) in squeeze_lines(sheet)
-        order = " · ".join((a[0], b[0], a[1], b[1], a[2], b[2]))
-        assert f"Sitzordnung (Partner abwechselnd): {order}" in squeeze_lines(sheet)
+        flat = squeeze_lines(sheet)  # a long team line wraps
+        # Seats numbered round the table, partners alternating: A1 B1 A2 B2 A3 B3.
+        assert f"Team A: 1: {a[0]} · 3: {a[1]} · 5: {a[2]}" in flat
+        assert f"Team B: 2: {b[0]} · 4: {b[1]} · 6: {b[2]}" in flat
+        assert "Plätze 1 bis 6 reihum: Partner abwechselnd." in flat
+
+
+@pytest.mark.django_db
+def test_score_sheets_of_teams_of_two_have_no_seat_numbers(organiser_client):
+    evening = make_evening(8)
+    services.draw_session(evening=evening, seed=3)
+    _, _, pages, _ = get_pdf(organiser_client, "score_sheets_pdf", evening.pk, 1)
+    text = "\n".join(pages)
+    assert "Plätze 1 bis" not in text and "1: Spieler" not in text
+    for seating in seatings(evening):
+        assert "Team A:\n" + " & ".join(team_names(seating.team_a)) in text

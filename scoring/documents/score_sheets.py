@@ -1,7 +1,7 @@
 """Score sheets (Spielzettel): one per table per round, two to an A4 page with a cut line.
 
 Each sheet: session, round and table number, both teams (for teams of three also the seat order
-round the table, partners alternating), one row per deal with five tricks, to
+numbered round the table, partners alternating), one row per deal with five tricks, to
 nil, daring and striking and the matchsticks of each team, the round totals, a signature field
 per team and a QR code with the table's scorer link. Blank (to fill in by hand) or filled with
 what has been entered (missing deals stay blank, to be completed by hand).
@@ -42,7 +42,7 @@ COLUMNS = [DEAL_W] + [(SHEET_WIDTH - DEAL_W) / 2 * f for f in TEAM_COLUMNS] * 2
 VALUE_SIZE = 13
 LEGEND_SIZE = 10  # pt: the rules legend, readable for scorers over 60
 URL_SIZE = 9  # pt: the table's link under the teams
-SEAT_ORDER_SIZE = 11  # pt: the seat order at a table of six
+MAX_SHRINK = 0.96  # a sheet up to 4 % too tall for half a page is shrunk, still two to a page
 
 
 def score_sheets_name(evening, session_number: int, *, filled: bool) -> str:
@@ -111,7 +111,8 @@ class QrCode(Flowable):
 def build_score_sheets(evening, plan: SessionPlan, *, filled: bool, printed_at: datetime | None = None) -> bytes:
     """All score sheets of a session, in round then table order, as PDF bytes.
 
-    Two sheets to an A4 page when a sheet fits half a page (4 deals per round do), else one.
+    Two sheets to an A4 page when a sheet fits half a page (4 deals per round do, also with long
+    names at tables of six, shrunk a little: :data:`MAX_SHRINK`), else one.
 
     Args:
         evening: the Evening (name and date are read).
@@ -126,7 +127,7 @@ def build_score_sheets(evening, plan: SessionPlan, *, filled: bool, printed_at: 
     ]
     template = base.cut_template(1, 2, template_id="two")
     frame = template.frames[0]
-    if sheets and _height(sheets[0], frame._width) > frame._height:
+    if sheets and _height(sheets[0], frame._width) * MAX_SHRINK > frame._height:
         template = base.cut_template(1, 1, template_id="one")
         frame = template.frames[0]
     story = []
@@ -174,7 +175,12 @@ class _Parts:
             row_heights=tuple(grid_table._rowHeights),
             footer=base.Stamp(
                 "legend-signatures",
-                [Spacer(1, 1 * mm), _legend(rules.wording.legend), Spacer(1, 0.5 * mm), _signatures()],
+                [
+                    Spacer(1, 1 * mm),
+                    _legend(rules.wording.legend, seat_order_note(rules.players_per_team)),
+                    Spacer(1, 0.5 * mm),
+                    _signatures(),
+                ],
                 SHEET_WIDTH,
             ),
             label_width=label_width,
@@ -182,38 +188,50 @@ class _Parts:
 
 
 def _sheet(parts: _Parts, plan: SessionPlan, round_number: int, seat: TablePlan, *, filled: bool) -> list:
+    team_a, team_b = team_lines(seat)
     header = SheetHeader(
         parts,
         table=gettext("Table %(n)s") % {"n": seat.table},
         session=" · ".join(
             (gettext("Session %(number)s") % {"number": plan.number}, gettext("Round %(n)s") % {"n": round_number})
         ),
-        teams=((gettext("Team A") + ":", seat.team_a.label), (gettext("Team B") + ":", seat.team_b.label)),
+        teams=((gettext("Team A") + ":", team_a), (gettext("Team B") + ":", team_b)),
         url=seat.scorer_url,
-        seat_order=seat_order_text(seat),
     )
     deals = {d.number: d for d in seat.deals} if filled else {}
     grid = base.Overlay(parts.grid, GridValues(parts, plan.deals_per_round, deals)) if deals else parts.grid
     return [header, Spacer(1, 2 * mm), grid, parts.footer]
 
 
-def seat_order_text(seat: TablePlan) -> str:
-    """For a table of six (teams of three): "Seat order (partners alternate): A1 · B1 · A2 · B2 ·
-    A3 · B3", the teams' players in their seat order taken in turn (six-handed Bräus, partners
-    alternate round the table: 003_7f8e8fd326cdc838.txt, 004_4efc8a8d4ca0340b.txt "Playing");
-    "" for a table of four."""
-    if len(seat.team_a.players) < 3:
+def team_lines(seat: TablePlan) -> tuple[str, str]:
+    """Team A's and team B's names as the sheet prints them.
+
+    At a table of four: "A1 & A2", "B1 & B2". At a table of six (teams of three) with the seats
+    numbered round the table, partners alternating (six-handed Bräus: 003_7f8e8fd326cdc838.txt,
+    004_4efc8a8d4ca0340b.txt "Playing"; the legend says so, :func:`seat_order_note`):
+    "1: A1 · 3: A2 · 5: A3" and "2: B1 · 4: B2 · 6: B3".
+    """
+    a, b = seat.team_a.players, seat.team_b.players
+    if len(a) < 3:
+        return seat.team_a.label, seat.team_b.label
+    team_a, team_b = (
+        " · ".join(f"{2 * i + first}: {p.label}" for i, p in enumerate(team)) for first, team in ((1, a), (2, b))
+    )
+    return team_a, team_b
+
+
+def seat_order_note(players_per_team: int) -> str:
+    """The legend's sentence on the seat numbers at a table of six; "" for teams of two."""
+    if players_per_team < 3:
         return ""
-    order = [p.label for pair in zip(seat.team_a.players, seat.team_b.players, strict=True) for p in pair]
-    return gettext("Seat order (partners alternate): %(names)s") % {"names": " · ".join(order)}
+    return gettext("Seats 1 to %(last)s round the table: partners alternate.") % {"last": 2 * players_per_team}
 
 
 class SheetHeader(Flowable):
-    """Kicker, table number, session and round, both teams, the seat order at a table of six, the
-    link in small print, and the QR code on the right. Plain lines; a line too long for the sheet
-    wraps (printed literally)."""
+    """Kicker, table number, session and round, both teams, the link in small print, and the QR
+    code on the right. Plain lines; a line too long for the sheet wraps (printed literally)."""
 
-    def __init__(self, parts: _Parts, *, table: str, session: str, teams, url: str, seat_order: str = ""):
+    def __init__(self, parts: _Parts, *, table: str, session: str, teams, url: str):
         super().__init__()
         self.parts = parts
         self.qr = QrCode(url)
@@ -228,8 +246,6 @@ class SheetHeader(Flowable):
         for label, names in teams:
             self.lines.append((0, base.FONT_BOLD, 13, 0, colors.black, label))
             self.lines.append(_line(parts.label_width, base.FONT, 13, 16, colors.black, names, names_width))
-        if seat_order:
-            self.lines.append(_line(0, base.FONT, SEAT_ORDER_SIZE, 14, colors.black, seat_order, self.text_width))
         self.lines.append(_line(0, base.FONT, URL_SIZE, URL_SIZE * 1.25, base.GREY, url, self.text_width))
 
     def wrap(self, available_width, available_height):
@@ -266,9 +282,10 @@ def _line_height(line) -> float:
     return max(content.height + leading - content.style.leading, leading) if leading else 0
 
 
-def _legend(legend: str) -> Paragraph:
-    """The rule set's rules in one paragraph (``Wording.legend``, translated), red suits red."""
-    text = escape(gettext(legend))
+def _legend(legend: str, note: str = "") -> Paragraph:
+    """The rule set's rules in one paragraph (``Wording.legend``, translated, then ``note``), red
+    suits red."""
+    text = escape(" ".join(filter(None, (gettext(legend), note))))
     for suit in RED_SUITS:
         text = text.replace(suit, f'<font color="#b00020">{suit}</font>')
     return base.Para(text, base.style(LEGEND_SIZE, color="#333333"))
