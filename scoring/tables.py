@@ -189,9 +189,10 @@ def ahead_note(row, names: dict[int, str] | None = None) -> str:
 
 
 def team_names(partnership, names: dict[int, str] | None = None) -> str:
-    """ "Name & Name", each as shown in the evening (``names``: club added where names collide)."""
+    """ "Name & Name" (three names for a team of three), each as shown in the evening (``names``:
+    club added where names collide)."""
     names = names or {}
-    return " & ".join(names.get(p.pk, p.name) for p in (partnership.player_1, partnership.player_2))
+    return " & ".join(names.get(p.pk, p.name) for p in partnership.players)
 
 
 class NumberColumn(tables.Column):
