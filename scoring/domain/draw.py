@@ -96,6 +96,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypedDict, TypeVar
 
 import networkx as nx
 
@@ -110,8 +111,10 @@ __all__ = [
     "RoundDraw",
     "SessionDraw",
     "TableDraw",
+    "DrawWishes",
     "draw_session",
     "history_after",
+    "pairs_within",
 ]
 
 PlayerId = int
@@ -145,7 +148,9 @@ _STAND_IN_FIRST = 1 << 20
 # Cost of a forbidden pair in the local search (an exact matching leaves the edge out).
 _FORBIDDEN = 1 << 60
 
+_T = TypeVar("_T")
 _Pair = tuple[int, int]
+_Team = tuple[int, ...]  # a team of two or three players (indices)
 _Schedule = list[list[_Pair]]
 
 
@@ -226,17 +231,26 @@ class RoundDraw:
 class SessionDraw:
     """The draw of one session.
 
+    The same shape serves teams of two (:func:`draw_session`) and teams of three
+    (:func:`scoring.domain.draw_threes.draw_session_threes`, six-handed Bräus).
+
     Attributes:
-        partnerships: the partnerships, each a sorted pair of player ids; partnership number
-            ``i + 1`` is ``partnerships[i]``. Sorted by player ids.
-        sitout_player: the player who sits out the whole session (odd number of players),
-            else ``None``.
+        partnerships: the partnerships (teams), each a sorted tuple of player ids: 2 players,
+            or 3 for teams of three; partnership number ``i + 1`` is ``partnerships[i]``.
+            Sorted by player ids.
+        sitout_players: the players who sit out the whole session, sorted: 0 or 1 with teams
+            of two (odd number of players), 0, 1 or 2 with teams of three (``n % 3``).
         rounds: the rounds of the session, in order.
     """
 
-    partnerships: tuple[tuple[PlayerId, PlayerId], ...]
-    sitout_player: PlayerId | None
+    partnerships: tuple[tuple[PlayerId, ...], ...]
+    sitout_players: tuple[PlayerId, ...]
     rounds: tuple[RoundDraw, ...]
+
+    @property
+    def sitout_player(self) -> PlayerId | None:
+        """The first (with teams of two: the only) whole-session sit-out player, or ``None``."""
+        return self.sitout_players[0] if self.sitout_players else None
 
 
 def draw_session(
@@ -279,21 +293,20 @@ def draw_session(
 
     See the module documentation for the rules and how they are met.
     """
-    present = _validated_players(players, rounds)
-    index = {player: i for i, player in enumerate(present)}
-    standing_in = set(stand_ins)
-    sitouts = [history.sitouts.get(player, 0) - (_STAND_IN_FIRST if player in standing_in else 0) for player in present]
-    partnered = _index_pairs(history.partners, index)
-    met = _index_pair_counts(history.opponents, index)
-    barred = _index_pairs(frozenset(frozenset(pair) for pair in forbidden), index)
-    club = None if clubs is None else [_club_key(clubs.get(player, "")) for player in present]
+    given = _indexed_input(players, history, rounds, 4, forbidden=forbidden, clubs=clubs, stand_ins=stand_ins)
+    present, sitouts, partnered = given.present, given.sitouts, given.partnered
+    met, barred, club = given.met, given.barred, given.club
 
     seen = _opponents_seen(len(present), met) if met else None
     formation = _form_partnerships(len(present), sitouts, partnered, rounds, rng, barred, club, seen)
     if formation is None:
         raise _partnering_error(present, barred)
     schedule = _schedule_rounds(formation.teams, formation.cycle, formation.byes, rounds, met, rng, club)
+    return _session_draw(present, formation, schedule)
 
+
+def _session_draw(present: Sequence[PlayerId], formation: _Formation, schedule: _Schedule) -> SessionDraw:
+    """The :class:`SessionDraw` of a formation and its table schedule (indices into ``present``)."""
     round_draws = []
     for number, tables in enumerate(schedule, start=1):
         sitout = formation.cycle[(number - 1) % len(formation.cycle)] if formation.byes else None
@@ -307,22 +320,30 @@ def draw_session(
             )
         )
     return SessionDraw(
-        partnerships=tuple((present[a], present[b]) for a, b in formation.teams),
-        sitout_player=None if formation.sitter is None else present[formation.sitter],
+        partnerships=tuple(tuple(present[i] for i in team) for team in formation.teams),
+        sitout_players=tuple(present[i] for i in formation.sitters),
         rounds=tuple(round_draws),
     )
+
+
+def pairs_within(team: Sequence[_T]) -> list[tuple[_T, _T]]:
+    """Every two players of a team, in team order: one pair for two players, three for three."""
+    return [(a, b) for k, a in enumerate(team) for b in team[k + 1 :]]
 
 
 def history_after(history: History, draw: SessionDraw) -> History:
     """Fold a drawn (and played) session into the evening's history.
 
-    Adds the session's partnerships to ``partners``; for every round and table adds 1 to
-    ``opponents`` for each of the four pairs of players sitting on opposite sides; adds the
-    number of rounds to the sit-out player's ``sitouts`` and 1 per round to both players of the
+    Works for teams of two and of three. Adds every pair of players within one of the
+    session's partnerships to ``partners`` (one pair for a team of two, three for a team of
+    three); for every round and table adds 1 to ``opponents`` for each pair of players in
+    opposite teams (4 pairs at a table of four, 9 at a table of six); adds the number of rounds
+    to each whole-session sit-out player's ``sitouts`` and 1 per round to every player of the
     round's sit-out partnership. Returns a new :class:`History`; the input is not changed.
     """
     partners = set(history.partners)
-    partners.update(frozenset(team) for team in draw.partnerships)
+    for team in draw.partnerships:
+        partners.update(frozenset(pair) for pair in pairs_within(team))
     opponents = dict(history.opponents)
     sitouts = dict(history.sitouts)
     for round_draw in draw.rounds:
@@ -334,16 +355,71 @@ def history_after(history: History, draw: SessionDraw) -> History:
         if round_draw.sitout_partnership is not None:
             for player in draw.partnerships[round_draw.sitout_partnership]:
                 sitouts[player] = sitouts.get(player, 0) + 1
-    if draw.sitout_player is not None:
-        sitouts[draw.sitout_player] = sitouts.get(draw.sitout_player, 0) + len(draw.rounds)
+    for player in draw.sitout_players:
+        sitouts[player] = sitouts.get(player, 0) + len(draw.rounds)
     return History(partners=frozenset(partners), opponents=opponents, sitouts=sitouts)
 
 
 # --- input ---------------------------------------------------------------------------------------
 
 
-def _validated_players(players: Sequence[PlayerId], rounds: int) -> list[PlayerId]:
-    """Check the input and return the players sorted."""
+class DrawWishes(TypedDict, total=False):
+    """The organiser's optional wishes, as keyword arguments of a draw (see :func:`draw_session`)."""
+
+    forbidden: Iterable[Collection[PlayerId]]
+    clubs: Mapping[PlayerId, str] | None
+    stand_ins: Collection[PlayerId]
+
+
+@dataclass(frozen=True)
+class _Input:
+    """A draw's input in player indices (``present`` sorted; index ``i`` is ``present[i]``).
+
+    ``sitouts`` are the rounds sat out, lowered by :data:`_STAND_IN_FIRST` for stand-ins;
+    ``partnered`` and ``barred`` are index pairs; ``met`` counts meetings as opponents;
+    ``club`` is each player's club key, or ``None`` without "mix clubs".
+    """
+
+    present: list[PlayerId]
+    sitouts: list[int]
+    partnered: set[_Pair]
+    met: dict[_Pair, int]
+    barred: set[_Pair]
+    club: list[str] | None
+
+
+def _indexed_input(
+    players: Sequence[PlayerId],
+    history: History,
+    rounds: int,
+    table_size: int,
+    *,
+    forbidden: Iterable[Collection[PlayerId]] = (),
+    clubs: Mapping[PlayerId, str] | None = None,
+    stand_ins: Collection[PlayerId] = (),
+) -> _Input:
+    """Validate the input (:func:`_validated_players`) and translate it to player indices."""
+    present = _validated_players(players, rounds, table_size)
+    index = {player: i for i, player in enumerate(present)}
+    standing_in = set(stand_ins)
+    return _Input(
+        present=present,
+        sitouts=[history.sitouts.get(p, 0) - (_STAND_IN_FIRST if p in standing_in else 0) for p in present],
+        partnered=_index_pairs(history.partners, index),
+        met=_index_pair_counts(history.opponents, index),
+        barred=_index_pairs(frozenset(frozenset(pair) for pair in forbidden), index),
+        club=None if clubs is None else [_club_key(clubs.get(player, "")) for player in present],
+    )
+
+
+_TOO_FEW_PLAYERS = {
+    4: gettext_noop("At least 4 players are needed for one table; %(count)s are checked in."),
+    6: gettext_noop("At least 6 players are needed for one table of six; %(count)s are checked in."),
+}
+
+
+def _validated_players(players: Sequence[PlayerId], rounds: int, table_size: int = 4) -> list[PlayerId]:
+    """Check the input and return the players sorted (``table_size``: 4, or 6 for teams of three)."""
     counts = Counter(players)
     duplicates = sorted(player for player, count in counts.items() if count > 1)
     if duplicates:
@@ -352,9 +428,9 @@ def _validated_players(players: Sequence[PlayerId], rounds: int) -> list[PlayerI
             code="duplicate_player",
             player=duplicates[0],
         )
-    if len(counts) < 4:
+    if len(counts) < table_size:
         raise DrawError(
-            gettext_noop("At least 4 players are needed for one table; %(count)s are checked in."),
+            _TOO_FEW_PLAYERS[table_size],
             code="too_few_players",
             count=len(counts),
         )
@@ -476,15 +552,16 @@ def _local_search_matching(size: int, cost: Callable[[int, int], int | None], rn
 
 @dataclass(frozen=True)
 class _Formation:
-    """Partnerships of one session, in player indices.
+    """Partnerships (teams) of one session, in player indices.
 
-    ``teams`` are sorted index pairs, sorted. ``cycle`` is a permutation of the team indices:
+    ``sitters`` sit out the whole session. ``teams`` are sorted index tuples (pairs, or
+    triples for teams of three), sorted. ``cycle`` is a permutation of the team indices:
     with ``byes`` the team ``cycle[r % len(cycle)]`` sits out round ``r`` (0-based), and the
     teams with the fewest sit-outs come first; it also numbers the round-robin candidate.
     """
 
-    sitter: int | None
-    teams: list[_Pair]
+    sitters: tuple[int, ...]
+    teams: Sequence[_Team]
     cycle: list[int]
     byes: bool
 
@@ -499,30 +576,36 @@ def _rank_by_sitouts(players: Sequence[int], sitouts: Sequence[int], rng: random
 
 @dataclass(frozen=True)
 class _Groups:
-    """Who sits out the session, and the two groups that are paired among themselves.
+    """Who sits out the session, and the two groups that are formed into teams among themselves.
 
-    ``extra`` are the players of the teams that sit out ``repeat + 1`` rounds this session,
-    ``other`` those of the teams that sit out ``repeat`` rounds (0 without byes).
+    ``sitters`` sit out the whole session; ``extra`` are the players of the teams that sit out
+    ``repeat + 1`` rounds this session, ``other`` those of the teams that sit out ``repeat``
+    rounds (0 without byes).
     """
 
-    sitter: int | None
+    sitters: tuple[int, ...]
     extra: list[int]
     other: list[int]
     byes: bool
     repeat: int
 
 
-def _sitout_groups(size: int, sitouts: Sequence[int], rounds: int, rng: random.Random) -> _Groups:
-    """Apply the sit-out rotation: the fewest rounds sat out sit out first, ties at random."""
+def _sitout_groups(size: int, sitouts: Sequence[int], rounds: int, rng: random.Random, team_size: int = 2) -> _Groups:
+    """Apply the sit-out rotation: the fewest rounds sat out sit out first, ties at random.
+
+    ``size % team_size`` players sit out the whole session; with an odd number of teams one
+    team sits out each round (``byes``).
+    """
     ranking = _rank_by_sitouts(range(size), sitouts, rng)
-    sitter = ranking[0] if size % 2 else None
-    playing = ranking[1:] if size % 2 else ranking
-    team_count = len(playing) // 2
-    byes = len(playing) % 4 == 2
+    spare = size % team_size
+    playing = ranking[spare:]
+    team_count = len(playing) // team_size
+    byes = team_count % 2 == 1
     # With byes every team sits out rounds // team_count times and rounds % team_count
     # teams once more; those are formed from the players with the fewest sit-outs.
     repeat, extra = divmod(rounds, team_count) if byes else (0, 0)
-    return _Groups(sitter, playing[: 2 * extra], playing[2 * extra :], byes, repeat)
+    cut = team_size * extra
+    return _Groups(tuple(ranking[:spare]), playing[:cut], playing[cut:], byes, repeat)
 
 
 def _form_partnerships(
@@ -578,13 +661,25 @@ def _form_partnerships(
     if best is None:
         return _bent_formation(size, sitouts, partnered, rounds, rng, barred, club)
     _, groups, extra_teams, other_teams = best
-    teams = sorted(extra_teams + other_teams)
+    return _numbered_formation(groups.sitters, extra_teams, other_teams, groups.byes, rng)
+
+
+def _numbered_formation(
+    sitters: tuple[int, ...],
+    extra_teams: Sequence[_Team],
+    other_teams: Sequence[_Team],
+    byes: bool,
+    rng: random.Random,
+) -> _Formation:
+    """The formation of these teams: sorted, with the ``extra_teams`` first in the sit-out
+    cycle (each group in random order)."""
+    teams = sorted([*extra_teams, *other_teams])
     position = {team: i for i, team in enumerate(teams)}
     first = [position[team] for team in extra_teams]
     rest = [position[team] for team in other_teams]
     rng.shuffle(first)
     rng.shuffle(rest)
-    return _Formation(sitter=groups.sitter, teams=teams, cycle=first + rest, byes=groups.byes)
+    return _Formation(sitters=sitters, teams=teams, cycle=first + rest, byes=byes)
 
 
 def _bent_formation(
@@ -637,22 +732,23 @@ def _bent_formation(
     first, rest = order[:extra], order[extra:]
     rng.shuffle(first)
     rng.shuffle(rest)
-    return _Formation(sitter=sitter, teams=teams, cycle=first + rest, byes=byes)
+    return _Formation(sitters=() if sitter is None else (sitter,), teams=teams, cycle=first + rest, byes=byes)
 
 
-def _partnering_error(present: Sequence[PlayerId], barred: set[_Pair]) -> DrawError:
+def _partnering_error(present: Sequence[PlayerId], barred: set[_Pair], team_size: int = 2) -> DrawError:
     """Why the forbidden pairs leave no draw, naming the players concerned.
 
     Looks for the simplest reason first: a player nobody may partner; then a group of players
-    who may only partner a smaller group (with an odd number, one of them could sit out);
-    otherwise names every player with a wish.
+    who may only partner a smaller group (with an odd number, one of them could sit out; with
+    teams of three every team of such a player takes two of the smaller group, and ``n % 3``
+    could sit out); otherwise names every player with a wish.
     """
     size = len(present)
     allowed = {i: set(range(size)) - {i} for i in range(size)}
     for a, b in barred:
         allowed[a].discard(b)
         allowed[b].discard(a)
-    spare = size % 2  # with an odd number one player sits out anyway
+    spare = size % team_size  # with an odd number one player sits out anyway
     lonely = [i for i in range(size) if not allowed[i]]
     if len(lonely) > spare:
         return DrawError(
@@ -666,7 +762,7 @@ def _partnering_error(present: Sequence[PlayerId], barred: set[_Pair]) -> DrawEr
     for i in sorted(range(size), key=lambda k: (len(allowed[k]), k)):
         partners = allowed[i]
         group = [k for k in range(size) if k not in partners and allowed[k] <= partners]
-        if len(group) > len(partners) + spare:
+        if len(group) > len(partners) // (team_size - 1) + spare:
             return DrawError(
                 gettext_noop(
                     '%(players)s may only partner %(partners)s: the wishes "not together" '
@@ -712,8 +808,8 @@ def _same_club(club: Sequence[str], a: int, b: int) -> int:
 def _sitouts_after(sitouts: Sequence[int], groups: _Groups, rounds: int) -> list[int]:
     """Rounds sat out by each player after a session drawn with ``groups``."""
     after = list(sitouts)
-    if groups.sitter is not None:
-        after[groups.sitter] += rounds
+    for sitter in groups.sitters:
+        after[sitter] += rounds
     if groups.byes:
         for player in groups.extra:
             after[player] += groups.repeat + 1
@@ -808,7 +904,7 @@ def _greedy_attempts(playing_teams: int) -> int:
 
 
 def _schedule_rounds(
-    teams: Sequence[_Pair],
+    teams: Sequence[_Team],
     cycle: Sequence[int],
     byes: bool,
     rounds: int,
@@ -836,7 +932,7 @@ def _schedule_rounds(
 
 
 def _greedy_schedule(
-    teams: Sequence[_Pair],
+    teams: Sequence[_Team],
     playing: Sequence[Sequence[int]],
     met: Mapping[_Pair, int],
     rng: random.Random,
@@ -850,11 +946,12 @@ def _greedy_schedule(
     meetings: dict[_Pair, int] = {}
     local: dict[_Pair, int] = {}
     top_met = max(met.values(), default=0)
+    table_pairs = len(teams[0]) ** 2  # pairs of opponents at a table: 4, or 9 for teams of three
     schedule: _Schedule = []
     for round_index, nodes in enumerate(playing):
         # A session meeting outweighs all individual repeats of a round.
-        session_weight = 1 + 4 * (len(nodes) // 2) * _repeat_cost(top_met + round_index)
-        club_scale = 1 + 4 * (len(nodes) // 2)
+        session_weight = 1 + table_pairs * (len(nodes) // 2) * _repeat_cost(top_met + round_index)
+        club_scale = 1 + table_pairs * (len(nodes) // 2)
 
         def cost(
             i: int,
@@ -911,14 +1008,14 @@ def _repeat_cost(earlier: int) -> int:
     return earlier * earlier
 
 
-def _table_clubs(club: Sequence[str], team_a: _Pair, team_b: _Pair) -> int:
-    """Opponents from the same club at a table of ``team_a`` and ``team_b`` (0 to 4)."""
+def _table_clubs(club: Sequence[str], team_a: _Team, team_b: _Team) -> int:
+    """Opponents from the same club at a table of ``team_a`` and ``team_b`` (0 to 4, or 9)."""
     return sum(_same_club(club, x, y) for x in team_a for y in team_b)
 
 
 def _schedule_score(
     schedule: _Schedule,
-    teams: Sequence[_Pair],
+    teams: Sequence[_Team],
     met: Mapping[_Pair, int],
     club: Sequence[str] | None = None,
 ) -> tuple[int, ...]:

@@ -1,7 +1,10 @@
 """How fair a drawn evening is: partners, repeated opponents, sit-outs, and lower bounds.
 
 Pure Python, no Django. The input is what was played: for every round the tables (two
-partnerships each) and who sat out. The app builds it from the database (with players who
+partnerships each, of two players, or of three in six-handed Bräus) and who sat out. With
+teams of three, *partners* are any two players of one team (three pairs a team), and two
+teams at a table make nine pairs of opponents; the measures and bounds below count those
+(:func:`opponent_repeat_lower_bound` takes ``team_size=3``). The app builds it from the database (with players who
 replaced a leaver in the rounds they played); :func:`rounds_of` builds it from a
 :class:`~scoring.domain.draw.SessionDraw`.
 
@@ -51,7 +54,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from scoring.domain.draw import EXACT_MATCHING_MAX_NODES, SessionDraw
+from scoring.domain.draw import EXACT_MATCHING_MAX_NODES, SessionDraw, pairs_within
 from scoring.domain.errors import gettext_noop
 
 __all__ = [
@@ -79,8 +82,9 @@ class PlayedRound:
     Attributes:
         session: session number (1-based).
         number: round number within the session (1-based).
-        tables: per table the two partnerships (each a tuple of two player ids).
-        sitting_out: who sat out: partnerships (two ids) or single players (one id).
+        tables: per table the two partnerships (each a tuple of two player ids, or three for
+            six-handed Bräus).
+        sitting_out: who sat out: partnerships (two or three ids) or single players (one id).
     """
 
     session: int
@@ -96,8 +100,7 @@ def rounds_of(draw: SessionDraw, session: int) -> list[PlayedRound]:
         sitting: list[Team] = []
         if round_draw.sitout_partnership is not None:
             sitting.append(tuple(draw.partnerships[round_draw.sitout_partnership]))
-        if draw.sitout_player is not None:
-            sitting.append((draw.sitout_player,))
+        sitting.extend((player,) for player in draw.sitout_players)
         played.append(
             PlayedRound(
                 session=session,
@@ -137,22 +140,25 @@ def _half_up(value: int) -> int:
     return -(-max(0, value) // 2)
 
 
-def opponent_repeat_lower_bound(n_players: int, sessions: int, rounds: int) -> int:
+def opponent_repeat_lower_bound(n_players: int, sessions: int, rounds: int, team_size: int = 2) -> int:
     """Fewest repeated opponents any draw can have: ``n_players`` present for ``sessions``
     sessions of ``rounds`` rounds (the derivation is in the module documentation).
 
-    Returns 0 with fewer than 4 players or no rounds.
+    ``team_size`` is 2, or 3 for six-handed Bräus: then ``n % 3`` players sit out, ``6 * (T //
+    2)`` of the ``T = n // 3`` teams' players sit at tables, each meets 3 opponents a round, a
+    meeting of two teams repeats 9 pairs of players, and a single session's teammates are two.
+    Returns 0 with fewer players than one table or no rounds.
     """
-    n, s, r = n_players, sessions, rounds
-    if n < 4 or s < 1 or r < 1:
+    n, s, r, k = n_players, sessions, rounds, team_size
+    if n < 2 * k or s < 1 or r < 1:
         return 0
-    seated = 4 * (n // 4)
+    teams = n // k
+    seated = 2 * k * (teams // 2)
     games = s * r * seated
-    possible = n - 1 if s > 1 else n - 2
-    by_players = _half_up(2 * games - n * possible)
-    teams = n // 2
-    playing_teams = seated // 2
-    by_teams = s * 4 * _half_up(r * playing_teams - teams * (teams - 1))
+    possible = n - 1 if s > 1 else n - k
+    by_players = _half_up(k * games - n * possible)
+    playing_teams = seated // k
+    by_teams = s * k * k * _half_up(r * playing_teams - teams * (teams - 1))
     return max(by_players, by_teams)
 
 
@@ -166,20 +172,28 @@ def lower_bound(rounds: Sequence[PlayedRound]) -> int:
 
     The two arguments of the module documentation with the actual figures; the larger wins.
     """
-    games: Counter[PlayerId] = Counter()
+    meetings: Counter[PlayerId] = Counter()
     could_meet: dict[PlayerId, set[PlayerId]] = defaultdict(set)
     by_session: dict[int, list[PlayedRound]] = defaultdict(list)
     for played in rounds:
         by_session[played.session].append(played)
-        teams = [team for table in played.tables for team in table]
-        seated = [p for team in teams for p in team]
-        for team in teams:
-            for p in team:
-                games[p] += 1
-                could_meet[p].update(q for q in seated if q not in team)
-    by_players = _meeting_bound({p: 2 * g for p, g in games.items()}, {p: len(q) for p, q in could_meet.items()})
-    by_teams = sum(4 * _session_team_bound(r) for r in by_session.values())
+        seated = [p for table in played.tables for team in table for p in team]
+        for team_a, team_b in played.tables:
+            for team, other in ((team_a, team_b), (team_b, team_a)):
+                for p in team:
+                    meetings[p] += len(other)
+                    could_meet[p].update(q for q in seated if q not in team)
+    by_players = _meeting_bound(dict(meetings), {p: len(q) for p, q in could_meet.items()})
+    by_teams = sum(_table_pairs(r) * _session_team_bound(r) for r in by_session.values())
     return max(by_players, by_teams)
+
+
+def _table_pairs(session_rounds: Sequence[PlayedRound]) -> int:
+    """Pairs of opponents at one of the session's tables: 4 (teams of two) or 9 (of three)."""
+    for played in session_rounds:
+        for team_a, team_b in played.tables:
+            return len(team_a) * len(team_b)
+    return 0
 
 
 def _session_team_bound(session_rounds: Iterable[PlayedRound]) -> int:
@@ -212,7 +226,7 @@ class PlayerFairness:
 
     Attributes:
         partners: ``(session, partner)`` in session order; two entries for a session in which
-            a partner was replaced.
+            a partner was replaced, or in a team of three (both teammates are partners).
         rounds_played: rounds at a table.
         rounds_sat_out: rounds sat out (a whole-session sit-out counts all its rounds).
         opponents: different opponents met.
@@ -260,9 +274,9 @@ def evening_fairness(rounds: Sequence[PlayedRound]) -> EveningFairness:
 
     def note_team(session: int, team: Team) -> None:
         everyone.update(team)
-        if len(team) == 2:
-            partnerships[frozenset(team)].add(session)
-            a, b = team
+        # Every two players of a team (one pair, or three in a team of three) are partners.
+        for a, b in pairs_within(team):
+            partnerships[frozenset((a, b))].add(session)
             for me, other in ((a, b), (b, a)):
                 if (session, other) not in partners[me]:
                     partners[me].append((session, other))

@@ -26,15 +26,16 @@ from scoring.domain.draw import (
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def play_evening(players, sessions=3, rounds=4, seed=0, **wishes):
+def play_evening(players, sessions=3, rounds=4, seed=0, draw_function=draw_session, **wishes):
     """Draw ``sessions`` sessions; returns [(history before, draw), ...] and the final history.
 
-    ``wishes`` are passed to :func:`draw_session` (forbidden, clubs, stand_ins)."""
+    ``wishes`` are passed to ``draw_function`` (forbidden, clubs, stand_ins); it is
+    :func:`draw_session`, or the draw of teams of three."""
     rng = random.Random(seed)
     history = History()
     played = []
     for _ in range(sessions):
-        draw = draw_session(players, history, rounds, rng, **wishes)
+        draw = draw_function(players, history, rounds, rng, **wishes)
         played.append((history, draw))
         history = history_after(history, draw)
     return played, history
@@ -264,7 +265,7 @@ def test_arrivals_and_leavers_between_sessions():
 def test_history_after_counts_partners_opponents_and_sitouts():
     draw = SessionDraw(
         partnerships=((1, 2), (3, 4), (5, 6)),
-        sitout_player=7,
+        sitout_players=(7,),
         rounds=(
             RoundDraw(1, (TableDraw(1, 0, 1),), 2),
             RoundDraw(2, (TableDraw(1, 0, 2),), 1),

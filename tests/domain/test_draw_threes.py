@@ -1,0 +1,238 @@
+"""Tests of the six-handed Bräus draw (scoring.domain.draw_threes): teams of three, tables of
+six; no Django, no database."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+
+import pytest
+
+from scoring.domain.draw import DrawError, History, RoundDraw, SessionDraw, TableDraw, history_after, pairs_within
+from scoring.domain.draw_threes import draw_session_threes
+from scoring.domain.fairness import evening_fairness, opponent_repeat_lower_bound, rounds_of
+from tests.domain import test_draw
+
+
+def play_evening(players, sessions=3, rounds=4, seed=0, **wishes):
+    """The evening of :func:`tests.domain.test_draw.play_evening`, drawn in teams of three."""
+    return test_draw.play_evening(players, sessions, rounds, seed, draw_function=draw_session_threes, **wishes)
+
+
+def teammate_pairs(draw: SessionDraw):
+    return [frozenset(pair) for team in draw.partnerships for pair in pairs_within(team)]
+
+
+def check_shape(draw: SessionDraw, present, rounds):
+    """n % 3 whole-session sit-outs, sorted teams of three, tables of six, every present
+    player exactly once per round, each team sitting out evenly, no two teams meeting twice
+    when the rounds allow it."""
+    n = len(present)
+    assert len(draw.sitout_players) == n % 3
+    assert list(draw.sitout_players) == sorted(draw.sitout_players)
+    assert draw.sitout_player == (draw.sitout_players[0] if draw.sitout_players else None)
+    assert len(draw.partnerships) == n // 3
+    assert all(len(team) == 3 and list(team) == sorted(team) for team in draw.partnerships)
+    assert list(draw.partnerships) == sorted(draw.partnerships)
+    assert sorted(p for team in draw.partnerships for p in team) == sorted(set(present) - set(draw.sitout_players))
+    assert len(draw.rounds) == rounds
+    byes = len(draw.partnerships) % 2 == 1
+    sitout_teams = Counter()
+    meetings = Counter()
+    for number, round_draw in enumerate(draw.rounds, start=1):
+        assert round_draw.number == number
+        assert [t.number for t in round_draw.tables] == list(range(1, len(draw.partnerships) // 2 + 1))
+        assert all(t.team_a < t.team_b for t in round_draw.tables)
+        meetings.update((t.team_a, t.team_b) for t in round_draw.tables)
+        seated = [p for t in round_draw.tables for p in draw.partnerships[t.team_a] + draw.partnerships[t.team_b]]
+        assert (round_draw.sitout_partnership is not None) == byes
+        if byes:
+            sitout_teams[round_draw.sitout_partnership] += 1
+            seated += draw.partnerships[round_draw.sitout_partnership]
+        assert sorted(seated + list(draw.sitout_players)) == present
+    if byes:
+        # Each team sits out at most once a session when there are enough teams.
+        assert max(sitout_teams.values()) == -(-rounds // len(draw.partnerships))
+    if len(draw.partnerships) - byes > rounds:
+        assert max(meetings.values()) == 1, "two teams met twice in a session"
+
+
+def sitters_of(draw: SessionDraw) -> set:
+    sitters = set(draw.sitout_players)
+    for round_draw in draw.rounds:
+        if round_draw.sitout_partnership is not None:
+            sitters.update(draw.partnerships[round_draw.sitout_partnership])
+    return sitters
+
+
+def check_sitouts(before: History, draw: SessionDraw, present, stand_ins):
+    """Stand-ins sit out first; nobody sits out again while another has sat out less."""
+    sitters = sitters_of(draw)
+    ranked = {p for p in present if p not in stand_ins}
+    if not stand_ins <= sitters:
+        assert not sitters & ranked, "a ranked player sits out while a stand-in plays"
+    if sitters & ranked:
+        most = max(before.sitouts.get(p, 0) for p in sitters & ranked)
+        fewer = [p for p in ranked - sitters if before.sitouts.get(p, 0) < most]
+        assert not fewer, "a player sits out again while another has sat out less"
+
+
+def check_evening(players, sessions=3, rounds=4, seed=0, no_repeats=True, **wishes):
+    """Assert the shape and rules of one evening; returns the played sessions and history."""
+    played, final = play_evening(players, sessions, rounds, seed, **wishes)
+    present = sorted(players)
+    stand_ins = set(wishes.get("stand_ins", ()))
+    forbidden = {frozenset(pair) for pair in wishes.get("forbidden", ())}
+    together = Counter()
+    for before, draw in played:
+        check_shape(draw, present, rounds)
+        check_sitouts(before, draw, present, stand_ins)
+        together.update(teammate_pairs(draw))
+        assert not forbidden & set(teammate_pairs(draw))
+    if no_repeats:
+        assert max(together.values()) == 1, "two players in one team twice"
+    if not stand_ins:
+        counts = [final.sitouts.get(p, 0) for p in present]
+        assert max(counts) - min(counts) <= rounds
+    return played, final
+
+
+@pytest.mark.parametrize("n", [26, 31])
+@pytest.mark.parametrize("seed", range(50))
+def test_full_evening_of_26_and_31_players_never_repeats_a_teammate(n, seed):
+    check_evening(list(range(101, 101 + n)), sessions=3, rounds=4, seed=seed)
+
+
+@pytest.mark.parametrize("n", [6, 8, 9, 12, 13, 14, 15, 18, 20, 27, 33, 40, 60])
+def test_shape_for_many_sizes(n):
+    check_evening(list(range(1, n + 1)), sessions=3, rounds=4, seed=n, no_repeats=n >= 12)
+
+
+def test_seven_players_repeat_teammates_without_error():
+    # 6 play and 1 sits out: over 3 sessions repeats cannot all be avoided, never an error.
+    played, _ = check_evening(list(range(1, 8)), sessions=3, rounds=4, seed=1, no_repeats=False)
+    sitters = [draw.sitout_players for _, draw in played]
+    assert len({s for (s,) in sitters}) == 3  # a different player sits out each session
+
+
+def test_byes_with_odd_number_of_teams():
+    # 15 players: 5 teams, 4 rounds: one team sits out each round, 4 different teams.
+    played, final = check_evening(list(range(1, 16)), sessions=3, rounds=4, seed=3)
+    for _, draw in played:
+        assert len({r.sitout_partnership for r in draw.rounds}) == 4
+
+
+def test_fewer_teams_than_rounds_sit_out_evenly():
+    # 9 players: 3 teams, 4 rounds: every team sits out once, one team twice.
+    played, _ = check_evening(list(range(1, 10)), sessions=1, rounds=4, seed=5)
+    counts = Counter(r.sitout_partnership for r in played[0][1].rounds)
+    assert sorted(counts.values()) == [1, 1, 2]
+
+
+def test_stand_ins_sit_out_first():
+    players = list(range(1, 27))  # 26: two sit out each session
+    played, final = check_evening(players, sessions=1, seed=2, stand_ins=[5, 17])
+    assert played[0][1].sitout_players == (5, 17)
+    played, final = check_evening(players, sessions=3, seed=2, stand_ins=[5])
+    assert 5 in played[0][1].sitout_players
+
+
+def test_forbidden_pairs_are_never_in_one_team():
+    forbidden = [(1, 2), (1, 3), (2, 3), (4, 5), (10, 20)]
+    for seed in range(10):
+        check_evening(list(range(1, 27)), sessions=3, seed=seed, forbidden=forbidden)
+
+
+def test_impossible_wish_names_the_players():
+    # Player 1 may not be with anybody but 2: no team of three for 1 (6 players, none sit out).
+    forbidden = [(1, p) for p in range(3, 7)]
+    with pytest.raises(DrawError) as error:
+        draw_session_threes(list(range(1, 7)), History(), 4, random.Random(0), forbidden=forbidden)
+    assert error.value.code in {"partner_impossible", "partners_too_few"}
+    assert 1 in error.value.player_ids["players"]
+
+
+def test_wish_bends_the_sit_out_order_when_it_must():
+    # 7 players: with 1 forbidden with everyone but 2 and 3 ... 1 must play with 2 and 3.
+    forbidden = [(1, p) for p in range(4, 8)]
+    history = History(sitouts={p: 4 for p in range(2, 8)})  # 1 would be due to sit out
+    draw = draw_session_threes(list(range(1, 8)), history, 4, random.Random(0), forbidden=forbidden)
+    assert (1, 2, 3) in draw.partnerships or draw.sitout_players == (1,)
+
+
+def test_too_few_players():
+    with pytest.raises(DrawError) as error:
+        draw_session_threes([1, 2, 3, 4, 5], History(), 4, random.Random(0))
+    assert error.value.code == "too_few_players"
+    assert error.value.params["count"] == 5
+
+
+def test_duplicate_and_bad_rounds():
+    with pytest.raises(DrawError) as error:
+        draw_session_threes([1, 2, 3, 4, 5, 6, 6], History(), 4, random.Random(0))
+    assert error.value.code == "duplicate_player"
+    with pytest.raises(DrawError) as error:
+        draw_session_threes(list(range(6)), History(), 0, random.Random(0))
+    assert error.value.code == "invalid_rounds"
+
+
+def test_same_seed_same_draw_and_order_does_not_matter():
+    players = list(range(1, 32))
+    first, _ = play_evening(players, seed=42)
+    second, _ = play_evening(list(reversed(players)), seed=42)
+    assert [d for _, d in first] == [d for _, d in second]
+    other, _ = play_evening(players, seed=43)
+    assert [d for _, d in first] != [d for _, d in other]
+
+
+def test_history_after_counts_teams_of_three():
+    draw = SessionDraw(
+        partnerships=((1, 2, 3), (4, 5, 6), (7, 8, 9)),
+        sitout_players=(10, 11),
+        rounds=(
+            RoundDraw(1, (TableDraw(1, 0, 1),), 2),
+            RoundDraw(2, (TableDraw(1, 0, 2),), 1),
+        ),
+    )
+    after = history_after(History(opponents={frozenset({1, 4}): 1}), draw)
+    assert after.partners == {
+        frozenset(pair) for pair in [(1, 2), (1, 3), (2, 3), (4, 5), (4, 6), (5, 6), (7, 8), (7, 9), (8, 9)]
+    }
+    assert after.opponents[frozenset({1, 4})] == 2
+    assert after.opponents[frozenset({3, 6})] == 1
+    assert after.opponents[frozenset({2, 9})] == 1
+    assert frozenset({4, 7}) not in after.opponents
+    assert sum(after.opponents.values()) == 2 * 9 + 1
+    assert after.sitouts == {10: 2, 11: 2, 7: 1, 8: 1, 9: 1, 4: 1, 5: 1, 6: 1}
+    assert draw.sitout_player == 10
+
+
+def test_fairness_report_for_teams_of_three():
+    played, final = play_evening(list(range(1, 27)), seed=7)
+    rounds = [r for number, (_, draw) in enumerate(played, start=1) for r in rounds_of(draw, number)]
+    report = evening_fairness(rounds)
+    assert report.repeated_partners == ()
+    player = report.players[1]
+    assert len(player.partners) == 2 * sum(1 for _, d in played if 1 not in d.sitout_players)
+    assert player.rounds_played + player.rounds_sat_out == 12
+    assert report.repeated_opponents == sum(c - 1 for c in final.opponents.values() if c > 1)
+    assert sum(p.repeats for p in report.players.values()) == 2 * report.repeated_opponents
+    assert report.lower_bound >= opponent_repeat_lower_bound(26, 3, 4, team_size=3)
+    # A team formed twice shows as three repeated pairs.
+    twice = rounds_of(played[0][1], 1) + rounds_of(played[0][1], 2)
+    assert len(evening_fairness(twice).repeated_partners) == 3 * len(played[0][1].partnerships)
+
+
+@pytest.mark.parametrize(("n", "limit"), [(31, 1.0), (300, 5.0)])
+def test_speed(n, limit):
+    rng = random.Random(1)
+    history = History()
+    start = time.perf_counter()
+    draw = draw_session_threes(list(range(n)), history, 4, rng)
+    first = time.perf_counter() - start
+    history = history_after(history, draw)
+    start = time.perf_counter()
+    draw_session_threes(list(range(n)), history, 4, rng)
+    later = time.perf_counter() - start
+    assert max(first, later) < limit
