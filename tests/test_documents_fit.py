@@ -263,3 +263,18 @@ def test_every_document_builds_for_any_field_size(count, seed, name_max, club_ma
         reader = PdfReader(io.BytesIO(data))
         assert len(reader.pages) >= 1
         assert "Seite 1 von" in reader.pages[0].extract_text()
+
+
+def test_a_name_broken_at_its_hyphen_keeps_the_hyphen_on_a_shrunk_card():
+    """Route cards of teams of three with long names: "Partner: A & B" wraps inside a card that
+    is shrunk to fit (wrapped at several widths); a name broken after its hyphen ("Anna-" /
+    "Katharina") keeps it, never "AnnaKatharina" (reportlab joins its split words again)."""
+    rnd = random.Random(31)
+    players = dd.people(23, rnd, long=True)
+    plan = dd.session_plan(players, rnd, team_size=3)
+    with translation.override("de"):
+        data = build_route_cards(dd.evening(dd.LONG_EVENING), plan, printed_at=PRINTED_AT)
+    _, lines = text_lines(data)
+    texts = [t.text for t in lines]
+    assert any(t.startswith("Partner: ") and t.endswith("& Anna-") for t in texts)
+    assert not any("AnnaKatharina" in t for t in texts)
