@@ -189,7 +189,7 @@ def ahead_note(row, names: dict[int, str] | None = None) -> str:
 
 
 def team_names(partnership, names: dict[int, str] | None = None) -> str:
-    """ "Name & Name" (three names for a team of three), each as shown in the evening (``names``:
+    """ "Name & Name" (three names in six-handed Bräus), each as shown in the evening (``names``:
     club added where names collide)."""
     names = names or {}
     return " & ".join(names.get(p.pk, p.name) for p in partnership.players)

@@ -11,7 +11,15 @@ from scoring.domain.names import collation_key, display_names, match_key, person
 from scoring.domain.player_import import ParsedFile, ParsedPlayer
 from scoring.models import Participant, Player
 
-PARTNERSHIP_PLAYERS = tuple(f"team_{t}__player_{n}" for t in "ab" for n in (1, 2, 3))
+PARTNERSHIP_PLAYERS = (
+    "team_a__player_1",
+    "team_a__player_2",
+    "team_a__player_3",
+    "team_b__player_1",
+    "team_b__player_2",
+    "team_b__player_3",
+)
+"""The select_related paths of a seating's players (the third is empty in a team of two)."""
 
 
 def search_players(query: str = "") -> list[Player]:
