@@ -5,6 +5,7 @@ also after a replacement; their query counts do not grow with the number of play
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
 from scoring import selectors, services
 from scoring.documents.data import load_session_plan, partner_of, seats_by_player
@@ -157,3 +158,27 @@ def test_seat_queries_do_not_grow_with_players(django_assert_num_queries, player
         load_session_plan(evening, 1, scorer_url=_url)
     with django_assert_num_queries(6):
         load_session_plan(evening, 1, scorer_url=_url, with_deals=True)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("players", [13, 62])
+def test_sixhanded_seat_queries_do_not_grow_with_players(django_assert_num_queries, client, players):
+    """Six-handed Bräus (teams of three): the seat page and "where everyone sits next" name two
+    partners and three opponents, with as many queries as with four players a table."""
+    evening = make_evening(players, name=f"Bräus {players}", rule_set="braeus6")
+    session = services.draw_session(evening=evening, seed=1)
+    play_round(session, 1)
+    seating = Seating.objects.select_related(
+        "round__session__evening", *(f"team_{t}__player_{n}" for t in "ab" for n in (1, 2, 3))
+    ).filter(round__session=session, round__number=1)[0]
+    player = seating.team_a.player_1
+    session = selectors.latest_session(evening)
+    session.evening  # noqa: B018 (loaded by the view already)
+    with django_assert_num_queries(5):
+        seats = selectors.player_seats(session, player)
+    assert len(seats.current.partners) == 2 and len(seats.current.opponents) == 3
+    with django_assert_num_queries(5):
+        following = selectors.next_seats(seating)
+    assert len(following) == 6 and all(len(seat.partners) == 2 for seat in following if seat.table)
+    page = client.get(reverse("public:seat", args=[evening.pk, player.pk])).content.decode()
+    assert "Partner:" in page and " &amp; ".join(p.name for p in seats.current.opponents) in page

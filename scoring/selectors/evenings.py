@@ -23,15 +23,15 @@ def sessions_with_rounds(evening: Evening, number: int | None = None) -> list[Se
     number of players."""
     seatings = Seating.objects.select_related("table", *PARTNERSHIP_PLAYERS).annotate(deal_count=Count("deals"))
     rounds = Round.objects.select_related(
-        "sitout_partnership__player_1", "sitout_partnership__player_2"
+        "sitout_partnership__player_1", "sitout_partnership__player_2", "sitout_partnership__player_3"
     ).prefetch_related(Prefetch("seatings", queryset=seatings))
     sessions = evening.sessions.order_by("number")
     if number is not None:
         sessions = sessions.filter(number=number)
     return list(
-        sessions.select_related("sitout_player").prefetch_related(
+        sessions.select_related("sitout_player", "sitout_player_2").prefetch_related(
             Prefetch("rounds", queryset=rounds),
-            Prefetch("partnerships", queryset=Partnership.objects.select_related("player_1", "player_2")),
+            Prefetch("partnerships", queryset=Partnership.objects.select_related("player_1", "player_2", "player_3")),
         )
     )
 
@@ -89,17 +89,17 @@ def checked_in_count(evening: Evening) -> int:
 
 
 def latest_session(evening: Evening) -> Session | None:
-    return evening.sessions.order_by("-number").select_related("sitout_player").first()
+    return evening.sessions.order_by("-number").select_related("sitout_player", "sitout_player_2").first()
 
 
 def session_players(session: Session) -> list[Player]:
-    """Everybody drawn in a session (partnerships and a whole-session sit-out), A to Z (1 query)."""
+    """Everybody drawn in a session (partnerships and the whole-session sit-outs), A to Z (1 query)."""
     players: dict[int, Player] = {}
-    for p in Partnership.objects.filter(session=session).select_related("player_1", "player_2"):
-        players[p.player_1.pk] = p.player_1
-        players[p.player_2.pk] = p.player_2
-    if session.sitout_player is not None:
-        players[session.sitout_player.pk] = session.sitout_player
+    for p in Partnership.objects.filter(session=session).select_related("player_1", "player_2", "player_3"):
+        players.update((player.pk, player) for player in p.players)
+    for sitter in (session.sitout_player, session.sitout_player_2):
+        if sitter is not None:
+            players[sitter.pk] = sitter
     return by_name(players.values())
 
 
@@ -113,11 +113,12 @@ class DrawWishes:
     participants: list[Player]
     present: int
     ranked_present: int
+    table_size: int = 4  # players at a table: 4, or 6 in six-handed Bräus
 
     @property
     def remainder(self) -> int:
-        """Players present modulo 4: 0 full tables; 1, 2 or 3 say who sits out."""
-        return self.present % 4
+        """Players present modulo the table size: 0 full tables; otherwise it says who sits out."""
+        return self.present % self.table_size
 
 
 def draw_wishes(evening: Evening) -> DrawWishes:
@@ -133,6 +134,7 @@ def draw_wishes(evening: Evening) -> DrawWishes:
         participants=[p.player for p in participants],
         present=sum(p.checked_in for p in participants),
         ranked_present=sum(p.checked_in and not p.is_stand_in for p in participants),
+        table_size=evening.rules.players_per_table,
     )
 
 
@@ -158,10 +160,9 @@ def session_changes(session: Session) -> SessionChanges:
         or Seating.objects.filter(round__session=session, confirmed_at__isnull=False).exists()
     )
     ids: set[int] = set()
-    for a, b in Partnership.objects.filter(session=session).values_list("player_1_id", "player_2_id"):
-        ids.update((a, b))
-    if session.sitout_player_id:
-        ids.add(session.sitout_player_id)
+    for team in Partnership.objects.filter(session=session).values_list("player_1_id", "player_2_id", "player_3_id"):
+        ids.update(p for p in team if p is not None)
+    ids.update(p for p in (session.sitout_player_id, session.sitout_player_2_id) if p is not None)
     participants = list(Participant.objects.filter(evening_id=session.evening_id).select_related("player"))
     known = {p.player_id: p.player for p in participants}
     missing = ids - set(known)

@@ -20,14 +20,18 @@ from scoring.selectors.ranking import PlayedFigures, RankingRow, evening_ranking
 
 def player_evening_ids(player_id: int) -> set[int]:
     """Every evening a register entry took part in: on the evening's list, in a partnership, the
-    session's sit-out player, leaving or replacing in a substitution (4 queries)."""
+    session's sit-out players, leaving or replacing in a substitution (4 queries)."""
     evenings = set(Participant.objects.filter(player_id=player_id).values_list("evening_id", flat=True))
     evenings |= set(
-        Partnership.objects.filter(Q(player_1_id=player_id) | Q(player_2_id=player_id)).values_list(
-            "session__evening_id", flat=True
+        Partnership.objects.filter(
+            Q(player_1_id=player_id) | Q(player_2_id=player_id) | Q(player_3_id=player_id)
+        ).values_list("session__evening_id", flat=True)
+    )
+    evenings |= set(
+        Session.objects.filter(Q(sitout_player_id=player_id) | Q(sitout_player_2_id=player_id)).values_list(
+            "evening_id", flat=True
         )
     )
-    evenings |= set(Session.objects.filter(sitout_player_id=player_id).values_list("evening_id", flat=True))
     evenings |= set(
         Substitution.objects.filter(Q(leaving_id=player_id) | Q(replacement_id=player_id)).values_list(
             "session__evening_id", flat=True

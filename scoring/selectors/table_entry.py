@@ -31,7 +31,13 @@ class NextSeat:
 
     @property
     def partner(self) -> Player | None:
+        """The partner (the first one in a team of three), None if none."""
         return self.seat.partner if self.seat else None
+
+    @property
+    def partners(self) -> tuple[Player, ...]:
+        """The partners in the next round: one, or two in a team of three; () if none."""
+        return self.seat.partners if self.seat else ()
 
     @property
     def sits_out(self) -> bool:
@@ -220,9 +226,9 @@ def _rows(state: ScorerState, seating: Seating) -> list[DealRow]:
 
 
 def next_seats(seating: Seating) -> list[NextSeat]:
-    """Where each of a seating's four players sits in the following round (or the first round of
-    the next session, if it has been drawn): 5 queries, :func:`~scoring.selectors.history.evening_history`
-    of the two sessions and the partners."""
+    """Where each of a seating's players (four, or six in six-handed Bräus) sits in the following
+    round (or the first round of the next session, if it has been drawn): 5 queries,
+    :func:`~scoring.selectors.history.evening_history` of the two sessions and the partners."""
     session = seating.round.session
     players = [*seating.team_a.players, *seating.team_b.players]
     history = evening_history(session.evening, sessions=(session.number, session.number + 1))

@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from scoring.domain import draw as draw_domain
+from scoring.domain.draw_threes import draw_session_threes
 from scoring.domain.errors import gettext_noop
 from scoring.models import (
     Deal,
@@ -49,13 +50,32 @@ def _draw_inputs(evening: Evening) -> dict:
 
 
 def _run_draw(evening: Evening, history: draw_domain.History, seed: int) -> draw_domain.SessionDraw:
-    """The pure draw with the evening's players and wishes; a DrawError names the players."""
+    """The pure draw with the evening's players and wishes; a DrawError names the players.
+
+    Teams of two (:func:`scoring.domain.draw.draw_session`), or teams of three when the
+    evening's rule set plays at tables of six (six-handed Bräus,
+    :func:`scoring.domain.draw_threes.draw_session_threes`)."""
     inputs = _draw_inputs(evening)
     players = inputs.pop("players")
+    _check_enough_players(evening, len(players))
+    draw = draw_session_threes if evening.rules.players_per_team == 3 else draw_domain.draw_session
     try:
-        return draw_domain.draw_session(players, history, evening.rounds_per_session, random.Random(seed), **inputs)
+        return draw(players, history, evening.rounds_per_session, random.Random(seed), **inputs)
     except draw_domain.DrawError as error:
         raise _with_names(error) from None
+
+
+def _check_enough_players(evening: Evening, present: int) -> None:
+    """Raise ServiceError ``too_few_players`` when fewer players are checked in than one table of
+    the evening's rule set seats (4, or 6 for six-handed Bräus)."""
+    needed = evening.rules.players_per_table
+    if present < needed:
+        raise ServiceError(
+            gettext_noop("At least %(needed)s players are needed for one table; %(count)s are checked in."),
+            code="too_few_players",
+            needed=needed,
+            count=present,
+        )
 
 
 def _with_names(error: draw_domain.DrawError) -> draw_domain.DrawError:
@@ -77,11 +97,13 @@ def session_is_confirmed(session: Session) -> bool:
     return not Seating.objects.filter(round__session=session, confirmed_at__isnull=True).exists()
 
 
-def check_next_session_drawable(evening: Evening, drawn: Sequence[Session]) -> None:
+def check_next_session_drawable(evening: Evening, drawn: Sequence[Session], present: int | None = None) -> None:
     """Raise ServiceError unless the evening's next session may be drawn now: not all
-    ``evening.sessions_count`` sessions are drawn (``all_drawn``), and every round of the last
-    drawn one is confirmed (``previous_incomplete``). ``drawn``: the evening's sessions so far,
-    in number order (1 query for the last one's seatings)."""
+    ``evening.sessions_count`` sessions are drawn (``all_drawn``), every round of the last
+    drawn one is confirmed (``previous_incomplete``) and, when ``present`` (the number of
+    players checked in) is given, enough players for one table of the evening's rule set are
+    there (``too_few_players``: 4, or 6 for six-handed Bräus). ``drawn``: the evening's
+    sessions so far, in number order (1 query for the last one's seatings)."""
     if len(drawn) >= evening.sessions_count:
         raise ServiceError(
             gettext_noop("All %(count)s sessions of this evening have been drawn already."),
@@ -97,6 +119,8 @@ def check_next_session_drawable(evening: Evening, drawn: Sequence[Session]) -> N
             code="previous_incomplete",
             number=drawn[-1].number,
         )
+    if present is not None:
+        _check_enough_players(evening, present)
 
 
 def can_draw_next_session(evening: Evening, drawn: Sequence[Session]) -> bool:
@@ -134,7 +158,8 @@ def draw_session(*, evening: Evening, user=None, seed: int | None = None, number
 
     Raises:
         ServiceError: all sessions are drawn already, the previous session is not complete,
-            the session has just been drawn (``draw_race``).
+            the session has just been drawn (``draw_race``), fewer players are checked in than
+            one table seats (``too_few_players``).
         DrawError: too few players, or the wishes "not together" make a draw impossible (the
             message names the players).
     """
@@ -155,19 +180,38 @@ def _draw_session(evening: Evening, user, seed: int | None, wanted: int | None) 
     check_next_session_drawable(evening, previous)
     seed = secrets.randbits(48) if seed is None else seed
     result = _run_draw(evening, evening_history(evening).for_draw(), seed)
+    first, second = _session_sitters(result)
     session = Session.objects.create(
-        evening=evening, number=number, seed=seed, sitout_player_id=result.sitout_player, drawn_by=user
+        evening=evening,
+        number=number,
+        seed=seed,
+        sitout_player_id=first,
+        sitout_player_2_id=second,
+        drawn_by=user,
     )
     _save_draw(evening, session, result)
     evening_changed(evening.pk)
     return session
 
 
+def _session_sitters(result: draw_domain.SessionDraw) -> tuple[int | None, int | None]:
+    """The draw's whole-session sit-out players as ``Session.sitout_player`` and
+    ``Session.sitout_player_2`` (the first is always filled before the second)."""
+    sitters = (*result.sitout_players, None, None)
+    return sitters[0], sitters[1]
+
+
 def _save_draw(evening: Evening, session: Session, result: draw_domain.SessionDraw) -> None:
-    """Save a drawn session's partnerships, rounds and seatings."""
+    """Save a drawn session's partnerships (teams of two or three), rounds and seatings."""
     partnerships = Partnership.objects.bulk_create(
-        Partnership(session=session, number=i + 1, player_1_id=a, player_2_id=b)
-        for i, (a, b) in enumerate(result.partnerships)
+        Partnership(
+            session=session,
+            number=i + 1,
+            player_1_id=team[0],
+            player_2_id=team[1],
+            player_3_id=team[2] if len(team) > 2 else None,
+        )
+        for i, team in enumerate(result.partnerships)
     )
     table_count = max(len(r.tables) for r in result.rounds)
     tables = _ensure_tables(evening, table_count)
@@ -245,11 +289,11 @@ def redraw_session(*, session_id, user=None, seed: int | None = None) -> Session
         Round.objects.filter(session=session).delete()
         Partnership.objects.filter(session=session).delete()
         session.seed = seed
-        session.sitout_player_id = result.sitout_player
+        session.sitout_player_id, session.sitout_player_2_id = _session_sitters(result)
         session.drawn_by = user
         session.drawn_at = timezone.now()
         session.closed = False
-        session.save(update_fields=["seed", "sitout_player", "drawn_by", "drawn_at", "closed"])
+        session.save(update_fields=["seed", "sitout_player", "sitout_player_2", "drawn_by", "drawn_at", "closed"])
         _save_draw(evening, session, result)
         evening_changed(evening.pk)
         return session

@@ -61,7 +61,7 @@ def merge_preview(*, keep_id: int, remove_id: int) -> MergePreview:
     keep, remove = _two_entries(keep_id, remove_id)
     moving = player_evening_ids(remove.pk)
     conflicts = moving & player_evening_ids(keep.pk)
-    partnerships = Partnership.objects.filter(Q(player_1=remove) | Q(player_2=remove))
+    partnerships = Partnership.objects.filter(Q(player_1=remove) | Q(player_2=remove) | Q(player_3=remove))
     by_date = list(Evening.objects.filter(pk__in=moving).order_by("date", "id"))
     return MergePreview(
         keep=keep,

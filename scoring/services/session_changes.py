@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -57,20 +58,39 @@ def _check_not_started(session: Session, message: str) -> None:
         raise SessionStartedError(message, code="session_started", number=session.number)
 
 
+_SLOTS = ("player_1_id", "player_2_id", "player_3_id")
+_SLOT_FIELDS = ["player_1", "player_2", "player_3"]
+
+
+def _team_ids(team: Partnership) -> tuple[int, ...]:
+    """The player ids of a partnership: two, or three in a team of three (six-handed Bräus)."""
+    return tuple(getattr(team, slot) for slot in _SLOTS if getattr(team, slot) is not None)
+
+
+def _team_pairs(team: Partnership) -> list[tuple[int, int]]:
+    """Every pair of players in one partnership (one pair, or three in a team of three)."""
+    return list(itertools.combinations(_team_ids(team), 2))
+
+
+def _session_sitters(session: Session) -> tuple[int, ...]:
+    """The session's whole-session sit-out players (none, one, or two with teams of three)."""
+    return tuple(p for p in (session.sitout_player_id, session.sitout_player_2_id) if p is not None)
+
+
 def _places(partnerships: Iterable[Partnership]) -> dict[int, tuple[Partnership, str]]:
-    """Player id -> (their partnership, "player_1_id" or "player_2_id")."""
+    """Player id -> (their partnership, "player_1_id", "player_2_id" or "player_3_id")."""
     place = {}
     for team in partnerships:
-        place[team.player_1_id] = (team, "player_1_id")
-        place[team.player_2_id] = (team, "player_2_id")
+        for slot in _SLOTS:
+            if getattr(team, slot) is not None:
+                place[getattr(team, slot)] = (team, slot)
     return place
 
 
 def _check_swap(session: Session, place: dict, a_id: int, b_id: int) -> None:
     """Raise ServiceError unless the two players can swap places in the session: at least one
     plays in it, the other is drawn or checked in, and they are not partners."""
-    sitter = session.sitout_player_id
-    in_session = set(place) | ({sitter} if sitter else set())
+    in_session = set(place) | set(_session_sitters(session))
     if a_id not in in_session and b_id not in in_session:
         raise ServiceError(
             gettext_noop("Neither player plays in session %(number)s."),
@@ -122,14 +142,16 @@ def swap_players(*, session_id, player_a_id, player_b_id, user=None) -> SwapOutc
                 team, slot = place[me]
                 setattr(team, slot, other)
                 changed.append(team)
-        sitter = session.sitout_player_id
-        if sitter in (a_id, b_id):
-            session.sitout_player_id = b_id if sitter == a_id else a_id
-            session.save(update_fields=["sitout_player"])
-        pairs = [(t.player_1_id, t.player_2_id) for t in changed]
+        swapped = {a_id: b_id, b_id: a_id}
+        sitters = [f for f in ("sitout_player_id", "sitout_player_2_id") if getattr(session, f) in swapped]
+        for field in sitters:
+            setattr(session, field, swapped[getattr(session, field)])
+        if sitters:
+            session.save(update_fields=["sitout_player", "sitout_player_2"])
+        pairs = [pair for t in changed for pair in _team_pairs(t)]
         _check_wishes(evening, pairs)
         for team in changed:
-            team.save(update_fields=["player_1", "player_2"])
+            team.save(update_fields=_SLOT_FIELDS)
         earlier = evening_history(evening, exclude=session).for_draw().partners
         repeated = [pair for pair in pairs if frozenset(pair) in earlier]
         names = dict(Player.objects.filter(pk__in={p for pair in repeated for p in pair}).values_list("pk", "name"))
@@ -155,7 +177,7 @@ def _rounds_of(session: Session) -> dict[int, set[int]]:
 def _leavers_team(session, teams, rounds_of, leaving_id, name) -> Partnership:
     """The partnership the leaver plays in (the last one, if a replacement split an earlier one),
     or ServiceError ``not_playing``."""
-    own = [t for t in teams.values() if leaving_id in (t.player_1_id, t.player_2_id) and rounds_of.get(t.pk)]
+    own = [t for t in teams.values() if leaving_id in _team_ids(t) and rounds_of.get(t.pk)]
     if not own:
         raise ServiceError(
             gettext_noop("%(name)s does not play in session %(number)s."),
@@ -194,10 +216,7 @@ def _check_replacement(session, teams, rounds_of, replacement_id, from_round, na
     session from ``from_round`` on."""
     if not Participant.objects.filter(evening=session.evening, player_id=replacement_id, checked_in=True).exists():
         raise ServiceError(gettext_noop("%(name)s is not checked in."), code="not_checked_in", name=name)
-    busy = any(
-        replacement_id in (t.player_1_id, t.player_2_id) and max(rounds_of.get(t.pk, {0})) >= from_round
-        for t in teams.values()
-    )
+    busy = any(replacement_id in _team_ids(t) and max(rounds_of.get(t.pk, {0})) >= from_round for t in teams.values())
     if busy:
         raise ServiceError(
             gettext_noop(
@@ -213,20 +232,18 @@ def _check_replacement(session, teams, rounds_of, replacement_id, from_round, na
 def _hand_over(session, teams, team, leaving_id, replacement_id, from_round, first_round) -> Partnership:
     """Put the replacement in the leaver's seat from ``from_round`` on; returns the partnership
     that plays from then on. Before the partnership's first round the replacement simply takes
-    the seat; otherwise a new partnership takes over the later seatings and round sit-outs."""
-    slot = "player_1_id" if team.player_1_id == leaving_id else "player_2_id"
-    partner_id = team.player_2_id if slot == "player_1_id" else team.player_1_id
-    _check_wishes(session.evening, [(partner_id, replacement_id)])
+    the seat; otherwise a new partnership takes over the later seatings and round sit-outs: the
+    remaining partner (or, in a team of three, the two remaining players) and the replacement
+    in the leaver's seat."""
+    slot = next(slot for slot in _SLOTS if getattr(team, slot) == leaving_id)
+    _check_wishes(session.evening, [(other, replacement_id) for other in _team_ids(team) if other != leaving_id])
     if from_round == first_round:
         setattr(team, slot, replacement_id)
-        team.save(update_fields=["player_1", "player_2"])
+        team.save(update_fields=_SLOT_FIELDS)
         return team
-    after = Partnership.objects.create(
-        session=session,
-        number=max(t.number for t in teams.values()) + 1,
-        player_1_id=replacement_id if slot == "player_1_id" else partner_id,
-        player_2_id=partner_id if slot == "player_1_id" else replacement_id,
-    )
+    seats = {field: getattr(team, field) for field in _SLOTS}
+    seats[slot] = replacement_id
+    after = Partnership.objects.create(session=session, number=max(t.number for t in teams.values()) + 1, **seats)
     later = Seating.objects.filter(round__session=session, round__number__gte=from_round)
     later.filter(team_a=team).update(team_a=after)
     later.filter(team_b=team).update(team_b=after)
@@ -238,7 +255,8 @@ def _hand_over(session, teams, team, leaving_id, replacement_id, from_round, fir
 
 def replace_player(*, session_id, leaving_id, replacement_id, user=None) -> Substitution:
     """A player has to leave during a session: another player takes over their seat for the
-    remaining rounds, and no result already entered is lost.
+    remaining rounds, and no result already entered is lost. Works for teams of two and of three
+    (six-handed Bräus: the leaver's team goes on with its two other players and the replacement).
 
     The replacement takes over from the first round after the last one in which the leaver's
     partnership has entered a deal (a round begun stays with the leaver). From that round on,
@@ -248,7 +266,7 @@ def replace_player(*, session_id, leaving_id, replacement_id, user=None) -> Subs
     rounds, and the sit-out credit follows whoever sits out. The leaver is checked out.
 
     The replacement must be checked in and not play in the session from that round on: a
-    stand-in, the session's sit-out player, or a player who arrived late.
+    stand-in, one of the session's sit-out players, or a player who arrived late.
 
     Raises:
         ServiceError: nothing entered in the session yet (``use_swap``: swap or draw again

@@ -37,6 +37,15 @@ def shown(player, names) -> str:
 
 
 @register.filter
+def team_shown(team, names) -> str:
+    """A partnership's players (two, or three in six-handed Bräus), or any sequence of players,
+    each as :func:`shown`, joined by " & " (not escaped: use it with autoescape)."""
+    if team is None:
+        return ""
+    return " & ".join(shown(p, names) for p in getattr(team, "players", team))
+
+
+@register.filter
 def get_item(mapping, key):
     """``mapping[key]`` in a template, None when missing."""
     return mapping.get(key)

@@ -20,6 +20,7 @@ from django_tables2 import RequestConfig
 from scoring import links, screen_cache, selectors, services, tiebreak_labels
 from scoring.domain.errors import DomainError
 from scoring.domain.player_import import ParsedPlayer, PlayerFileError
+from scoring.domain.rulesets import DRAW
 from scoring.domain.tiebreaks import Criterion
 from scoring.exports import EXPORT_FORMATS, export_response
 from scoring.forms import DealNumberForm, EveningForm, ImportForm, OrganiserDealForm, PlayerForm
@@ -417,6 +418,24 @@ def deal_results(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "organiser/deal_results.html", {"evening": evening, "table": table})
 
 
+def _record_draw(request: HttpRequest, seating: Seating, number: int, form) -> HttpResponse:
+    """The correction form's "draw" (Bräus): recorded as on the tablet, the deal is dealt again."""
+    try:
+        services.record_draw(
+            seating_id=seating.pk,
+            number=number,
+            via=_("Organiser %(user)s") % {"user": request.user.get_username()},
+            user=request.user,
+            key=form.cleaned_data["key"],
+            client=request.META.get("REMOTE_ADDR", ""),
+        )
+    except DomainError as error:
+        messages.error(request, translate(error))
+    else:
+        messages.success(request, _("Draw of deal %(number)s recorded: the table deals it again.") % {"number": number})
+    return redirect("organiser:seating_detail", pk=seating.pk)
+
+
 @helper_required
 def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The organiser's view of one table in one round: deals, corrections, history."""
@@ -442,6 +461,8 @@ def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
         raise PermissionDenied(RUN_PERM)
     if request.method == "POST":
         form = OrganiserDealForm(request.POST, reason_required=confirmed, rules=evening.rules)
+        if form.is_valid() and form.result().winner == DRAW:
+            return _record_draw(request, seating, number_int, form)
         if form.is_valid():
             try:
                 services.enter_deal(
