@@ -101,17 +101,26 @@ def ranking_rows(players: list[Player], rnd: random.Random, sessions: int = 3) -
 
 
 def session_plan(
-    players: list[Player], rnd: random.Random, *, rounds: int = 4, deals: int = 4, filled: bool = True
+    players: list[Player],
+    rnd: random.Random,
+    *,
+    rounds: int = 4,
+    deals: int = 4,
+    filled: bool = True,
+    team_size: int = 2,
 ) -> SessionPlan:
-    """A drawn session: partnerships, tables, a sit-out team per round when the number of teams is
-    odd, a whole-session sit-out player when the number of players is odd. Built as the app builds
-    it: an in-memory evening history (:mod:`scoring.selectors.history`) made into a plan by
-    :func:`scoring.documents.data.session_plan`."""
+    """A drawn session: partnerships (of ``team_size`` players: 2, or 3 for six-handed Bräus),
+    tables, a sit-out team per round when the number of teams is odd, the players left over by the
+    teams sitting out the whole session. Built as the app builds it: an in-memory evening history
+    (:mod:`scoring.selectors.history`) made into a plan by :func:`scoring.documents.data.session_plan`."""
     people = {p.pk: PlayerRef(p.pk, p.name, p.club) for p in players}
     ids = list(people)
     rnd.shuffle(ids)
-    sitout_player = ids.pop() if len(ids) % 2 else None
-    teams = [PartnershipHistory(k + 1, 1, k + 1, (ids[2 * k], ids[2 * k + 1])) for k in range(len(ids) // 2)]
+    sitters = tuple(ids.pop() for _ in range(len(ids) % team_size))
+    teams = [
+        PartnershipHistory(k + 1, 1, k + 1, tuple(ids[team_size * k : team_size * (k + 1)]))
+        for k in range(len(ids) // team_size)
+    ]
     history_rounds = []
     lines: dict[int, tuple[DealLine, ...]] = {}
     for number in range(1, rounds + 1):
@@ -140,7 +149,7 @@ def session_plan(
                 number=number,
                 tables=tuple(tables),
                 sitout_team=sitout.players if sitout else None,
-                session_sitter=sitout_player,
+                session_sitters=sitters,
                 sitout_team_id=sitout.id if sitout else None,
             )
         )
@@ -149,7 +158,7 @@ def session_plan(
         teams={t.id: t.players for t in teams},
         rounds=tuple(history_rounds),
         partnerships=tuple(teams),
-        sitters={1: sitout_player},
+        sitters={1: sitters},
     )
     plan = data.session_plan(
         history,

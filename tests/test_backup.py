@@ -117,7 +117,7 @@ def snapshot(evening: Evening, tokens: bool = True) -> dict:
     """Everything of an evening that matters, by names and numbers (no primary keys)."""
 
     def team(p):
-        return (p.number, p.player_1.name, p.player_2.name) if p else None
+        return (p.number, *(player.name for player in p.players)) if p else None
 
     def where(seating):
         return (seating.round.session.number, seating.round.number, seating.table.number)
@@ -127,8 +127,10 @@ def snapshot(evening: Evening, tokens: bool = True) -> dict:
         "table",
         "team_a__player_1",
         "team_a__player_2",
+        "team_a__player_3",
         "team_b__player_1",
         "team_b__player_2",
+        "team_b__player_3",
     )
     return {
         "evening": (
@@ -139,6 +141,7 @@ def snapshot(evening: Evening, tokens: bool = True) -> dict:
             evening.rounds_per_session,
             evening.deals_per_round,
             evening.created_at,
+            evening.rule_set,
         ),
         "participants": sorted(
             (p.player.name, p.player.club, p.checked_in)
@@ -150,21 +153,27 @@ def snapshot(evening: Evening, tokens: bool = True) -> dict:
                 s.number,
                 s.seed,
                 s.sitout_player.name if s.sitout_player else None,
+                s.sitout_player_2.name if s.sitout_player_2 else None,
                 s.drawn_at,
                 s.drawn_by.username if s.drawn_by else None,
             )
-            for s in evening.sessions.order_by("number").select_related("sitout_player", "drawn_by")
+            for s in evening.sessions.order_by("number").select_related("sitout_player", "sitout_player_2", "drawn_by")
         ],
         "partnerships": [
             (p.session.number, *team(p))
             for p in Partnership.objects.filter(session__evening=evening)
-            .select_related("session", "player_1", "player_2")
+            .select_related("session", "player_1", "player_2", "player_3")
             .order_by("session__number", "number")
         ],
         "rounds": [
             (r.session.number, r.number, team(r.sitout_partnership))
             for r in Round.objects.filter(session__evening=evening)
-            .select_related("session", "sitout_partnership__player_1", "sitout_partnership__player_2")
+            .select_related(
+                "session",
+                "sitout_partnership__player_1",
+                "sitout_partnership__player_2",
+                "sitout_partnership__player_3",
+            )
             .order_by("session__number", "number")
         ],
         "seatings": sorted(
@@ -247,6 +256,48 @@ def test_evening_round_trip_loses_nothing(played_evening, tmp_path):
     [restored] = outcome.evenings
     assert snapshot(Evening.objects.get(pk=restored.pk)) == before
     # Every field of every model, including those the snapshot does not name, came back.
+    assert normalised(backup.export_evening(restored)) == normalised(original)
+
+
+@pytest.fixture
+def six_handed_evening(db):
+    """A six-handed Bräus evening of 26 players (teams of three, two players out for the whole
+    session), session 1 written straight into the database (``tests/six_handed.py``), every
+    table's first deal entered and its round 1 confirmed."""
+    from tests.conftest import make_evening
+    from tests.six_handed import draw_six_handed
+
+    evening = make_evening(26, rule_set="braeus6", name="Bräus zu sechst")
+    session = draw_six_handed(evening)
+    assert session.sitout_player_id and session.sitout_player_2_id
+    for seating in Seating.objects.filter(round__session=session):
+        services.enter_deal(seating_id=seating.pk, number=1, result=DealResult("B", True, 0, 0), via="Test")
+        if seating.round.number == 1:
+            Seating.objects.filter(pk=seating.pk).update(entered_at=timezone.now(), confirmed_at=timezone.now())
+    return evening
+
+
+def test_six_handed_evening_round_trips_with_its_teams_of_three(six_handed_evening, tmp_path):
+    """The rule set, every partnership's third player and the session's second sit-out player
+    come back: restored into an empty database, and next to the original (players reused)."""
+    evening = six_handed_evening
+    before = snapshot(evening)
+    assert before["evening"][-1] == "braeus6"
+    assert all(len(team) == 4 for team in (p[1:] for p in before["partnerships"]))  # number + 3 names
+    assert all(s[2] and s[3] for s in before["sessions"])  # two session sit-out players
+    original = backup.export_evening(evening)
+    assert all(r["player_3"] for r in original["data"]["partnerships"])
+    assert all(r["sitout_player_2"] for r in original["data"]["sessions"])
+
+    copy = backup.restore(original, allow_duplicates=True).evenings[0]  # merge: players reused
+    assert snapshot(copy, tokens=False) == snapshot(evening, tokens=False)
+
+    path = backup.write_backup(original, tmp_path / "braeus.json")
+    wipe()
+    outcome = backup.restore(backup.read_backup(path))
+    assert (outcome.players_new, outcome.ignored_fields) == (26, [])
+    [restored] = outcome.evenings
+    assert snapshot(Evening.objects.get(pk=restored.pk)) == before
     assert normalised(backup.export_evening(restored)) == normalised(original)
 
 

@@ -55,14 +55,15 @@ def sheet_boxes(plan) -> callable:
     return lambda pages: cut_boxes(1, 2) if pages < sheets or sheets == 1 else cut_boxes(1, 1)
 
 
-def documents(players: list, rnd: random.Random, evening, *, provisional: bool = True):
-    """(name, bytes, boxes) of every document of an evening with these players."""
+def documents(players: list, rnd: random.Random, evening, *, provisional: bool = True, team_size: int = 2):
+    """(name, bytes, boxes) of every document of an evening with these players (in teams of
+    ``team_size``: 3 for six-handed Bräus)."""
     rows = dd.ranking_rows(players, rnd)
     if provisional and rows:  # a sit-out credit of a running round, and a shared place
         first = rows[0]
         rows[0] = RankingRow(first.place, True, first.player, first.sessions, first.total, frozenset({1}))
         rows[1:2] = [RankingRow(first.place, True, r.player, r.sessions, r.total) for r in rows[1:2]]
-    plan = dd.session_plan(players, rnd)
+    plan = dd.session_plan(players, rnd, team_size=team_size)
     rows_per_card_page = 4 if len(plan.rounds) <= 5 else 3
     return [
         (
@@ -100,18 +101,21 @@ def documents(players: list, rnd: random.Random, evening, *, provisional: bool =
 # --- PDFs that fit: long evening names, long names and clubs ----------------------------------
 
 
-@pytest.mark.parametrize("count", [26, 30])
-def test_every_document_fits_with_long_names_and_the_footer_is_complete(count):
+@pytest.mark.parametrize(("count", "team_size"), [(26, 2), (30, 2), (31, 3), (26, 3)])
+def test_every_document_fits_with_long_names_and_the_footer_is_complete(count, team_size):
     """60-character evening name, 30-character names and clubs: every text line lies within its
     page and box, no two lines overlap, and every page's footer carries the complete print date
-    and time and "Seite X von Y"."""
+    and time and "Seite X von Y". Also in six-handed Bräus (teams of three, tables of six, two
+    session sit-out players with 26 or 31 players)."""
     rnd = random.Random(count)
     evening = dd.evening(dd.LONG_EVENING)
+    if team_size == 3:
+        evening.rule_set = "braeus6"
     assert len(evening.name) == 60
     players = dd.people(count, rnd, long=True)
     assert {len(p.name) for p in players} == {30} and {len(p.club) for p in players} == {30}
     with translation.override("de"):
-        built = documents(players, rnd, evening)
+        built = documents(players, rnd, evening, team_size=team_size)
     plan_sheets = {"score sheets blank", "score sheets filled"}
     for name, data, boxes in built:
         sizes, lines = text_lines(data)
@@ -231,17 +235,22 @@ def test_ranking_builds_for_every_number_of_players_from_4_to_300():
     club_max=st.integers(0, 30),
     evening_name=st.text(alphabet=dd.ALPHABET, min_size=1, max_size=60),
     rounds=st.integers(1, 8),
+    team_size=st.sampled_from((2, 3)),
 )
-@hypothesis.example(count=24, seed=0, name_max=30, club_max=30, evening_name=dd.LONG_EVENING, rounds=4)
-@hypothesis.example(count=51, seed=1, name_max=23, club_max=14, evening_name="Bruus", rounds=4)
-@hypothesis.example(count=300, seed=2, name_max=30, club_max=30, evening_name=dd.LONG_EVENING, rounds=6)
-@hypothesis.example(count=5, seed=3, name_max=1, club_max=0, evening_name="x", rounds=1)
-def test_every_document_builds_for_any_field_size(count, seed, name_max, club_max, evening_name, rounds):
+@hypothesis.example(count=24, seed=0, name_max=30, club_max=30, evening_name=dd.LONG_EVENING, rounds=4, team_size=2)
+@hypothesis.example(count=51, seed=1, name_max=23, club_max=14, evening_name="Bruus", rounds=4, team_size=2)
+@hypothesis.example(count=300, seed=2, name_max=30, club_max=30, evening_name=dd.LONG_EVENING, rounds=6, team_size=2)
+@hypothesis.example(count=5, seed=3, name_max=1, club_max=0, evening_name="x", rounds=1, team_size=2)
+@hypothesis.example(count=299, seed=4, name_max=30, club_max=30, evening_name=dd.LONG_EVENING, rounds=6, team_size=3)
+@hypothesis.example(count=8, seed=5, name_max=1, club_max=0, evening_name="x", rounds=1, team_size=3)
+def test_every_document_builds_for_any_field_size(count, seed, name_max, club_max, evening_name, rounds, team_size):
     rnd = random.Random(seed)
     evening = dd.evening(evening_name.strip() or "Bruus")
+    if team_size == 3:
+        evening.rule_set = "braeus6"
     players = dd.varied_people(count, rnd, name_max=name_max, club_max=club_max)
     rows = dd.ranking_rows(players, rnd)
-    plan = dd.session_plan(players, rnd, rounds=rounds)
+    plan = dd.session_plan(players, rnd, rounds=rounds, team_size=team_size)
     with translation.override("de"):
         built = [
             build_ranking(evening, rows, complete=False, sessions_drawn=2),
@@ -254,3 +263,18 @@ def test_every_document_builds_for_any_field_size(count, seed, name_max, club_ma
         reader = PdfReader(io.BytesIO(data))
         assert len(reader.pages) >= 1
         assert "Seite 1 von" in reader.pages[0].extract_text()
+
+
+def test_a_name_broken_at_its_hyphen_keeps_the_hyphen_on_a_shrunk_card():
+    """Route cards of teams of three with long names: "Partner: A & B" wraps inside a card that
+    is shrunk to fit (wrapped at several widths); a name broken after its hyphen ("Anna-" /
+    "Katharina") keeps it, never "AnnaKatharina" (reportlab joins its split words again)."""
+    rnd = random.Random(31)
+    players = dd.people(23, rnd, long=True)
+    plan = dd.session_plan(players, rnd, team_size=3)
+    with translation.override("de"):
+        data = build_route_cards(dd.evening(dd.LONG_EVENING), plan, printed_at=PRINTED_AT)
+    _, lines = text_lines(data)
+    texts = [t.text for t in lines]
+    assert any(t.startswith("Partner: ") and t.endswith("& Anna-") for t in texts)
+    assert not any("AnnaKatharina" in t for t in texts)

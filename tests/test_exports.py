@@ -263,3 +263,23 @@ def test_export_query_count_does_not_grow_with_players(organiser_client, django_
     # without the ranking selector's 5 queries and the count of sessions drawn.
     with django_assert_num_queries(counts[1] - 6 if name == "ranking" else counts[1]):
         organiser_client.get(url)
+
+
+@pytest.mark.django_db
+def test_deal_export_of_six_handed_braeus_names_three_players_a_team(organiser_client):
+    from tests.six_handed import draw_six_handed, team_names
+
+    evening = make_evening(12, rule_set="braeus6")
+    draw_six_handed(evening)
+    seatings = list(Seating.objects.filter(round__session__evening=evening).order_by("round__number"))
+    for seating in seatings:
+        services.enter_deal(seating_id=seating.pk, number=1, result=DealResult("A", False, 0, 0), via="Leitung")
+    url = reverse("organiser:deal_results", args=[evening.pk])
+    for rows in (
+        xlsx_rows(organiser_client.get(url + "?_export=xlsx"))[1],
+        csv_rows(organiser_client.get(url + "?_export=csv")),
+    ):
+        assert len(rows) == 1 + len(seatings)
+        for row, seating in zip(rows[1:], seatings, strict=True):
+            assert row[4] == " & ".join(team_names(seating.team_a)) and len(team_names(seating.team_a)) == 3
+            assert row[5] == " & ".join(team_names(seating.team_b)) and len(team_names(seating.team_b)) == 3

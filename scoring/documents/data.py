@@ -75,26 +75,44 @@ class TablePlan:
 
 @dataclass(frozen=True)
 class RoundPlan:
-    """One round: its tables, the sit-out partnership, and whether the session's sit-out player
-    sits it out (no longer once they have replaced a player who left)."""
+    """One round: its tables, the sit-out partnership, and which of the session's sit-out players
+    (none, one, or two in six-handed Bräus) sit it out (no longer once one has replaced a player
+    who left)."""
 
     number: int
     tables: tuple[TablePlan, ...]
     sitout: PartnershipRef | None = None
-    session_sitter_sits_out: bool = True
+    session_sitters: tuple[PlayerRef, ...] = ()
+
+    @property
+    def session_sitter_sits_out(self) -> bool:
+        """At least one of the session's sit-out players sits this round out."""
+        return bool(self.session_sitters)
 
 
 @dataclass(frozen=True)
 class SessionPlan:
-    """A drawn session as printed; ``seats``: each player's seat per round
-    (:meth:`scoring.selectors.history.EveningHistory.seats`, partners and opponents printed)."""
+    """A drawn session as printed; ``sitout_players``: who sits out the whole session (the
+    players left over by the teams: one with teams of two, up to two with teams of three);
+    ``seats``: each player's seat per round (:meth:`scoring.selectors.history.EveningHistory.seats`,
+    partners and opponents printed)."""
 
     number: int
     deals_per_round: int
     rounds: tuple[RoundPlan, ...]
     partnerships: tuple[PartnershipRef, ...]
-    sitout_player: PlayerRef | None = None
+    sitout_players: tuple[PlayerRef, ...] = ()
     seats: Mapping[PlayerRef, tuple[Seat[PlayerRef], ...]] = field(default_factory=dict)
+
+    @property
+    def sitout_player(self) -> PlayerRef | None:
+        """The first of :attr:`sitout_players`, None if nobody sits out the session."""
+        return self.sitout_players[0] if self.sitout_players else None
+
+    @property
+    def team_size(self) -> int:
+        """Players per partnership: 2, or 3 in six-handed Bräus."""
+        return max((len(p.players) for p in self.partnerships), default=2)
 
 
 def person_sort_key(player: PlayerRef) -> tuple:
@@ -142,7 +160,6 @@ def session_plan(
         if p.session_id == session_id
     }
     sitters = history.sitters.get(session_id, ())
-    sitter = sitters[0] if sitters else None  # TODO(six-handed): print every session sit-out player
     rounds = []
     for round_ in history.session_rounds(session_id):
         tables = tuple(
@@ -160,7 +177,7 @@ def session_plan(
                 number=round_.number,
                 tables=tables,
                 sitout=teams[round_.sitout_team_id] if round_.sitout_team_id is not None else None,
-                session_sitter_sits_out=sitter is not None and sitter in round_.sitters,
+                session_sitters=tuple(people[p] for p in sitters if p in round_.sitters),
             )
         )
     seats = {
@@ -172,7 +189,7 @@ def session_plan(
         deals_per_round=deals_per_round,
         rounds=tuple(rounds),
         partnerships=tuple(teams.values()),
-        sitout_player=people[sitter] if sitter is not None else None,
+        sitout_players=tuple(people[p] for p in sitters),
         seats=seats,
     )
 
@@ -183,14 +200,19 @@ def seats_by_player(plan: SessionPlan) -> dict[PlayerRef, tuple[Seat[PlayerRef],
     return dict(plan.seats)
 
 
+def partners_of(plan: SessionPlan) -> dict[PlayerRef, tuple[PlayerRef, ...]]:
+    """Each player's partners for the session (one, or two in a team of three, in seat order):
+    those of their last seat with partners (after a replacement, the partners they play with
+    now); () for a player who sits out the whole session."""
+    return {
+        player: next((s.partners for s in reversed(seats) if s.partners), ()) for player, seats in plan.seats.items()
+    }
+
+
 def partner_of(plan: SessionPlan) -> dict[PlayerRef, PlayerRef | None]:
-    """Each player's partner for the session: the partner of their last seat with one (after a
-    replacement, the partner they play with now); None for a player who sits out the whole
-    session."""
-    partners: dict[PlayerRef, PlayerRef | None] = {}
-    for player, seats in plan.seats.items():
-        partners[player] = next((s.partner for s in reversed(seats) if s.partner is not None), None)
-    return partners
+    """Each player's (first) partner for the session (:func:`partners_of`); None for a player who
+    sits out the whole session."""
+    return {player: partners[0] if partners else None for player, partners in partners_of(plan).items()}
 
 
 # --- Loaders (the only queries) --------------------------------------------------------------

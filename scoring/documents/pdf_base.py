@@ -100,6 +100,14 @@ class Para(Paragraph):
 
     _wrapped_at: float | None = None
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # reportlab's wrap() replaces ``frags`` by its words, a name split at its hyphen ("Anna-"
+        # at a line's end) as two of them; wrapped again at another width (KeepInFrame shrinks
+        # by wrapping at several widths) the two are joined without the hyphen ("AnnaKatharina").
+        # So every wrap starts again from the parsed text.
+        self._source_frags = list(self.frags)
+
     def wrap(self, available_width, available_height):
         # reportlab's split() deletes ``blPara`` (the line breaking) when the paragraph does not
         # fit at the foot of a page; then the remembered size is no longer backed by lines.
@@ -109,6 +117,10 @@ class Para(Paragraph):
             and "blPara" in self.__dict__
         ):
             return self.width, self.height
+        if self._wrapped_at is not None or "blPara" in self.__dict__:
+            self.frags = list(self._source_frags)
+            for name in ("_hyphenations", "_splitLongWordCount"):
+                self.__dict__.pop(name, None)
         result = super().wrap(available_width, available_height)
         # Remember only a real line breaking, not "no room at all" (which sets no lines).
         self._wrapped_at = None if result[1] == 0x7FFFFFFF else available_width

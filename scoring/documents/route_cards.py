@@ -1,6 +1,6 @@
-"""Route cards (Laufzettel): one small card per player with partner and table for every round of
-the session; eight cards to an A4 page (six when a session has more than five rounds), players
-from A to Z, with cut lines."""
+"""Route cards (Laufzettel): one small card per player with partner (both partners in a team of
+three) and table for every round of the session; eight cards to an A4 page (six when a session
+has more than five rounds), players from A to Z, with cut lines."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from reportlab.lib import colors
 from reportlab.platypus import FrameBreak, KeepInFrame, Table, TableStyle
 
 from scoring.documents import pdf_base as base
-from scoring.documents.data import SessionPlan, partner_of, person_sort_key, seats_by_player
+from scoring.documents.data import SessionPlan, partners_of, person_sort_key, seats_by_player
 
 
 def route_cards_name(evening, session_number: int) -> str:
@@ -27,14 +27,14 @@ def build_route_cards(evening, plan: SessionPlan, *, printed_at: datetime | None
     template = base.cut_template(2, rows, template_id="cards")
     frame = template.frames[0]
     seats = seats_by_player(plan)
-    partners = partner_of(plan)
+    partners = partners_of(plan)
     session = gettext("Session %(number)s") % {"number": plan.number}
     kicker = " · ".join((gettext("Route card"), session))
     story = []
     for player in sorted(seats, key=person_sort_key):
         if story:
             story.append(FrameBreak())
-        partner = partners.get(player)
+        mates = partners.get(player, ())
         content = [
             base.para(kicker, 10, color="#555555"),
             base.para(evening.name, 10, color="#555555", space_after=4),
@@ -42,15 +42,14 @@ def build_route_cards(evening, plan: SessionPlan, *, printed_at: datetime | None
         ]
         if player.club:
             content.append(base.para(player.club, 10, color="#555555"))
-        content.append(
-            base.para(
-                gettext("Partner: %(name)s") % {"name": partner.label}
-                if partner
-                else gettext("You sit out this whole session."),
-                12,
-                space_after=4,
-            )
-        )
+        if len(mates) > 1:  # a team of three
+            names = " & ".join(p.label for p in mates)
+            line = gettext("Partners: %(names)s") % {"names": names}
+        elif mates:
+            line = gettext("Partner: %(name)s") % {"name": mates[0].label}
+        else:
+            line = gettext("You sit out this whole session.")
+        content.append(base.para(line, 12, space_after=4))
         content.append(_rounds(seats[player], frame._width))
         story.append(KeepInFrame(frame._width, frame._height, content, mode="shrink"))
     if not story:

@@ -1,6 +1,7 @@
 """Score sheets (Spielzettel): one per table per round, two to an A4 page with a cut line.
 
-Each sheet: session, round and table number, both teams, one row per deal with five tricks, to
+Each sheet: session, round and table number, both teams (for teams of three also the seat order
+numbered round the table, partners alternating), one row per deal with five tricks, to
 nil, daring and striking and the matchsticks of each team, the round totals, a signature field
 per team and a QR code with the table's scorer link. Blank (to fill in by hand) or filled with
 what has been entered (missing deals stay blank, to be completed by hand).
@@ -41,6 +42,7 @@ COLUMNS = [DEAL_W] + [(SHEET_WIDTH - DEAL_W) / 2 * f for f in TEAM_COLUMNS] * 2
 VALUE_SIZE = 13
 LEGEND_SIZE = 10  # pt: the rules legend, readable for scorers over 60
 URL_SIZE = 9  # pt: the table's link under the teams
+MAX_SHRINK = 0.96  # a sheet up to 4 % too tall for half a page is shrunk, still two to a page
 
 
 def score_sheets_name(evening, session_number: int, *, filled: bool) -> str:
@@ -109,7 +111,8 @@ class QrCode(Flowable):
 def build_score_sheets(evening, plan: SessionPlan, *, filled: bool, printed_at: datetime | None = None) -> bytes:
     """All score sheets of a session, in round then table order, as PDF bytes.
 
-    Two sheets to an A4 page when a sheet fits half a page (4 deals per round do), else one.
+    Two sheets to an A4 page when a sheet fits half a page (4 deals per round do, also with long
+    names at tables of six, shrunk a little: :data:`MAX_SHRINK`), else one.
 
     Args:
         evening: the Evening (name and date are read).
@@ -124,7 +127,7 @@ def build_score_sheets(evening, plan: SessionPlan, *, filled: bool, printed_at: 
     ]
     template = base.cut_template(1, 2, template_id="two")
     frame = template.frames[0]
-    if sheets and _height(sheets[0], frame._width) > frame._height:
+    if sheets and _height(sheets[0], frame._width) * MAX_SHRINK > frame._height:
         template = base.cut_template(1, 1, template_id="one")
         frame = template.frames[0]
     story = []
@@ -172,7 +175,12 @@ class _Parts:
             row_heights=tuple(grid_table._rowHeights),
             footer=base.Stamp(
                 "legend-signatures",
-                [Spacer(1, 1 * mm), _legend(rules.wording.legend), Spacer(1, 0.5 * mm), _signatures()],
+                [
+                    Spacer(1, 1 * mm),
+                    _legend(rules.wording.legend, seat_order_note(rules.players_per_team)),
+                    Spacer(1, 0.5 * mm),
+                    _signatures(),
+                ],
                 SHEET_WIDTH,
             ),
             label_width=label_width,
@@ -180,18 +188,43 @@ class _Parts:
 
 
 def _sheet(parts: _Parts, plan: SessionPlan, round_number: int, seat: TablePlan, *, filled: bool) -> list:
+    team_a, team_b = team_lines(seat)
     header = SheetHeader(
         parts,
         table=gettext("Table %(n)s") % {"n": seat.table},
         session=" · ".join(
             (gettext("Session %(number)s") % {"number": plan.number}, gettext("Round %(n)s") % {"n": round_number})
         ),
-        teams=((gettext("Team A") + ":", seat.team_a.label), (gettext("Team B") + ":", seat.team_b.label)),
+        teams=((gettext("Team A") + ":", team_a), (gettext("Team B") + ":", team_b)),
         url=seat.scorer_url,
     )
     deals = {d.number: d for d in seat.deals} if filled else {}
     grid = base.Overlay(parts.grid, GridValues(parts, plan.deals_per_round, deals)) if deals else parts.grid
     return [header, Spacer(1, 2 * mm), grid, parts.footer]
+
+
+def team_lines(seat: TablePlan) -> tuple[str, str]:
+    """Team A's and team B's names as the sheet prints them.
+
+    At a table of four: "A1 & A2", "B1 & B2". At a table of six (teams of three) with the seats
+    numbered round the table, partners alternating (six-handed Bräus: 003_7f8e8fd326cdc838.txt,
+    004_4efc8a8d4ca0340b.txt "Playing"; the legend says so, :func:`seat_order_note`):
+    "1: A1 · 3: A2 · 5: A3" and "2: B1 · 4: B2 · 6: B3".
+    """
+    a, b = seat.team_a.players, seat.team_b.players
+    if len(a) < 3:
+        return seat.team_a.label, seat.team_b.label
+    team_a, team_b = (
+        " · ".join(f"{2 * i + first}: {p.label}" for i, p in enumerate(team)) for first, team in ((1, a), (2, b))
+    )
+    return team_a, team_b
+
+
+def seat_order_note(players_per_team: int) -> str:
+    """The legend's sentence on the seat numbers at a table of six; "" for teams of two."""
+    if players_per_team < 3:
+        return ""
+    return gettext("Seats 1 to %(last)s round the table: partners alternate.") % {"last": 2 * players_per_team}
 
 
 class SheetHeader(Flowable):
@@ -249,9 +282,10 @@ def _line_height(line) -> float:
     return max(content.height + leading - content.style.leading, leading) if leading else 0
 
 
-def _legend(legend: str) -> Paragraph:
-    """The rule set's rules in one paragraph (``Wording.legend``, translated), red suits red."""
-    text = escape(gettext(legend))
+def _legend(legend: str, note: str = "") -> Paragraph:
+    """The rule set's rules in one paragraph (``Wording.legend``, translated, then ``note``), red
+    suits red."""
+    text = escape(" ".join(filter(None, (gettext(legend), note))))
     for suit in RED_SUITS:
         text = text.replace(suit, f'<font color="#b00020">{suit}</font>')
     return base.Para(text, base.style(LEGEND_SIZE, color="#333333"))

@@ -1,8 +1,9 @@
 """Table list (Tischliste) of a session, for the wall: large print, A4 portrait.
 
 Part one: one round per page (a round with many tables continues on the next page, with the
-heading row repeated): table number, the two teams, who sits out. Part two: the players from A
-to Z, each with partner and table in every round ("setzt aus" where they sit out).
+heading row repeated): table number, the two teams (two or three names each), who sits out.
+Part two: the players from A to Z, each with their partner (both partners in a team of three)
+and table in every round ("setzt aus" where they sit out).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.platypus import PageBreak, Spacer, Table, TableStyle
 
 from scoring.documents import pdf_base as base
-from scoring.documents.data import RoundPlan, SessionPlan, partner_of, person_sort_key, seats_by_player
+from scoring.documents.data import RoundPlan, SessionPlan, partners_of, person_sort_key, seats_by_player
 
 NAME = 18  # pt, team names on the wall
 NUMBER = 28  # pt, table numbers
@@ -96,16 +97,20 @@ def _round_table(round_: RoundPlan, heading: str) -> Table:
 
 
 def _team_cell(team, width: float):
-    """The two names on two lines; a name too long for the column wraps at its spaces. A plain
-    string (drawn line by line, far cheaper than a paragraph: 250 tables x 4 rounds at 1,000
-    players) unless a single word is wider than the column: then a paragraph breaks it."""
-    a, b = (p.label for p in team.players)
-    room = width - 14
-    if base.fits(a, NAME, room) and base.fits(b, NAME, room):
-        return f"{a}\n{b}"
-    if all(base.fits(word, NAME, room) for word in f"{a} {b}".split()):
-        return "\n".join(simpleSplit(a, base.FONT, NAME, room) + simpleSplit(b, base.FONT, NAME, room))
-    return base.lines([a, b], NAME, leading=NAME * 1.2)
+    """The team's names (two, or three), one a line; a name too long for the column wraps at its
+    spaces (:func:`_names_cell`)."""
+    return _names_cell([p.label for p in team.players], NAME, width - 14)
+
+
+def _names_cell(names: list[str], size: float, room: float):
+    """``names`` one a line, a name too long for ``room`` wrapped at its spaces. A plain string
+    (drawn line by line, far cheaper than a paragraph: 250 tables x 4 rounds at 1,000 players)
+    unless a single word is wider than the column: then a paragraph breaks it."""
+    if all(base.fits(name, size, room) for name in names):
+        return "\n".join(names)
+    if all(base.fits(word, size, room) for word in " ".join(names).split()):
+        return "\n".join(line for name in names for line in simpleSplit(name, base.FONT, size, room))
+    return base.lines(names, size, leading=size * 1.2)
 
 
 def _cell(text: str, size: float, width: float, **kwargs):
@@ -120,19 +125,26 @@ def _sitouts(plan: SessionPlan, round_: RoundPlan) -> list:
     out = []
     if round_.sitout:
         out += [Spacer(1, 4 * mm), base.para(gettext("Sits out") + ": " + round_.sitout.label, NAME, bold=True)]
-    if plan.sitout_player and round_.session_sitter_sits_out:
-        out += [
-            Spacer(1, 4 * mm),
-            base.para(
-                gettext("%(name)s sits out this whole session.") % {"name": plan.sitout_player.label}, NAME, bold=True
-            ),
-        ]
+    if len(round_.session_sitters) == 1:
+        text = gettext("%(name)s sits out this whole session.") % {"name": round_.session_sitters[0].label}
+        out += [Spacer(1, 4 * mm), base.para(text, NAME, bold=True)]
+    elif round_.session_sitters:  # two players left over by the teams of three
+        names = " & ".join(p.label for p in round_.session_sitters)
+        text = gettext("%(names)s sit out this whole session.") % {"names": names}
+        out += [Spacer(1, 4 * mm), base.para(text, NAME, bold=True)]
     return out
+
+
+def _partner_cell(mates: list[str], width: float):
+    """The partner's name ("–" for nobody); both partners of a team of three one a line."""
+    if len(mates) > 1:
+        return _names_cell(mates, LIST, width - 12)
+    return _cell(mates[0] if mates else "–", LIST, width)
 
 
 def _players_table(plan: SessionPlan) -> Table:
     seats = seats_by_player(plan)
-    partners = partner_of(plan)
+    partners = partners_of(plan)
     players = sorted(seats, key=person_sort_key)
     rounds = [r.number for r in plan.rounds]
     width = base.PAGE_WIDTH - 2 * base.MARGIN
@@ -153,7 +165,7 @@ def _players_table(plan: SessionPlan) -> Table:
     ]
     for player in players:
         by_round = {s.round: s for s in seats[player]}
-        partner = partners.get(player)
+        mates = [p.label for p in partners.get(player, ())]
         cells = []
         for n in rounds:
             seat = by_round.get(n)
@@ -166,7 +178,7 @@ def _players_table(plan: SessionPlan) -> Table:
         data.append(
             [
                 _cell(player.label, LIST, name_w),
-                _cell(partner.label if partner else "–", LIST, partner_w),
+                _partner_cell(mates, partner_w),
                 *cells,
             ]
         )

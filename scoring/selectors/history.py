@@ -216,9 +216,17 @@ class EveningHistory:
         return draw_domain.History(partners=partners, opponents=opponents, sitouts=sitouts)
 
     def played_rounds(self) -> list[PlayedRound]:
-        """Every round as :class:`scoring.domain.fairness.PlayedRound`, for the fairness report."""
+        """Every round as :class:`scoring.domain.fairness.PlayedRound`, for the fairness report: the
+        session's sit-out players each alone (two of them, left over by teams of three, are not
+        partners)."""
         return [
-            PlayedRound(r.session, r.number, tuple((t.team_a, t.team_b) for t in r.tables), r.sitting_out)
+            PlayedRound(
+                r.session,
+                r.number,
+                tuple((t.team_a, t.team_b) for t in r.tables),
+                tuple(g for g in r.sitting_out if g == r.sitout_team)
+                + tuple((p,) for g in r.sitting_out if g != r.sitout_team for p in g),
+            )
             for r in self.rounds
         ]
 
