@@ -7,7 +7,8 @@ Prints, one figure per line:
 
 - the time to draw one session (4 rounds) for 24, 60, 200 and 1000 players: the median of a
   few draws of the *third* session of an evening (the hardest: the history of two sessions
-  must be respected), and the slowest of them (aim: 200 players < 0.5 s, 1000 < 5 s);
+  must be respected), and the slowest of them (aim: 200 players < 0.5 s, 1000 < 5 s); the same
+  for six-handed Bräus (teams of three) with 26, 31, 120 and 300 players (aim: 31 < 1 s, 300 < 5 s);
 - over N simulated evenings (default 200) of 26 players, 3 sessions of 4 rounds: the average
   number of repeated individual opponents per player (a player who meets an opponent ``c``
   times counts ``c - 1``), against the lower bound per player, both the a priori bound for
@@ -29,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scoring.domain.draw import History, draw_session, history_after  # noqa: E402
+from scoring.domain.draw_threes import draw_session_threes  # noqa: E402
 from scoring.domain.fairness import (  # noqa: E402
     lower_bound,
     opponent_counts,
@@ -38,17 +40,18 @@ from scoring.domain.fairness import (  # noqa: E402
 )
 
 
-def time_third_session(players: int, repeat: int) -> tuple[float, float]:
-    """Median and slowest time (seconds) to draw session 3 of an evening of ``players``."""
+def time_third_session(players: int, repeat: int, draw=draw_session) -> tuple[float, float]:
+    """Median and slowest time (seconds) to draw session 3 of an evening of ``players``
+    (``draw``: teams of two, or :func:`draw_session_threes` for six-handed Bräus)."""
     times = []
     for seed in range(repeat):
         rng = random.Random(seed)
         ids = list(range(1, players + 1))
         history = History()
         for _ in range(2):
-            history = history_after(history, draw_session(ids, history, 4, rng))
+            history = history_after(history, draw(ids, history, 4, rng))
         start = time.perf_counter()
-        draw_session(ids, history, 4, rng)
+        draw(ids, history, 4, rng)
         times.append(time.perf_counter() - start)
     return statistics.median(times), max(times)
 
@@ -88,6 +91,12 @@ def main() -> None:
         median, worst = time_third_session(players, repeat)
         print(
             f"draw of one session (third of the evening), {players} players: "
+            f"{median:.3f} s (slowest of {repeat}: {worst:.3f} s)"
+        )
+    for players, repeat in ((26, 5), (31, 5), (120, 3), (300, 3)):
+        median, worst = time_third_session(players, repeat, draw=draw_session_threes)
+        print(
+            f"six-handed Bräus, draw of one session in teams of three (third of the evening), {players} players: "
             f"{median:.3f} s (slowest of {repeat}: {worst:.3f} s)"
         )
     result = simulate(args.evenings)

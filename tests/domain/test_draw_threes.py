@@ -4,7 +4,6 @@ six; no Django, no database."""
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 
 import pytest
@@ -246,20 +245,6 @@ def test_fairness_report_for_teams_of_three():
     # A team formed twice shows as three repeated pairs.
     twice = rounds_of(played[0][1], 1) + rounds_of(played[0][1], 2)
     assert len(evening_fairness(twice).repeated_partners) == 3 * len(played[0][1].partnerships)
-
-
-@pytest.mark.parametrize(("n", "limit"), [(31, 1.0), (300, 5.0)])
-def test_speed(n, limit):
-    rng = random.Random(1)
-    history = History()
-    start = time.perf_counter()
-    draw = draw_session_threes(list(range(n)), history, 4, rng)
-    first = time.perf_counter() - start
-    history = history_after(history, draw)
-    start = time.perf_counter()
-    draw_session_threes(list(range(n)), history, 4, rng)
-    later = time.perf_counter() - start
-    assert max(first, later) < limit
 
 
 def test_clubs_are_mixed_in_teams_of_three():
