@@ -7,7 +7,7 @@ What it does, bounded in time (every request and the whole run have time-outs):
 1. A temporary DATA_DIR with a fresh SQLite database (WAL, as in the hall): migrate, create an
    evening with 4 x ``--tables`` players (200 by default) and draw session 1 (50 tables).
 2. Starts gunicorn on 127.0.0.1 at a free port, configured as ``make serve`` does (gthread,
-   2 workers x 8 threads, DEBUG off).
+   4 workers x 4 threads, DEBUG off).
 3. One thread per table (a simulated tablet, http.client with keep-alive): fetches its table page
    (CSRF cookie and token, the form with its idempotency key), waits until every tablet is ready,
    then enters ``--rounds`` rounds of ``--deals`` deals as the page's own script does (htmx
@@ -20,7 +20,7 @@ What it does, bounded in time (every request and the whole run have time-outs):
    no "database is locked" in the server log. Exit status 1 when any count is not zero.
 
 ``--scenario`` (``make bench``): the room of issue 15, one field after the other, through gunicorn
-as ``make serve`` starts it (2 workers x 8 threads; the project's settings plus the bare view of
+as ``make serve`` starts it (4 workers x 4 threads; the project's settings plus the bare view of
 ``bench/bench_urls.py``): 26 players with 6 tablets, 300 with 75, 1,000 with 250 (``--fields``;
 ``BENCH_QUICK=1`` leaves out the 1,000), each with 60 live-overview pollers (organiser logins,
 every 5 s) and 100 phones on the public ranking screen (every 10 s), all sending
@@ -42,6 +42,7 @@ import json
 import os
 import random
 import re
+import resource
 import secrets
 import shutil
 import socket
@@ -402,6 +403,19 @@ def server_cpu_seconds(master: int) -> float:
     return total
 
 
+def machine_cpu_seconds() -> float:
+    """CPU time (seconds, all cores) the whole machine has been busy so far (/proc/stat)."""
+    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(v) for v in fields[:8])
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu_seconds() -> float:
+    """CPU time (user + system) of this script: the simulated tablets and screens."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def _wait_until_up(port: int, server: subprocess.Popen) -> bool:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and server.poll() is None:
@@ -522,10 +536,12 @@ def run_field(players: int, tables: int, args, database: str) -> bool:
         ready.wait(timeout=300)
         load_start = time.perf_counter()
         cpu_start = server_cpu_seconds(server.pid)
+        machine_start, own_start = machine_cpu_seconds(), own_cpu_seconds()
         for thread in threads:
             thread.join(timeout=max(0.0, deadline - time.monotonic()) + 5)
         elapsed = time.perf_counter() - load_start
         cpu = server_cpu_seconds(server.pid) - cpu_start
+        machine, own = machine_cpu_seconds() - machine_start, own_cpu_seconds() - own_start
         hung = sum(1 for thread in threads if thread.is_alive())
         # The room between rounds: the screens go on polling, nothing changes (304s).
         stop.wait(max(args.quiet, args.min_duration - elapsed))
@@ -544,6 +560,11 @@ def run_field(players: int, tables: int, args, database: str) -> bool:
     until = max(elapsed + args.quiet, args.min_duration)
     print(f"  tablets done after {elapsed:.0f} s; the screens polled on, the room quiet, until {until:.0f} s")
     print(f"  server CPU while the tablets played: {cpu:.0f} s in {elapsed:.0f} s = {cpu / elapsed:.2f} cores")
+    print(
+        f"  the whole machine meanwhile: {machine / elapsed:.2f} of {os.cpu_count()} cores busy; of them this "
+        f"script (the simulated tablets and screens) {own / elapsed:.2f}, gunicorn {cpu / elapsed:.2f}, "
+        f"the rest (database server, other jobs) {max(0.0, machine - own - cpu) / elapsed:.2f}"
+    )
     bad = _report(tablets, pollers, counts, errors, hung, len(tokens))
     if not bad:
         shutil.rmtree(data_dir, ignore_errors=True)
@@ -600,8 +621,8 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=50, help="tables = simulated tablets (players = 4 x tables)")
     parser.add_argument("--rounds", type=int, default=4, help="rounds each tablet enters")
     parser.add_argument("--deals", type=int, default=4, help="deals per round")
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (make serve: 2)")
-    parser.add_argument("--threads", type=int, default=8, help="threads per worker (make serve: 8)")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes (make serve: 4)")
+    parser.add_argument("--threads", type=int, default=4, help="threads per worker (make serve: 4)")
     parser.add_argument("--scenario", action="store_true", help="the room of issue 15 (tablets, pollers, screens)")
     parser.add_argument("--fields", default="", help="scenario: players per field, e.g. 26,300 (default 26,300,1000)")
     parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite", help="scenario: database")

@@ -204,6 +204,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 elif DATABASES["default"]["ENGINE"] not in ("django.db.backends.postgresql",):
     raise ImproperlyConfigured("DATABASE_URL must point to SQLite or PostgreSQL.")
+# Persistent connections (one per gunicorn thread), checked before reuse: a new PostgreSQL
+# connection per request costs the server a process start, which under 160 polling screens took
+# more CPU than the pages themselves (README "How far one laptop carries"). CONN_MAX_AGE=0: one
+# connection per request, Django's default.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=600)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 # "screens": computed rankings and live grids shared by every gunicorn worker, in files under
 # DATA_DIR (writing them takes no database write lock, so deal entries never wait for a screen);

@@ -4,7 +4,7 @@
 # PUBLIC_BASE_URL (the address printed on the QR codes and table cards) defaults to the first LAN
 # address; WIFI_NAME (printed on the table cards) may be set in the environment or in .env.
 # Refuses to start while a login has the demo password or no organiser login exists.
-# WORKERS (default 2) and THREADS (default 8 per worker) size gunicorn (README "How far one laptop carries").
+# WORKERS (default 4) and THREADS (default 4 per worker) size gunicorn (README "How far one laptop carries").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PORT=${PORT:-8000}
@@ -37,4 +37,4 @@ echo "  Auf diesem Rechner: http://127.0.0.1:$PORT/organiser/"
 echo "  Stoppen / stop: Strg+C / Ctrl+C"
 echo "========================================================================"
 exec "$VENV/bin/gunicorn" bruus_tournament.wsgi --config python:bruus_tournament.gunicorn_conf --bind "0.0.0.0:$PORT" \
-  --worker-class gthread --workers "${WORKERS:-2}" --threads "${THREADS:-8}" --access-logfile - --log-level warning
+  --worker-class gthread --workers "${WORKERS:-4}" --threads "${THREADS:-4}" --access-logfile - --log-level warning
