@@ -208,7 +208,10 @@ elif DATABASES["default"]["ENGINE"] not in ("django.db.backends.postgresql",):
 # connection per request costs the server a process start, which under 160 polling screens took
 # more CPU than the pages themselves (README "How far one laptop carries"). CONN_MAX_AGE=0: one
 # connection per request, Django's default.
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=600)
+_conn_max_age = env.str("CONN_MAX_AGE", default="600").strip()
+if not (_conn_max_age.isascii() and _conn_max_age.isdigit()):
+    raise ImproperlyConfigured(f"CONN_MAX_AGE must be a whole number of seconds (0 or more), not {_conn_max_age!r}.")
+DATABASES["default"]["CONN_MAX_AGE"] = int(_conn_max_age)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 # "screens": computed rankings and live grids shared by every gunicorn worker, in files under

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,6 +22,12 @@ def test_the_database_is_the_one_the_environment_names():
     if expected == "sqlite":
         # In-memory test databases cannot use WAL; the configured init command asks for it.
         assert "journal_mode=WAL" in connection.settings_dict["OPTIONS"]["init_command"]
+    # One connection per gunicorn thread, kept and checked before reuse (README "How far one
+    # laptop carries": a connection per request cost PostgreSQL 0.7 cores at 300 players).
+    assert (settings.DATABASES["default"]["CONN_MAX_AGE"], settings.DATABASES["default"]["CONN_HEALTH_CHECKS"]) == (
+        600,
+        True,
+    )
 
 
 def run_check(**environ):
@@ -37,6 +44,8 @@ def run_check(**environ):
         ({"DATABASE_URL": "mysql://x@y/z"}, "DATABASE_URL"),
         ({"CSRF_TRUSTED_ORIGINS": "192.168.1.20:8000"}, "CSRF_TRUSTED_ORIGINS"),
         ({"USE_TLS": "ja bitte"}, "USE_TLS"),
+        ({"CONN_MAX_AGE": "zehn Minuten"}, "CONN_MAX_AGE"),
+        ({"CONN_MAX_AGE": "-1"}, "CONN_MAX_AGE"),
     ],
 )
 def test_wrong_settings_stop_the_start_naming_the_setting(environ, named):
