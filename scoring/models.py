@@ -230,6 +230,12 @@ class Session(models.Model):
         ordering = ["evening", "number"]
         constraints = [models.UniqueConstraint(fields=["evening", "number"], name="unique_session_number")]
 
+    @property
+    def sitout_player_ids(self) -> tuple[int, ...]:
+        """The ids of the players who sit out the whole session: none, one, or two with teams of
+        three."""
+        return tuple(p for p in (self.sitout_player_id, self.sitout_player_2_id) if p is not None)
+
 
 class Partnership(models.Model):
     """The players who play together for a whole session: two, or three in six-handed Bräus."""
@@ -251,6 +257,11 @@ class Partnership(models.Model):
         if self.player_3_id is None:
             return (self.player_1, self.player_2)
         return (self.player_1, self.player_2, self.player_3)
+
+    @property
+    def player_ids(self) -> tuple[int, ...]:
+        """The ids of :attr:`players` (no query)."""
+        return tuple(p for p in (self.player_1_id, self.player_2_id, self.player_3_id) if p is not None)
 
 
 class Substitution(models.Model):

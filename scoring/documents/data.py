@@ -104,16 +104,6 @@ class SessionPlan:
     sitout_players: tuple[PlayerRef, ...] = ()
     seats: Mapping[PlayerRef, tuple[Seat[PlayerRef], ...]] = field(default_factory=dict)
 
-    @property
-    def sitout_player(self) -> PlayerRef | None:
-        """The first of :attr:`sitout_players`, None if nobody sits out the session."""
-        return self.sitout_players[0] if self.sitout_players else None
-
-    @property
-    def team_size(self) -> int:
-        """Players per partnership: 2, or 3 in six-handed Bräus."""
-        return max((len(p.players) for p in self.partnerships), default=2)
-
 
 def person_sort_key(player: PlayerRef) -> tuple:
     """The German alphabetical order of people (:func:`scoring.domain.names.person_key`)."""

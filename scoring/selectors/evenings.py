@@ -160,9 +160,9 @@ def session_changes(session: Session) -> SessionChanges:
         or Seating.objects.filter(round__session=session, confirmed_at__isnull=False).exists()
     )
     ids: set[int] = set()
-    for team in Partnership.objects.filter(session=session).values_list("player_1_id", "player_2_id", "player_3_id"):
-        ids.update(p for p in team if p is not None)
-    ids.update(p for p in (session.sitout_player_id, session.sitout_player_2_id) if p is not None)
+    for team in Partnership.objects.filter(session=session).only("player_1", "player_2", "player_3"):
+        ids.update(team.player_ids)
+    ids.update(session.sitout_player_ids)
     participants = list(Participant.objects.filter(evening_id=session.evening_id).select_related("player"))
     known = {p.player_id: p.player for p in participants}
     missing = ids - set(known)

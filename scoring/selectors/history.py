@@ -123,15 +123,14 @@ class RoundHistory:
     @property
     def sitting_out(self) -> tuple[tuple[int, ...], ...]:
         """Who sat out this round (and gets the sit-out credit, DOMAIN.md): the round's sit-out
-        partnership (its ids), and the session's sit-out players (one group) except those seated in
-        this round (they replaced a player who left) or already in that partnership (they replaced
-        a player of the sitting-out partnership)."""
+        partnership (its ids), and each of the session's sit-out players alone (two of them, left
+        over by teams of three, are not partners), except those seated in this round (they
+        replaced a player who left) or already in that partnership (they replaced a player of the
+        sitting-out partnership)."""
         groups: list[tuple[int, ...]] = []
         if self.sitout_team is not None:
             groups.append(tuple(self.sitout_team))
-        left = tuple(p for p in self.session_sitters if p not in self.seated and p not in (self.sitout_team or ()))
-        if left:
-            groups.append(left)
+        groups += [(p,) for p in self.session_sitters if p not in self.seated and p not in (self.sitout_team or ())]
         return tuple(groups)
 
     @property
@@ -152,12 +151,9 @@ class RoundHistory:
             for team, other in ((t.team_a, t.team_b), (t.team_b, t.team_a)):
                 for me in team:
                     seats[me] = Seat(self.session, self.number, t.table, _others(team, me), other)
-        sitout_team = tuple(self.sitout_team or ())
         for group in self.sitting_out:
             for me in group:
-                # Session sit-out players sit out alone; the round's sit-out team together.
-                mates = _others(group, me) if group == sitout_team else ()
-                seats.setdefault(me, Seat(self.session, self.number, None, mates))
+                seats.setdefault(me, Seat(self.session, self.number, None, _others(group, me)))
         return seats
 
     def table_results(self) -> list[TableResult]:
@@ -216,17 +212,9 @@ class EveningHistory:
         return draw_domain.History(partners=partners, opponents=opponents, sitouts=sitouts)
 
     def played_rounds(self) -> list[PlayedRound]:
-        """Every round as :class:`scoring.domain.fairness.PlayedRound`, for the fairness report: the
-        session's sit-out players each alone (two of them, left over by teams of three, are not
-        partners)."""
+        """Every round as :class:`scoring.domain.fairness.PlayedRound`, for the fairness report."""
         return [
-            PlayedRound(
-                r.session,
-                r.number,
-                tuple((t.team_a, t.team_b) for t in r.tables),
-                tuple(g for g in r.sitting_out if g == r.sitout_team)
-                + tuple((p,) for g in r.sitting_out if g != r.sitout_team for p in g),
-            )
+            PlayedRound(r.session, r.number, tuple((t.team_a, t.team_b) for t in r.tables), r.sitting_out)
             for r in self.rounds
         ]
 

@@ -65,19 +65,9 @@ _SLOTS = ("player_1_id", "player_2_id", "player_3_id")
 _SLOT_FIELDS = ["player_1", "player_2", "player_3"]
 
 
-def _team_ids(team: Partnership) -> tuple[int, ...]:
-    """The player ids of a partnership: two, or three in a team of three (six-handed Bräus)."""
-    return tuple(getattr(team, slot) for slot in _SLOTS if getattr(team, slot) is not None)
-
-
 def _team_pairs(team: Partnership) -> list[tuple[int, int]]:
     """Every pair of players in one partnership (one pair, or three in a team of three)."""
-    return list(itertools.combinations(_team_ids(team), 2))
-
-
-def _session_sitters(session: Session) -> tuple[int, ...]:
-    """The session's whole-session sit-out players (none, one, or two with teams of three)."""
-    return tuple(p for p in (session.sitout_player_id, session.sitout_player_2_id) if p is not None)
+    return list(itertools.combinations(team.player_ids, 2))
 
 
 def _places(partnerships: Iterable[Partnership]) -> dict[int, tuple[Partnership, str]]:
@@ -93,7 +83,7 @@ def _places(partnerships: Iterable[Partnership]) -> dict[int, tuple[Partnership,
 def _check_swap(session: Session, place: dict, a_id: int, b_id: int) -> None:
     """Raise ServiceError unless the two players can swap places in the session: at least one
     plays in it, the other is drawn or checked in, and they are not partners."""
-    in_session = set(place) | set(_session_sitters(session))
+    in_session = set(place) | set(session.sitout_player_ids)
     if a_id not in in_session and b_id not in in_session:
         raise ServiceError(
             gettext_noop("Neither player plays in session %(number)s."),
@@ -181,7 +171,7 @@ def _rounds_of(session: Session) -> dict[int, set[int]]:
 def _leavers_team(session, teams, rounds_of, leaving_id, name) -> Partnership:
     """The partnership the leaver plays in (the last one, if a replacement split an earlier one),
     or ServiceError ``not_playing``."""
-    own = [t for t in teams.values() if leaving_id in _team_ids(t) and rounds_of.get(t.pk)]
+    own = [t for t in teams.values() if leaving_id in t.player_ids and rounds_of.get(t.pk)]
     if not own:
         raise ServiceError(
             gettext_noop("%(name)s does not play in session %(number)s."),
@@ -220,7 +210,7 @@ def _check_replacement(session, teams, rounds_of, replacement_id, from_round, na
     session from ``from_round`` on."""
     if not Participant.objects.filter(evening=session.evening, player_id=replacement_id, checked_in=True).exists():
         raise ServiceError(gettext_noop("%(name)s is not checked in."), code="not_checked_in", name=name)
-    busy = any(replacement_id in _team_ids(t) and max(rounds_of.get(t.pk, {0})) >= from_round for t in teams.values())
+    busy = any(replacement_id in t.player_ids and max(rounds_of.get(t.pk, {0})) >= from_round for t in teams.values())
     if busy:
         raise ServiceError(
             gettext_noop(
@@ -240,7 +230,7 @@ def _hand_over(session, teams, team, leaving_id, replacement_id, from_round, fir
     remaining partner (or, in a team of three, the two remaining players) and the replacement
     in the leaver's seat."""
     slot = next(slot for slot in _SLOTS if getattr(team, slot) == leaving_id)
-    _check_wishes(session.evening, [(other, replacement_id) for other in _team_ids(team) if other != leaving_id])
+    _check_wishes(session.evening, [(other, replacement_id) for other in team.player_ids if other != leaving_id])
     if from_round == first_round:
         setattr(team, slot, replacement_id)
         team.save(update_fields=_SLOT_FIELDS)
