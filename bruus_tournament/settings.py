@@ -115,7 +115,8 @@ MIDDLEWARE = [
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # ModelBackend with the permissions in one query (scoring/auth_backends.py)
+    "scoring.auth_backends.OrganiserBackend",
 ]
 # Five wrong passwords lock the login for 15 minutes (per user name and address).
 AXES_FAILURE_LIMIT = 5
