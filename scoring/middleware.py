@@ -30,7 +30,9 @@ EXPORTS = frozenset({"ranking", "deal_results"})
 def evening_language(match: ResolverMatch | None, query, request: HttpRequest | None = None) -> str | None:
     """The language a request must be answered in, or None for the usual choice (browser,
     organiser). One small query for the pages of the room; none for the others. It also reads
-    the evening's version and sets ``request.evening_state`` (``scoring.screen_cache``)."""
+    the evening's version and sets ``request.evening_state`` (``scoring.screen_cache``); for a
+    table link it loads the table with its evening and sets ``request.scorer_table`` (None for
+    an unknown link), which the scorer's views use instead of a query of their own."""
     if match is None:
         return None
     kwargs = match.kwargs
@@ -38,10 +40,18 @@ def evening_language(match: ResolverMatch | None, query, request: HttpRequest | 
         return None  # no such evening (the view answers 404); the database is not asked
     evenings = None
     if match.namespace == "scorer" and "token" in kwargs:
-        evenings = Table.objects.filter(token=kwargs["token"]).values_list(
-            "evening__language", "evening__version", "evening__ranking_hidden"
-        )
-    elif "pk" in kwargs and (
+        # The whole table with its evening: the scorer's view uses it (request.scorer_table)
+        # instead of asking the database again.
+        table = Table.objects.select_related("evening").filter(token=kwargs["token"]).first()
+        if request is not None:
+            request.scorer_table = table
+        if table is None:
+            return None
+        evening = table.evening
+        if request is not None:
+            request.evening_state = (evening.version, evening.ranking_hidden)
+        return _usable(evening.language)
+    if "pk" in kwargs and (
         match.namespace == "public"
         or (
             match.namespace == "organiser"
@@ -57,6 +67,10 @@ def evening_language(match: ResolverMatch | None, query, request: HttpRequest | 
     language, *state = row
     if request is not None:
         request.evening_state = tuple(state)  # scoring.screen_cache: the ETag needs no second query
+    return _usable(language)
+
+
+def _usable(language: str) -> str | None:
     return language if language and translation.check_for_language(language) else None
 
 

@@ -534,3 +534,40 @@ def test_the_tablet_page_works_in_english_too(seating):
     Evening.objects.filter(pk=seating.round.session.evening_id).update(language="en")
     page = page_of(Client(HTTP_ACCEPT_LANGUAGE="de"), seating)
     assert "Team B: please check and confirm" in page and "Team B confirms" in page
+
+
+# --- What a tablet costs the server ------------------------------------------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("players", [24, 120])
+def test_a_tablets_deal_and_poll_take_the_same_queries_for_any_field(client, django_assert_num_queries, players):
+    """The htmx POST a tablet sends for a deal, and its poll, do not grow with the field (issue
+    15: 250 tablets at 1,000 players). The deal: table with its evening (1, read once by the
+    middleware for the language and the view), attempt counter (1), the service's transaction
+    (8: begin, seating, key, current round, deal, insert deal, history, version, commit = 9),
+    then the tablet's new state (seatings, deals, names: 3); the poll: 4 and 204."""
+    import re
+
+    from tests.conftest import make_evening
+
+    evening = make_evening(players)
+    services.draw_session(evening=evening, seed=1)
+    table = evening.tables.get(number=2)
+    page = client.get(reverse("scorer:table", args=[table.token])).content.decode()
+    data = {
+        name: re.search(rf'name="{name}" value="([^"]*)"', page).group(1)
+        for name in ("csrfmiddlewaretoken", "seating", "key", "version")
+    }
+    with django_assert_num_queries(14):
+        answer = client.post(
+            reverse("scorer:deal", args=[table.token, 1]),
+            {**data, "winner": "A", "bonus_a": 0, "bonus_b": 0},
+            HTTP_HX_REQUEST="true",
+        )
+    assert 'data-deal="1" data-entered="1"' in answer.content.decode()
+    assert Deal.objects.get(seating__table=table).winner == "A"
+    signature = re.search(r"\?s=([0-9a-f]{16})", answer.content.decode()).group(1)
+    with django_assert_num_queries(4):
+        poll = client.get(reverse("scorer:poll", args=[table.token]) + f"?s={signature}")
+    assert poll.status_code == 204

@@ -33,6 +33,9 @@ from scoring.parsing import ascii_int
 CONFLICT, UNPROCESSABLE = 409, 422
 
 
+_UNREAD = object()
+
+
 def _failure_key(request: HttpRequest) -> str:
     return f"table-link:{request.META.get('REMOTE_ADDR', '')}"
 
@@ -59,7 +62,9 @@ def _table(request: HttpRequest, token: str) -> Table | HttpResponse:
     limit, window = settings.TABLE_LINK_FAILURE_LIMIT, settings.TABLE_LINK_FAILURE_WINDOW
     if throttle.is_blocked(key, limit, window):
         return render(request, "scorer/too_many_attempts.html", status=429)
-    table = Table.objects.select_related("evening").filter(token=token).first()
+    table = getattr(request, "scorer_table", _UNREAD)  # read by EveningLanguageMiddleware
+    if table is _UNREAD:
+        table = Table.objects.select_related("evening").filter(token=token).first()
     if table is None:
         if throttle.record_failure(key, window) > limit:
             return render(request, "scorer/too_many_attempts.html", status=429)
