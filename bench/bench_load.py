@@ -25,7 +25,8 @@ as ``make serve`` starts it (4 workers x 4 threads; the project's settings plus 
 ``BENCH_QUICK=1`` leaves out the 1,000), each with 60 live-overview pollers (organiser logins,
 every 5 s) and 100 phones on the public ranking screen (every 10 s), all sending
 ``If-None-Match`` as a browser does, and one client asking the bare view twice a second. Each
-tablet plays round 1 as the page's own script does (htmx POST with the form's idempotency key and
+tablet polls its table's state every 15 s as the page does (204 while nothing changed) and plays
+round 1 as the page's own script does (htmx POST with the form's idempotency key and
 version, one deal resent, finish, confirm), one deal every ``--deal-every`` seconds (15: at
 1,000 players 17 deals a second, twice the rate issue 15 measured; a real deal takes minutes).
 On SQLite (a fresh file per field) or, with ``--database postgres`` inside
@@ -82,10 +83,11 @@ from scoring.accounts import save_login
 import secrets
 user = save_login(username="bench-leitung", password=secrets.token_urlsafe(16), role="Turnierleitung")
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore
 user = get_user_model().objects.get(username="bench-leitung")
 login = SessionStore()
-login[SESSION_KEY], login[BACKEND_SESSION_KEY] = str(user.pk), "django.contrib.auth.backends.ModelBackend"
+login[SESSION_KEY], login[BACKEND_SESSION_KEY] = str(user.pk), settings.AUTHENTICATION_BACKENDS[-1]
 login[HASH_SESSION_KEY] = user.get_session_auth_hash()
 login.create()
 tokens = dict(Table.objects.filter(evening=evening).values_list("number", "token"))
@@ -122,6 +124,7 @@ class Tablet:
     cookies: dict[str, str] = field(default_factory=dict)
     think: float = 0.0  # seconds between two deals (the scenario's pace); 0: as fast as possible
     steps: list[float] = field(default_factory=list)  # latencies of finishing and confirming
+    poller: TabletPoller | None = None  # the page's own poll: each answer carries its new signature
 
     def __post_init__(self) -> None:
         self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=REQUEST_TIMEOUT)
@@ -148,6 +151,8 @@ class Tablet:
             if name.lower() == "set-cookie":
                 key, _, rest = value.partition("=")
                 self.cookies[key] = rest.split(";", 1)[0]
+        if self.poller is not None:
+            self.poller._seen(text.encode())  # htmx swapped in the answer, with the poll's new URL
         return response.status, text
 
     def form(self, html: str, name: str) -> str:
@@ -293,6 +298,7 @@ def check_database(db: Path | str, evening: int, tokens: dict[str, str], rounds:
 FIELDS = {26: 6, 300: 75, 1000: 250}
 LIVE_POLLERS, LIVE_EVERY = 60, 5.0  # organiser screens on the live overview, seconds
 SCREEN_PHONES, SCREEN_EVERY = 100, 10.0  # phones on the public ranking screen, seconds
+TABLET_EVERY = 15.0  # each tablet page polls its table's state (templates/scorer/_state.html)
 BARE_EVERY = 0.5  # seconds between two requests of the bare view
 
 
@@ -310,14 +316,20 @@ class Poller:
     results: list[tuple[int, float]] = field(default_factory=list)  # (status, seconds)
     failures: list[str] = field(default_factory=list)
 
+    def _url(self) -> str:
+        return self.path
+
+    def _seen(self, body: bytes) -> None:
+        """What a poller keeps of an answer besides its ETag (nothing; the tablet: its signature)."""
+
     def _get(self, conn: http.client.HTTPConnection, headers: dict) -> http.client.HTTPResponse:
         """GET the page; an idle keep-alive connection the server has closed meanwhile is
         opened again once, as a browser does."""
         for attempt in (1, 2):
             try:
-                conn.request("GET", self.path, headers=headers)
+                conn.request("GET", self._url(), headers=headers)
                 response = conn.getresponse()
-                response.read()
+                self._seen(response.read())
                 return response
             except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
                 conn.close()
@@ -344,7 +356,7 @@ class Poller:
                 stop.wait(self.every)
                 continue
             self.results.append((response.status, time.perf_counter() - start))
-            if response.status not in (200, 304):
+            if response.status not in (200, 204, 304):
                 self.failures.append(f"{self.kind}: HTTP {response.status}")
             etag = response.getheader("ETag") or etag
             for name, value in response.getheaders():
@@ -353,6 +365,23 @@ class Poller:
                     self.cookies[key] = rest.split(";", 1)[0]
             stop.wait(self.every)
         conn.close()
+
+
+@dataclass
+class TabletPoller(Poller):
+    """A tablet page's own poll (``hx-trigger="every 15s"`` in ``templates/scorer/_state.html``):
+    ``?s=<signature>`` of what it shows; 204 while nothing changed at its table, else the page's
+    changing part with a new signature."""
+
+    signature: str = ""
+
+    def _url(self) -> str:
+        return f"{self.path}?s={self.signature}"
+
+    def _seen(self, body: bytes) -> None:
+        match = re.search(rb"\?s=([0-9a-f]{16})", body)
+        if match:
+            self.signature = match.group(1).decode()
 
 
 def _start_gunicorn(env: dict, port: int, log_path: Path, workers: int, threads: int) -> subprocess.Popen:
@@ -496,7 +525,8 @@ def run_field(players: int, tables: int, args, database: str) -> bool:
     evening = plan["evening"]
     think = args.deal_every
     print(
-        f"\n{players} players, {len(tokens)} tablets, {LIVE_POLLERS} live-overview pollers, "
+        f"\n{players} players, {len(tokens)} tablets (each also polling every {TABLET_EVERY:g} s), "
+        f"{LIVE_POLLERS} live-overview pollers, "
         f"{SCREEN_PHONES} phones, {database} (set-up {time.perf_counter() - started:.0f} s; "
         f"each tablet enters a deal every {think:g} s: {len(tokens) / think:.1f} deals/s in the room)"
     )
@@ -524,6 +554,9 @@ def run_field(players: int, tables: int, args, database: str) -> bool:
         pollers += [
             Poller("public screen", f"/abend/{evening}/rangliste/", SCREEN_EVERY, port) for _ in range(SCREEN_PHONES)
         ]
+        for tablet in tablets:
+            tablet.poller = TabletPoller("tablet poll", f"/t/{tablet.token}/stand/", TABLET_EVERY, port)
+            pollers.append(tablet.poller)
         pollers.append(Poller("bare view", "/bench/bare/", BARE_EVERY, port, htmx=False))
         poll_threads = [threading.Thread(target=p.run, args=(stop,), daemon=True) for p in pollers]
         for thread in poll_threads:

@@ -524,6 +524,50 @@ def test_polling_answers_204_until_something_changes(client, seating):
 
 
 @pytest.mark.django_db
+def test_every_change_the_tablet_shows_ends_the_204s(client, seating):
+    """The poll's fingerprint (scoring.selectors.table_signature) changes with every change the
+    tablet page shows, whoever makes it; the redrawn part carries the new fingerprint, which
+    then answers 204 again."""
+    import re
+
+    poll = reverse("scorer:poll", args=[seating.table.token])
+    signature = re.search(r"/stand/\?s=([0-9a-f]+)", page_of(client, seating)).group(1)
+    evening = seating.round.session.evening
+
+    def redrawn(change: str) -> None:
+        nonlocal signature
+        answer = client.get(poll, {"s": signature}, HTTP_HX_REQUEST="true")
+        assert answer.status_code == 200, change
+        signature = re.search(r"/stand/\?s=([0-9a-f]+)", answer.content.decode()).group(1)
+        assert client.get(poll, {"s": signature}, HTTP_HX_REQUEST="true").status_code == 204, change
+
+    table = seating.table
+    services.set_evening_rule_set(evening_id=evening.pk, rule_set="braeus")
+    redrawn("rule set changed")
+    services.record_draw(seating_id=seating.pk, number=1, via="t", table=table)
+    redrawn("a draw recorded")
+    services.enter_deal(seating_id=seating.pk, number=1, result=A_WINS, via="other tablet", table=table)
+    redrawn("deal entered")
+    services.enter_deal(seating_id=seating.pk, number=1, result=B_WINS, via="organiser", based_on_version=1)
+    redrawn("deal corrected")
+    services.set_round_locked(round_id=seating.round_id, locked=True)
+    redrawn("round locked")
+    services.set_round_locked(round_id=seating.round_id, locked=False)
+    redrawn("round open again")
+    for n in range(2, evening.deals_per_round + 1):
+        services.enter_deal(seating_id=seating.pk, number=n, result=A_WINS, via="t", table=table)
+    redrawn("every deal entered")
+    services.mark_seating_entered(seating_id=seating.pk, table=table, team="A")
+    redrawn("round finished")
+    services.confirm_seating(seating_id=seating.pk, team="B", table=table)
+    redrawn("round confirmed: the next round")
+    services.set_session_closed(session_id=seating.round.session_id, closed=True)
+    redrawn("session closed")
+    services.set_session_closed(session_id=seating.round.session_id, closed=False)
+    redrawn("session open again")
+
+
+@pytest.mark.django_db
 def test_the_tablet_page_works_in_english_too(seating):
     """In the evening's language (issue 10): an English evening's tablet is English even in a
     German browser, a German evening's tablet German even in an English one."""
@@ -545,8 +589,9 @@ def test_a_tablets_deal_and_poll_take_the_same_queries_for_any_field(client, dja
     """The htmx POST a tablet sends for a deal, and its poll, do not grow with the field (issue
     15: 250 tablets at 1,000 players). The deal: table with its evening (1, read once by the
     middleware for the language and the view), attempt counter (1), the service's transaction
-    (8: begin, seating, key, current round, deal, insert deal, history, version, commit = 9),
-    then the tablet's new state (seatings, deals, names: 3); the poll: 4 and 204."""
+    (begin, seating, key, current round, deal, insert deal, history, version, commit: 9), then
+    the tablet's new state (fingerprint 2, seatings, deals, names: 5); the poll: 2 + its
+    fingerprint (2) and 204."""
     import re
 
     from tests.conftest import make_evening
@@ -559,7 +604,7 @@ def test_a_tablets_deal_and_poll_take_the_same_queries_for_any_field(client, dja
         name: re.search(rf'name="{name}" value="([^"]*)"', page).group(1)
         for name in ("csrfmiddlewaretoken", "seating", "key", "version")
     }
-    with django_assert_num_queries(14):
+    with django_assert_num_queries(16):
         answer = client.post(
             reverse("scorer:deal", args=[table.token, 1]),
             {**data, "winner": "A", "bonus_a": 0, "bonus_b": 0},

@@ -94,6 +94,7 @@ from scoring.selectors.table_entry import (
     next_seats,
     scorer_state,
     seating_sheet,
+    table_signature,
 )
 
 __all__ = [
@@ -159,6 +160,7 @@ __all__ = [
     "NextSeat",
     "ScorerState",
     "scorer_state",
+    "table_signature",
     "next_seats",
     "matchsticks",
     "DealRow",

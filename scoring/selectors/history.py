@@ -220,19 +220,29 @@ class EveningHistory:
 
 
 def evening_history(
-    evening: Evening, *, exclude: Session | None = None, sessions: tuple[int, ...] | None = None
+    evening: Evening,
+    *,
+    exclude: Session | None = None,
+    sessions: tuple[int, ...] | None = None,
+    rounds: tuple[int, ...] | None = None,
 ) -> EveningHistory:
     """The evening's drawn sessions: partnerships, every round's tables (with matchsticks so far
     and the table's link token) and sit-outs (4 queries, whatever the number of players).
 
     ``exclude``: a session to leave out (the one being drawn again or rearranged).
     ``sessions``: only these session numbers (a document of one session, the seat finder).
+    ``rounds``: only these rounds (ids; a tablet's "where everyone sits next"), with the
+    partnerships of their sessions.
     """
-    return evening_histories([evening], exclude=exclude, sessions=sessions)[evening.pk]
+    return evening_histories([evening], exclude=exclude, sessions=sessions, rounds=rounds)[evening.pk]
 
 
 def evening_histories(
-    evenings: Iterable[Evening], *, exclude: Session | None = None, sessions: tuple[int, ...] | None = None
+    evenings: Iterable[Evening],
+    *,
+    exclude: Session | None = None,
+    sessions: tuple[int, ...] | None = None,
+    rounds: tuple[int, ...] | None = None,
 ) -> dict[int, EveningHistory]:
     """:func:`evening_history` of several evenings at once: evening id -> EveningHistory (4
     queries, whatever the number of evenings and players; an evening without sessions gets an
@@ -258,9 +268,12 @@ def evening_histories(
         partnership = PartnershipHistory(p["id"], p["session_id"], p["number"], players)
         partnerships[loaded[p["session_id"]][0]].append(partnership)
         team_of[partnership.id] = partnership.players
+    rounds_qs = Round.objects.filter(session__in=sessions_qs)
+    if rounds is not None:
+        rounds_qs = rounds_qs.filter(pk__in=rounds)
     tables: dict[int, list[TableHistory]] = {}
     seatings = (
-        Seating.objects.filter(round__session__in=sessions_qs)
+        Seating.objects.filter(round__in=rounds_qs)
         .order_by("table__number")
         .values(
             "id",
@@ -305,12 +318,10 @@ def evening_histories(
                 bonus_b=s["bonus_b"] or 0,
             )
         )
-    rounds: dict[int, list[RoundHistory]] = {pk: [] for pk in by_id}
-    for r in Round.objects.filter(session__in=sessions_qs).values(
-        "id", "session_id", "number", "sitout_partnership_id"
-    ):
+    by_evening: dict[int, list[RoundHistory]] = {pk: [] for pk in by_id}
+    for r in rounds_qs.values("id", "session_id", "number", "sitout_partnership_id"):
         evening_id, number, sitters = loaded[r["session_id"]]
-        rounds[evening_id].append(
+        by_evening[evening_id].append(
             RoundHistory(
                 id=r["id"],
                 session_id=r["session_id"],
@@ -329,7 +340,7 @@ def evening_histories(
         return EveningHistory(
             sessions={sid: number for sid, (number, _) in mine.items()},
             teams={p.id: p.players for p in own},
-            rounds=tuple(sorted(rounds[pk], key=lambda r: (r.session, r.number))),
+            rounds=tuple(sorted(by_evening[pk], key=lambda r: (r.session, r.number))),
             partnerships=tuple(own),
             sitters={sid: sitters for sid, (_, sitters) in mine.items()},
         )

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
+from django.db.models import Count, IntegerField, Max, OuterRef, Prefetch, Q, Subquery, Sum
 
 from scoring.domain.rules import DealResult
 from scoring.domain.rulesets import BOCK, RuleSet, rule_set
-from scoring.models import Deal, DealChange, DrawnDeal, Player, Seating, Session, Table
+from scoring.models import Deal, DealChange, DrawnDeal, Player, Round, Seating, Session, Table
 from scoring.selectors.history import Seat, evening_history
 from scoring.selectors.players import PARTNERSHIP_PLAYERS
 from scoring.selectors.room import seating_state
@@ -214,6 +215,51 @@ def scorer_state(table: Table) -> ScorerState:
     return state
 
 
+def table_signature(table: Table) -> str:
+    """A short fingerprint (16 hex digits) of everything a table's tablet page shows that the
+    room can change: each of the table's rounds (finished, confirmed, locked, closed; its deals'
+    count, versions and last change; its recorded draws), the latest session drawn, the rule set.
+
+    The page carries it and polls with it every 15 s (``scorer:poll``): the same fingerprint
+    means 204, nothing to redraw. Two small queries and no model objects, whatever the evening's
+    size, so 250 polling tablets cost the server little. Take it *before* loading the state the
+    page shows: a write in between then makes the next poll redraw, never hides a change.
+    """
+    draws = (
+        DrawnDeal.objects.filter(seating=OuterRef("pk"))
+        .order_by()
+        .values("seating")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    rounds = (
+        Seating.objects.filter(table=table)
+        .order_by("round__session__number", "round__number")
+        .annotate(
+            deal_count=Count("deals"),
+            deal_versions=Sum("deals__version"),
+            deal_changed=Max("deals__updated_at"),
+            draw_count=Subquery(draws, output_field=IntegerField()),
+        )
+        .values_list(
+            "pk",
+            "entered_at",
+            "entered_by",
+            "confirmed_at",
+            "round__locked",
+            "round__session__closed",
+            "deal_count",
+            "deal_versions",
+            "deal_changed",
+            "draw_count",
+        )
+    )
+    latest = Session.objects.filter(evening_id=table.evening_id).aggregate(latest=Max("number"))["latest"]
+    evening = table.evening
+    parts = (list(rounds), latest, evening.rule_set, evening.deals_per_round)
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
 def _rows(state: ScorerState, seating: Seating) -> list[DealRow]:
     """The list of deals: each with what Bocks carry into it and the draws recorded for it."""
     rules = state.rules
@@ -227,15 +273,24 @@ def _rows(state: ScorerState, seating: Seating) -> list[DealRow]:
 
 def next_seats(seating: Seating) -> list[NextSeat]:
     """Where each of a seating's players (four, or six in six-handed Bräus) sits in the following
-    round (or the first round of the next session, if it has been drawn): 5 queries,
-    :func:`~scoring.selectors.history.evening_history` of the two sessions and the partners."""
+    round (or the first round of the next session, if it has been drawn): 6 queries, that round,
+    :func:`~scoring.selectors.history.evening_history` of it alone and the partners."""
     session = seating.round.session
     players = [*seating.team_a.players, *seating.team_b.players]
-    history = evening_history(session.evening, sessions=(session.number, session.number + 1))
-    next_round = history.round_after(seating.round_id)
-    if next_round is None:
+    after = (
+        Round.objects.filter(
+            Q(session=session, number=seating.round.number + 1)
+            | Q(session__evening_id=session.evening_id, session__number=session.number + 1, number=1)
+        )
+        .order_by("session__number")
+        .values_list("pk", "session__number")
+        .first()
+    )
+    if after is None:
         return [NextSeat(player=p, seat=None, not_drawn=True) for p in players]
-    seats = next_round.seats()
+    # That round alone, not two whole sessions: the same few queries at 24 or 1,000 players.
+    history = evening_history(session.evening, sessions=(after[1],), rounds=(after[0],))
+    seats = history.rounds[0].seats()
     mine = [seats.get(p.pk) for p in players]
     people = Player.objects.in_bulk({p for s in mine if s is not None for p in s.partners})
     return [

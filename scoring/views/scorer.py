@@ -10,7 +10,6 @@ each form carries an idempotency key, so a form sent twice is saved once.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 
 from django.conf import settings
@@ -79,38 +78,18 @@ def _points_json(rules, max_carried: int) -> str:
     return json.dumps(rules.points_table(max_carried=max_carried))
 
 
-def _signature(state: selectors.ScorerState) -> str:
-    """A short fingerprint of what the page shows; the page polls and is redrawn only when it
-    changes (another tablet entered a deal, the organiser confirmed or locked the round)."""
-    seating = state.seating
-    parts = [
-        str(seating.pk if seating else None),
-        str(state.last_confirmed.pk if state.last_confirmed else None),
-        str(state.unused_in_session),
-        state.rules.code,
-    ]
-    if seating is not None:
-        parts += [
-            str(seating.entered_at),
-            str(seating.confirmed_at),
-            seating.entered_by,
-            str(seating.round.locked),
-            str(seating.round.session.closed),
-        ]
-        parts += [f"{row.number}.{row.deal.version if row.deal else 0}.{row.draws}" for row in state.rows]
-    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
-
-
 def _page(
     request: HttpRequest,
     table: Table,
     form: DealForm | None = None,
     edit: int | None = None,
     status: int = 200,
-    state: selectors.ScorerState | None = None,
+    signature: str | None = None,
 ) -> HttpResponse:
     """The tablet page, or for the page's own script (htmx) just its changing part."""
-    state = state or selectors.scorer_state(table)
+    # The fingerprint before the state: a write in between makes the next poll redraw.
+    signature = signature or selectors.table_signature(table)
+    state = selectors.scorer_state(table)
     number = None
     if state.can_enter:
         number = edit or state.next_deal
@@ -133,7 +112,7 @@ def _page(
             "carries_on": state.carries_on(number),
             # JSON in a data attribute (the CSP allows no inline script, not even a JSON one)
             "points_table": _points_json(state.rules, len(state.deal_numbers)),
-            "signature": _signature(state),
+            "signature": signature,
             "names": selectors.evening_display_names(table.evening_id),
         },
         status=status,
@@ -169,15 +148,15 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_safe
 def table_poll(request: HttpRequest, token: str) -> HttpResponse:
-    """For the page's polling: 204 while nothing has changed since ``?s=<signature>``, else the
-    page's changing part."""
+    """For the page's polling: 204 while nothing has changed since ``?s=<signature>``
+    (:func:`scoring.selectors.table_signature`, two small queries), else the page's changing part."""
     table = _table(request, token)
     if isinstance(table, HttpResponse):
         return table
-    state = selectors.scorer_state(table)
-    if request.GET.get("s") == _signature(state):
+    signature = selectors.table_signature(table)
+    if request.GET.get("s") == signature:
         return HttpResponse(status=204)
-    return _page(request, table, state=state)
+    return _page(request, table, signature=signature)
 
 
 @require_POST
