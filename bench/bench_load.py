@@ -27,8 +27,9 @@ every 5 s) and 100 phones on the public ranking screen (every 10 s), all sending
 ``If-None-Match`` as a browser does, and one client asking the bare view twice a second. Each
 tablet polls its table's state every 15 s as the page does (204 while nothing changed) and plays
 round 1 as the page's own script does (htmx POST with the form's idempotency key and
-version, one deal resent, finish, confirm), one deal every ``--deal-every`` seconds (15: at
-1,000 players 17 deals a second, twice the rate issue 15 measured; a real deal takes minutes).
+version, one deal resent, finish, confirm), one deal every ``--deal-every`` seconds (30: at
+1,000 players 8.3 deals a second, the rate issue 15 measured; ``--deal-every 15`` doubles it; a
+real table takes minutes a deal).
 On SQLite (a fresh file per field) or, with ``--database postgres`` inside
 ``scripts/with-postgres.sh``, on PostgreSQL (a fresh database per field). Prints per request
 kind p50/p95/p99 and errors, lost and duplicated deals counted in the database, and the 304
@@ -660,7 +661,7 @@ def main() -> int:
     parser.add_argument("--fields", default="", help="scenario: players per field, e.g. 26,300 (default 26,300,1000)")
     parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite", help="scenario: database")
     parser.add_argument(
-        "--deal-every", type=float, default=15.0, help="scenario: seconds between two deals of one tablet"
+        "--deal-every", type=float, default=30.0, help="scenario: seconds between two deals of one tablet"
     )
     parser.add_argument("--quiet", type=float, default=20.0, help="scenario: seconds of polling after the tablets")
     parser.add_argument("--min-duration", type=float, default=45.0, help="scenario: shortest load phase, seconds")

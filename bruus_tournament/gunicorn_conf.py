@@ -5,6 +5,9 @@ to anyone on the hall's network, so it is left out here (this file runs in the m
 before the workers are forked).
 """
 
+import os
+import sys
+
 from gunicorn.http import wsgi
 
 _default_headers = wsgi.Response.default_headers
@@ -15,3 +18,9 @@ def _without_server_header(self) -> list[str]:
 
 
 wsgi.Response.default_headers = _without_server_header
+
+# A worker's threads share one interpreter lock. A thread back from the database waits for it
+# up to the switch interval while another thread renders a page (Python's default: 5 ms), and
+# a deal entry asks the database about 16 times. At 1 ms those waits shrink (README "How far one
+# laptop carries"); the workers are forked from this process and inherit the setting.
+sys.setswitchinterval(float(os.environ.get("GIL_SWITCH_INTERVAL", "0.001")))

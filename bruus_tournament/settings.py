@@ -225,7 +225,16 @@ CACHES = {
         "LOCATION": str(DATA_DIR / "screen-cache"),
         "OPTIONS": {"MAX_ENTRIES": 2000},
     },
+    # Organiser logins read without a query (scoring/caches.py): a copy of the database's
+    # sessions in files, each kept at most a minute.
+    "sessions": {
+        "BACKEND": "scoring.caches.ShortLivedFileCache",
+        "LOCATION": str(DATA_DIR / "session-cache"),
+        "OPTIONS": {"MAX_ENTRIES": 5000},
+    },
 }
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+SESSION_CACHE_ALIAS = "sessions"
 # A public screen is recomputed at most this often while deals arrive (seconds; below its poll interval).
 SCREEN_FLOOR_SECONDS = env.float("SCREEN_FLOOR_SECONDS", default=5.0)
 

@@ -93,10 +93,11 @@ def _fresh_cache():
         return
     from django.core.cache import caches
 
-    for alias in ("default", "screens"):  # screens: the computed screens, files in DATA_DIR
+    aliases = ("default", "screens", "sessions")  # screens, sessions: files in DATA_DIR
+    for alias in aliases:
         caches[alias].clear()
     yield
-    for alias in ("default", "screens"):
+    for alias in aliases:
         caches[alias].clear()
 
 

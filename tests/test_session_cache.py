@@ -1,0 +1,77 @@
+"""Organiser logins are read from a copy in files (SESSION_ENGINE cached_db, scoring.caches):
+a poll of the live overview needs no query for its login, a logout counts at once on this
+machine, and a copy lives at most a minute (a second machine's logout reaches this one)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from django.conf import settings
+from django.contrib.sessions.models import Session as StoredSession
+from django.core.cache import caches
+from django.urls import reverse
+
+from scoring import caches as project_caches
+from scoring import services
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_login_copy_is_shared_files_under_data_dir():
+    backend = caches[settings.SESSION_CACHE_ALIAS]
+    assert isinstance(backend, project_caches.ShortLivedFileCache)
+    assert str(settings.DATA_DIR) in settings.CACHES[settings.SESSION_CACHE_ALIAS]["LOCATION"]
+    assert settings.SESSION_ENGINE == "django.contrib.sessions.backends.cached_db"
+
+
+def test_an_entry_lives_at_most_a_minute_whatever_is_asked(monkeypatch):
+    backend = caches[settings.SESSION_CACHE_ALIAS]
+    backend.set("k", "v", 14 * 24 * 3600)  # what cached_db asks for: the session's whole age
+    assert backend.get("k") == "v"
+    now = time.time()
+    assert backend.get_backend_timeout(None) <= now + project_caches.MAX_AGE_SECONDS + 1  # None: "for ever"
+    monkeypatch.setattr(time, "time", lambda: now + project_caches.MAX_AGE_SECONDS + 1)
+    assert backend.get("k") is None
+
+
+def test_a_poll_finds_its_login_without_the_database(organiser_client, roster_evening, django_assert_num_queries):
+    services.draw_session(evening=roster_evening, seed=1)
+    url = reverse("organiser:live", args=[roster_evening.pk])
+    organiser_client.get(url)  # the CSRF cookie
+    tag = organiser_client.get(url, HTTP_HX_REQUEST="true")["ETag"]
+    with django_assert_num_queries(3):  # login, its permissions, the evening's version
+        assert organiser_client.get(url, HTTP_IF_NONE_MATCH=tag, HTTP_HX_REQUEST="true").status_code == 304
+
+
+def test_logout_counts_at_once_and_a_deleted_login_after_a_minute(
+    organiser_client, organiser, roster_evening, monkeypatch
+):
+    url = reverse("organiser:evening_detail", args=[roster_evening.pk])
+    assert organiser_client.get(url).status_code == 200
+    organiser_client.post(reverse("logout"))
+    assert organiser_client.get(url).status_code == 302  # to the login page
+    # Another machine's logout deletes the database row only; this machine's copy expires.
+    organiser_client.force_login(organiser)
+    assert organiser_client.get(url).status_code == 200
+    StoredSession.objects.all().delete()
+    assert organiser_client.get(url).status_code == 200  # the copy, for at most a minute
+    now = time.time()
+    monkeypatch.setattr(time, "time", lambda: now + project_caches.MAX_AGE_SECONDS + 1)
+    assert organiser_client.get(url).status_code == 302
+
+
+def test_the_served_workers_switch_threads_every_millisecond(monkeypatch):
+    """gunicorn's workers (forked after bruus_tournament.gunicorn_conf ran) hand the
+    interpreter lock on after 1 ms, not Python's 5: a deal entry's many short database waits
+    then do not queue behind another thread's page (README "How far one laptop carries")."""
+    import importlib
+    import sys
+
+    before = sys.getswitchinterval()
+    try:
+        monkeypatch.delenv("GIL_SWITCH_INTERVAL", raising=False)
+        importlib.reload(importlib.import_module("bruus_tournament.gunicorn_conf"))
+        assert sys.getswitchinterval() == pytest.approx(0.001)
+    finally:
+        sys.setswitchinterval(before)
