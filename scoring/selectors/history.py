@@ -184,12 +184,6 @@ class EveningHistory:
                 seats.setdefault(pid, []).append(seat)
         return seats
 
-    def round_after(self, round_id: int) -> RoundHistory | None:
-        """The round played after ``round_id``: the next of its session, else the first of the
-        next session (if drawn and loaded); None when there is none."""
-        index = next(i for i, r in enumerate(self.rounds) if r.id == round_id)
-        return self.rounds[index + 1] if index + 1 < len(self.rounds) else None
-
     def for_draw(self) -> draw_domain.History:
         """Partners, opponents and sit-outs so far, as the draw counts them.
 
