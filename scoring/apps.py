@@ -16,3 +16,6 @@ class ScoringConfig(AppConfig):
 
     def ready(self):
         post_migrate.connect(_ensure_groups, sender=self, dispatch_uid="scoring-ensure-groups")
+        from scoring.auth_backends import connect_signals
+
+        connect_signals()

@@ -5,8 +5,9 @@
 overview finds its login without a database query (``SESSION_ENGINE`` ``cached_db``: the
 database stays the record, the files a copy). An entry lives at most :data:`MAX_AGE_SECONDS`:
 a second machine behind the same database has its own files, so a logout there reaches this
-machine within that time (a new password or a deactivated login counts at once: the login
-itself is read from the database on every request).
+machine within that time. The logins themselves, with their permissions, are kept here too
+(``scoring.auth_backends``): a change on this machine forgets them at once, a change on a second
+machine reaches this one within the same time.
 """
 
 from __future__ import annotations

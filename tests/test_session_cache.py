@@ -40,7 +40,7 @@ def test_a_poll_finds_its_login_without_the_database(organiser_client, roster_ev
     url = reverse("organiser:live", args=[roster_evening.pk])
     organiser_client.get(url)  # the CSRF cookie
     tag = organiser_client.get(url, HTTP_HX_REQUEST="true")["ETag"]
-    with django_assert_num_queries(3):  # login, its permissions, the evening's version
+    with django_assert_num_queries(1):  # the evening's version; the login and its permissions: copies in files
         assert organiser_client.get(url, HTTP_IF_NONE_MATCH=tag, HTTP_HX_REQUEST="true").status_code == 304
 
 
@@ -75,3 +75,78 @@ def test_the_served_workers_switch_threads_every_millisecond(monkeypatch):
         assert sys.getswitchinterval() == pytest.approx(0.001)
     finally:
         sys.setswitchinterval(before)
+
+
+# --- The login and its permissions: a copy too (scoring.auth_backends) ----------------------------
+
+
+def _two_leaders(django_user_model):
+    from scoring.roles import LEADER
+    from tests.conftest import make_login
+
+    return make_login(django_user_model, "chefin", LEADER), make_login(django_user_model, "vertretung", LEADER)
+
+
+def test_a_changed_role_counts_with_the_next_request(client, django_user_model):
+    from django.contrib.auth.models import Group, Permission
+
+    from scoring import accounts
+    from scoring.roles import ASSIST, HELPER
+
+    boss, deputy = _two_leaders(django_user_model)
+    client.force_login(deputy)
+    logins = reverse("organiser:logins")  # Turnierleitung only
+    assert client.get(logins).status_code == 200  # the copy now holds a leader
+    accounts.change_role(user_id=deputy.pk, role=HELPER)
+    assert client.get(logins).status_code == 403
+    assert client.get(reverse("organiser:evening_list")).status_code == 200  # a helper's page
+    # A role's own permissions: every login with the role counts at once.
+    helpers = Group.objects.get(name=HELPER)
+    helpers.permissions.clear()
+    assert client.get(reverse("organiser:evening_list")).status_code == 403
+    helpers.permissions.add(Permission.objects.get(codename=ASSIST))
+    assert client.get(reverse("organiser:evening_list")).status_code == 200
+
+
+def test_a_new_password_or_a_deactivated_login_counts_with_the_next_request(client, django_user_model):
+    from scoring import accounts
+
+    boss, deputy = _two_leaders(django_user_model)
+    page = reverse("organiser:evening_list")
+    client.force_login(deputy)
+    assert client.get(page).status_code == 200
+    accounts.reset_password(user_id=deputy.pk, password="ein-ganz-neues-Passwort-7")
+    assert client.get(page).status_code == 302  # logged out: the session held the old password's hash
+    deputy.refresh_from_db()
+    client.force_login(deputy)
+    assert client.get(page).status_code == 200
+    accounts.set_active(user_id=deputy.pk, active=False, by=boss)
+    assert client.get(page).status_code == 302
+
+
+def test_a_change_made_on_another_machine_counts_within_a_minute(client, django_user_model, monkeypatch):
+    boss, deputy = _two_leaders(django_user_model)
+    page = reverse("organiser:evening_list")
+    client.force_login(deputy)
+    assert client.get(page).status_code == 200
+    # Another machine behind the same database changes the row; this machine hears nothing.
+    type(deputy).objects.filter(pk=deputy.pk).update(is_active=False)
+    assert client.get(page).status_code == 200  # this machine's copy, for at most a minute
+    now = time.time()
+    monkeypatch.setattr(time, "time", lambda: now + project_caches.MAX_AGE_SECONDS + 1)
+    assert client.get(page).status_code == 302
+
+
+def test_the_copy_is_forgotten_again_when_the_change_commits(django_user_model, django_capture_on_commit_callbacks):
+    from scoring.auth_backends import OrganiserBackend, login_key
+
+    boss, deputy = _two_leaders(django_user_model)
+    copies = caches[settings.SESSION_CACHE_ALIAS]
+    with django_capture_on_commit_callbacks(execute=True):
+        deputy.is_active = False
+        deputy.save()
+        # A request in between (before the commit) reads the old row and copies it ...
+        copies.set(login_key(deputy.pk), boss)
+    # ... and the commit forgets that copy too.
+    assert copies.get(login_key(deputy.pk)) is None
+    assert OrganiserBackend().get_user(deputy.pk) is None  # inactive: no login
