@@ -201,6 +201,18 @@ def test_every_link_uses_the_public_address(drawn, organiser_client, settings):
 
 
 @pytest.mark.django_db
+def test_a_printout_reverses_the_table_link_once_and_gets_every_link_right(drawn, rf, settings):
+    from scoring.links import absolute_reverse, absolute_reverser
+
+    for base in (HALL, ""):
+        settings.PUBLIC_BASE_URL = base
+        request = rf.get("/", HTTP_HOST="testserver")
+        link = absolute_reverser(request, "scorer:table")
+        for token in [*drawn.tables.values_list("token", flat=True), "a-b_C9", "ü?x&!$ #%"]:
+            assert link(token) == absolute_reverse(request, "scorer:table", token), token
+
+
+@pytest.mark.django_db
 def test_organiser_pages_warn_when_links_point_at_this_machine(drawn, organiser_client, settings):
     settings.PUBLIC_BASE_URL = "http://127.0.0.1:8000"
     for name in ("evening_detail", "tablets", "live"):

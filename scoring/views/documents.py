@@ -43,7 +43,7 @@ def _plan_or_redirect(
         evening,
         number,
         with_deals=with_deals,
-        scorer_url=lambda token: links.absolute_reverse(request, "scorer:table", token),
+        scorer_url=links.absolute_reverser(request, "scorer:table"),
     )
     if plan is None:
         messages.error(request, _("Session %(number)s has not been drawn yet.") % {"number": number})

@@ -234,10 +234,11 @@ def table_cards_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     if not tables:
         messages.error(request, _("There are no tables yet: they are made when session 1 is drawn."))
         return redirect("organiser:tablets", pk=evening.pk)
+    table_link = links.absolute_reverser(request, "scorer:table")
     data = build_table_cards(
         evening,
         tables,
-        table_url=lambda table: links.absolute_reverse(request, "scorer:table", table.token),
+        table_url=lambda table: table_link(table.token),
         join_url=links.absolute_reverse(request, "public:tablet_join"),
         wifi_name=settings.WIFI_NAME,
     )
