@@ -278,3 +278,65 @@ def test_a_name_broken_at_its_hyphen_keeps_the_hyphen_on_a_shrunk_card():
     texts = [t.text for t in lines]
     assert any(t.startswith("Partner: ") and t.endswith("& Anna-") for t in texts)
     assert not any("AnnaKatharina" in t for t in texts)
+
+
+def _long_table(rnd: random.Random) -> tuple[list[list], list]:
+    """400 rows of one to three lines, some a paragraph, some in a larger font; a heading of
+    two rows (a title across all columns, the column names)."""
+    data = [[base.para("Tischliste · Runde 1", 24, bold=True), "", ""], ["Tisch", "Team A", "Team B"]]
+    for n in range(1, 401):
+        lines = rnd.choice([1, 2, 2, 3])
+        team = "\n".join(f"Spielerin {n}-{i}" for i in range(lines))
+        other = base.para(f"Ein sehr langer Name Nummer {n} der umbricht", 18) if n % 17 == 0 else f"Spieler {n}"
+        data.append([str(n), team, other])
+    commands = [
+        ("SPAN", (0, 0), (-1, 0)),
+        ("FONT", (0, 0), (-1, -1), base.FONT, 14, 17),
+        ("FONT", (0, 2), (0, -1), base.FONT_BOLD, 28, 30),
+        ("TOPPADDING", (0, 1), (-1, -1), 5),
+        ("LINEBELOW", (0, 2), (-1, -1), 0.5, base.RULE),
+        ("ROWBACKGROUNDS", (0, 2), (-1, -1), ["white", base.LIGHT]),
+    ]
+    return data, commands
+
+
+def _page_texts(data: bytes) -> list[str]:
+    return [page.extract_text() for page in PdfReader(io.BytesIO(data)).pages]
+
+
+def test_a_long_table_page_by_page_breaks_where_reportlab_breaks_it():
+    """The table list lays out its long tables a page at a time (pdf_base.page_by_page, issue
+    15): the same rows on the same pages as reportlab's own split, the heading on top of each."""
+    from reportlab.platypus import Table, TableStyle
+
+    translation.activate("de")
+    decor = base.PageDecor(title="Probe", printed=PRINTED)
+    widths = [60, 210, 240]
+    big = {n: [("FONT", 1, 2, base.FONT, 22, 26)] for n in range(2, 402, 13)}  # some rows larger
+
+    def story(paged: bool) -> list:
+        data, commands = _long_table(random.Random(7))
+        above = [base.para("Schwesinger Bruus-Abend", 14, space_after=4)]
+        if paged:
+            room = base.frame_height(decor)
+            first = base.room_below(above, sum(widths), room)
+            tables = base.page_by_page(
+                data, col_widths=widths, repeat_rows=2, commands=commands, row_commands=big, first_room=first, room=room
+            )
+            return [*above, *tables]
+        own = [(name, (a, row), (b, row), *args) for row, cmds in big.items() for name, a, b, *args in cmds]
+        return [*above, Table(data, colWidths=widths, repeatRows=2, style=TableStyle(commands + own))]
+
+    ours = _page_texts(base.render(story(True), title="Probe", decor=decor))
+    reportlabs = _page_texts(base.render(story(False), title="Probe", decor=decor))
+    assert len(ours) > 20
+    assert ours == reportlabs
+    assert all("Tischliste · Runde 1" in page and "Team A" in page for page in ours)
+
+
+def test_a_table_of_only_its_heading_is_one_table():
+    data, commands = _long_table(random.Random(1))
+    tables = base.page_by_page(
+        data[:2], col_widths=[60, 210, 240], repeat_rows=2, commands=commands, first_room=50, room=700
+    )
+    assert len(tables) == 1 and len(tables[0]._cellvalues) == 2

@@ -246,7 +246,6 @@ def test_formulas_in_names_stay_text_and_file_names_keep_umlauts(organiser_clien
     ],
 )
 def test_export_query_count_does_not_grow_with_players(organiser_client, django_assert_num_queries, name, query):
-    organiser_client.get(reverse("organiser:evening_list"))  # the login's copy (scoring.auth_backends)
     counts = []
     for players in (24, 60):
         evening = make_evening(players, name=f"Abend {players}")

@@ -272,9 +272,9 @@ def test_ranking_page_with_a_chain_query_count_does_not_grow_with_players(
     session = services.draw_session(evening=evening, seed=1)
     for seating in Seating.objects.filter(round__session=session, round__number=1):
         enter(seating, [("A", 0, 0)] * 4)  # every team A on 4: ties everywhere, notes on the page
-    # As without a chain (11 with the ETag's version query, tests/test_views.py) + the names
+    # As without a chain (9 with the ETag's version query, tests/test_views.py) + the names
     # shown in the notes (1)
-    with django_assert_num_queries(12):
+    with django_assert_num_queries(10):
         response = organiser_client.get(reverse("organiser:ranking", args=[evening.pk]))
     assert "durch" in response.content.decode() or "by" in response.content.decode()
 

@@ -29,7 +29,8 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as pdfcanvas
-from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph
+from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph, Table, TableStyle
+from reportlab.platypus.tables import LINECOMMANDS
 
 from scoring.templatetags.bruus import format_matchsticks
 
@@ -453,3 +454,94 @@ def render(
     doc.addPageTemplates(list(templates) if templates else [body_template(bottom=footer_space(decor))])
     doc.build(story, canvasmaker=_canvas_class(decor))
     return buffer.getvalue()
+
+
+def frame_height(decor: PageDecor) -> float:
+    """The height (points) of the frame of a page of :func:`render` (the default template)."""
+    return PAGE_HEIGHT - MARGIN - footer_space(decor)
+
+
+def room_below(flowables: Sequence[Flowable], width: float, room: float) -> float:
+    """What is left of ``room`` (points) below ``flowables`` set at the top of a frame ``width``
+    wide: their heights and the space after each (and before each but the first)."""
+    used = 0.0
+    for index, flowable in enumerate(flowables):
+        used += flowable.wrap(width, room)[1] + flowable.getSpaceAfter()
+        used += flowable.getSpaceBefore() if index else 0
+    return room - used
+
+
+#: Points a page of :func:`page_by_page` leaves free at its foot, against rounding.
+PAGE_SLACK = 0.5
+
+
+def page_by_page(
+    data: list[list],
+    *,
+    col_widths: Sequence[float],
+    repeat_rows: int,
+    commands: Sequence[tuple],
+    row_commands: dict[int, Sequence[tuple]] | None = None,
+    first_room: float,
+    room: float,
+) -> list[Table]:
+    """A long table as one reportlab ``Table`` per page, its first ``repeat_rows`` rows (the
+    heading) on top of each.
+
+    reportlab splits a long table itself, but builds the rest of the table anew for every page,
+    so its time grows with rows x pages (the table list of 1,000 players: half its build time).
+    Here the rows are measured once, by reportlab (one ``Table`` of all rows), and each page's
+    rows become a table of their own with those heights and cell styles: the same page breaks,
+    linear time.
+
+    Args:
+        data: the rows (cells: strings or flowables), the heading rows first.
+        col_widths: column widths, points.
+        repeat_rows: how many of the first rows are the heading.
+        commands: ``TableStyle`` commands for every page's table, rows counted within it
+            (the heading rows, then the page's rows; -1 is its last row).
+        row_commands: row of ``data`` -> commands for that row only, as
+            ``(name, first column, last column, *arguments)``.
+        first_room: height free for the table on its first page (points).
+        room: height of a whole page's frame (:func:`frame_height`).
+
+    Returns:
+        The tables, in order; put them into the story one after the other. A single row taller
+        than a page gets a table of its own, which reportlab splits as it would.
+    """
+    own = [
+        (name, (first, row), (last, row), *args)
+        for row, row_cmds in (row_commands or {}).items()
+        for name, first, last, *args in row_cmds
+    ]
+    whole = Table(data, colWidths=list(col_widths), repeatRows=repeat_rows, style=TableStyle([*commands, *own]))
+    if len(data) <= repeat_rows:  # the heading alone
+        return [whole]
+    whole.wrap(sum(col_widths), float("inf"))
+    heights, styles = list(whole._rowHeights), whole._cellStyles
+    # Each page's table takes its cells' styles (fonts, paddings, alignment) from the whole
+    # table, as reportlab's own split does, and only the lines, backgrounds and spans anew.
+    drawn = [c for c in commands if c[0] in LINECOMMANDS or c[0] in ("BACKGROUND", "ROWBACKGROUNDS", "SPAN")]
+    used_by_heading = sum(heights[:repeat_rows])
+    tables, start, free = [], repeat_rows, first_room - PAGE_SLACK
+    while start < len(data):
+        end, used = start, used_by_heading
+        while end < len(data) and used + heights[end] <= free:
+            used += heights[end]
+            end += 1
+        if end == start and free < room - PAGE_SLACK:  # not one row fits below what comes first
+            free = room - PAGE_SLACK
+            continue
+        end = max(end, start + 1)
+        tables.append(
+            Table(
+                data[:repeat_rows] + data[start:end],
+                colWidths=list(col_widths),
+                rowHeights=heights[:repeat_rows] + heights[start:end],
+                repeatRows=repeat_rows,
+                cellStyles=styles[:repeat_rows] + styles[start:end],
+                style=TableStyle(drawn),
+            )
+        )
+        start, free = end, room - PAGE_SLACK
+    return tables

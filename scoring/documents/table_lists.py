@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
-from reportlab.platypus import PageBreak, Spacer, Table, TableStyle
+from reportlab.platypus import PageBreak, Spacer, Table
 
 from scoring.documents import pdf_base as base
 from scoring.documents.data import RoundPlan, SessionPlan, partners_of, person_sort_key, seats_by_player
@@ -35,26 +35,30 @@ def build_table_list(evening, plan: SessionPlan, *, printed_at: datetime | None 
     title = table_list_name(evening, plan.number)
     decor = base.PageDecor(title=title, printed=base.printed_text(printed_at))
     session = gettext("Session %(number)s") % {"number": plan.number}
+    room = base.frame_height(decor)
+    width = base.PAGE_WIDTH - 2 * base.MARGIN
     story = []
     for round_ in plan.rounds:
         if story:
             story.append(PageBreak())
         heading = " · ".join((gettext("Table list"), session, gettext("Round %(n)s") % {"n": round_.number}))
-        story += [base.para(evening.name, 14, space_after=4), _round_table(round_, heading)]
+        above = [base.para(evening.name, 14, space_after=4)]
+        story += [*above, *_round_table(round_, heading, base.room_below(above, width, room), room)]
         story += _sitouts(plan, round_)
     story.append(PageBreak())
-    story += [
+    above = [
         base.para(" · ".join((gettext("Players from A to Z"), session)), 24, bold=True, space_after=2),
         base.para(evening.name, 14, space_after=8),
-        _players_table(plan),
     ]
+    story += [*above, *_players_table(plan, base.room_below(above, width, room), room)]
     return base.render(story, title=title, decor=decor, subject=gettext("Table list"))
 
 
-def _round_table(round_: RoundPlan, heading: str) -> Table:
-    """The round's tables; the heading ("Tischliste · Durchgang 1 · Runde 2") and the column
-    names repeat at the top of every page the round needs, so each page on the wall says which
-    round it is."""
+def _round_table(round_: RoundPlan, heading: str, first_room: float, room: float) -> list[Table]:
+    """The round's tables, a table per page (:func:`base.page_by_page`, ``first_room``: the
+    height free on its first page, ``room`` on the others); the heading ("Tischliste ·
+    Durchgang 1 · Runde 2") and the column names stand at the top of every page the round needs,
+    so each page on the wall says which round it is."""
     width = base.PAGE_WIDTH - 2 * base.MARGIN
     number_w = (
         max(
@@ -70,29 +74,29 @@ def _round_table(round_: RoundPlan, heading: str) -> Table:
     ]
     for seat in round_.tables:
         data.append([str(seat.table), _team_cell(seat.team_a, team_w), _team_cell(seat.team_b, team_w)])
-    return Table(
+    return base.page_by_page(
         data,
-        colWidths=[number_w, team_w, team_w],
-        repeatRows=2,
-        style=TableStyle(
-            [
-                ("FONT", (0, 0), (-1, -1), base.FONT, NAME),
-                ("SPAN", (0, 0), (-1, 0)),
-                ("LEFTPADDING", (0, 0), (0, 0), 0),
-                ("BOTTOMPADDING", (0, 0), (-1, 0), 10),
-                ("FONT", (0, 1), (-1, 1), base.FONT_BOLD, 12),
-                ("FONT", (0, 2), (0, -1), base.FONT_BOLD, NUMBER, NUMBER * 1.1),
-                ("FONT", (1, 2), (-1, -1), base.FONT, NAME, NAME * 1.2),
-                ("ALIGN", (0, 1), (0, -1), "CENTER"),
-                ("VALIGN", (0, 1), (-1, -1), "MIDDLE"),
-                ("TOPPADDING", (0, 1), (-1, -1), 5),
-                ("BOTTOMPADDING", (0, 1), (-1, -1), 6),
-                ("LINEBELOW", (0, 1), (-1, 1), 1.2, colors.black),
-                ("LINEBELOW", (0, 2), (-1, -1), 0.5, base.RULE),
-                ("LINEAFTER", (0, 1), (1, -1), 0.5, base.RULE),
-                ("ROWBACKGROUNDS", (0, 2), (-1, -1), [colors.white, base.LIGHT]),
-            ]
-        ),
+        col_widths=[number_w, team_w, team_w],
+        repeat_rows=2,
+        first_room=first_room,
+        room=room,
+        commands=[
+            ("FONT", (0, 0), (-1, -1), base.FONT, NAME),
+            ("SPAN", (0, 0), (-1, 0)),
+            ("LEFTPADDING", (0, 0), (0, 0), 0),
+            ("BOTTOMPADDING", (0, 0), (-1, 0), 10),
+            ("FONT", (0, 1), (-1, 1), base.FONT_BOLD, 12),
+            ("FONT", (0, 2), (0, -1), base.FONT_BOLD, NUMBER, NUMBER * 1.1),
+            ("FONT", (1, 2), (-1, -1), base.FONT, NAME, NAME * 1.2),
+            ("ALIGN", (0, 1), (0, -1), "CENTER"),
+            ("VALIGN", (0, 1), (-1, -1), "MIDDLE"),
+            ("TOPPADDING", (0, 1), (-1, -1), 5),
+            ("BOTTOMPADDING", (0, 1), (-1, -1), 6),
+            ("LINEBELOW", (0, 1), (-1, 1), 1.2, colors.black),
+            ("LINEBELOW", (0, 2), (-1, -1), 0.5, base.RULE),
+            ("LINEAFTER", (0, 1), (1, -1), 0.5, base.RULE),
+            ("ROWBACKGROUNDS", (0, 2), (-1, -1), [colors.white, base.LIGHT]),
+        ],
     )
 
 
@@ -142,7 +146,9 @@ def _partner_cell(mates: list[str], width: float):
     return _cell(mates[0] if mates else "–", LIST, width)
 
 
-def _players_table(plan: SessionPlan) -> Table:
+def _players_table(plan: SessionPlan, first_room: float, room: float) -> list[Table]:
+    """The players A to Z, a table per page (:func:`base.page_by_page`), the column names on
+    top of each."""
     seats = seats_by_player(plan)
     partners = partners_of(plan)
     players = sorted(seats, key=person_sort_key)
@@ -194,10 +200,18 @@ def _players_table(plan: SessionPlan) -> Table:
         ("LINEBELOW", (0, 1), (-1, -1), 0.4, base.RULE),
         ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, base.LIGHT]),
     ]
-    for row, line in enumerate(data[1:], start=1):
-        for column, value in enumerate(line[2:], start=2):
-            if not (isinstance(value, str) and value.isdigit()):
-                commands.append(("FONT", (column, row), (column, row), base.FONT, SITS_OUT))
-    return Table(
-        data, colWidths=[name_w, partner_w, *[round_w] * len(rounds)], repeatRows=1, style=TableStyle(commands)
+    small = {  # "setzt aus" and "–" in the round columns
+        row: [("FONT", column, column, base.FONT, SITS_OUT)]
+        for row, line in enumerate(data[1:], start=1)
+        for column, value in enumerate(line[2:], start=2)
+        if not (isinstance(value, str) and value.isdigit())
+    }
+    return base.page_by_page(
+        data,
+        col_widths=[name_w, partner_w, *[round_w] * len(rounds)],
+        repeat_rows=1,
+        commands=commands,
+        row_commands=small,
+        first_room=first_room,
+        room=room,
     )
