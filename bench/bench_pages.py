@@ -13,7 +13,9 @@ one figure per line:
   players) and of a bare Django view returning a short text (``bench/bench_urls.py``), and their
   ratios (aim: entry at most 1.5 times, ranking at most 3 times the bare view), served two ways:
   in this process through Django's WSGI handler (test client: the same middleware, no network), and
-  by gunicorn on 127.0.0.1 (one worker, one thread, as a request from a tablet would be served).
+  by gunicorn on 127.0.0.1 (one worker, one thread, as a request from a tablet would be served);
+- at 1,000 players (issue 15), in process: the evening page computed afresh and the table list PDF
+  of session 1, best and median of N (``BENCH_QUICK=1`` leaves them out).
 """
 
 from __future__ import annotations
@@ -93,9 +95,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=60)
     repeat = parser.parse_args().repeat
     call_command("migrate", verbosity=0)
-    user = get_user_model().objects.create_user("bench", password="bench-bench-bench")
+    user = get_user_model().objects.create_superuser("bench", password="bench-bench-bench")
     organiser = Client()
     organiser.force_login(user)
+    organiser.get(reverse("organiser:evening_list"))  # the login's copy (scoring.auth_backends), as after any page
     tablet = Client()
 
     evenings = {}
@@ -145,6 +148,8 @@ def main() -> None:
         median_ms(lambda: organiser.get(ranking_url), repeat),
     )
 
+    large_field(organiser, max(5, repeat // 6))
+
     session_id = organiser.cookies["sessionid"].value
     connection.close()
     with gunicorn() as http:
@@ -160,6 +165,43 @@ def main() -> None:
         http.cookies["sessionid"] = session_id
         ranking_ms = median_ms(lambda: http.get(ranking_url), repeat)
     report("gunicorn", bare_ms, entry_ms, ranking_ms)
+
+
+def large_field(organiser: Client, repeat: int) -> None:
+    """Issue 15's pages that grow with the field, at 1,000 players (session 1 drawn, round 1
+    played), in process: the evening page computed afresh (its version bumped, the shared
+    cache emptied before each request) and the table list PDF of session 1; best and median."""
+    from django.core.cache import caches
+    from django.db.models import F
+
+    from scoring.models import Evening
+
+    if os.environ.get("BENCH_QUICK"):
+        return
+    evening = evening_with(1000)
+    evening_url = reverse("organiser:evening_detail", args=[evening.pk])
+    table_list_url = reverse("organiser:table_list_pdf", args=[evening.pk, 1])
+
+    def fresh_evening_page():
+        Evening.objects.filter(pk=evening.pk).update(version=F("version") + 1)
+        caches["screens"].clear()
+        assert organiser.get(evening_url).status_code == 200
+
+    def table_list():
+        response = organiser.get(table_list_url)
+        assert response.status_code == 200 and b"".join(response.streaming_content).startswith(b"%PDF")
+
+    for name, action, aim in (("evening page", fresh_evening_page, 100), ("table list PDF", table_list, 600)):
+        action()  # warm-up
+        times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            action()
+            times.append((time.perf_counter() - start) * 1000)
+        print(
+            f"in process: {name} (1,000 players): best {min(times):.0f} ms, median {statistics.median(times):.0f} ms"
+            f" (aim < {aim} ms)"
+        )
 
 
 def report(how: str, bare_ms: float, entry_ms: float, ranking_ms: float) -> None:

@@ -111,16 +111,16 @@ def person_sort_key(player: PlayerRef) -> tuple:
 
 
 def player_ref(
-    player: Player, stand_ins: frozenset[int] = frozenset(), names: dict[int, str] | None = None
+    pk: int, name: str, club: str, stand_ins: frozenset[int] = frozenset(), names: dict[int, str] | None = None
 ) -> PlayerRef:
-    """The player as printed: the evening's display name (``names``, see
-    :func:`scoring.selectors.evening_display_names`), a stand-in (plays, is not ranked) marked
-    "(Ersatz)" after the name."""
-    shown = (names or {}).get(player.pk, player.name)
-    if player.pk in stand_ins:
+    """The player ``pk`` (``name``, ``club``) as printed: the evening's display name (``names``,
+    see :func:`scoring.selectors.evening_display_names`), a stand-in (plays, is not ranked)
+    marked "(Ersatz)" after the name."""
+    shown = (names or {}).get(pk, name)
+    if pk in stand_ins:
         marker = gettext("(stand-in)")  # a literal call: makemessages finds it
         shown = f"{shown} {marker}"
-    return PlayerRef(id=player.pk, name=player.name, club=player.club, shown=shown)
+    return PlayerRef(id=pk, name=name, club=club, shown=shown)
 
 
 def session_plan(
@@ -232,12 +232,17 @@ def load_session_plan(
     )
     stand_ins = frozenset(pid for pid, stand_in, _, _ in rows if stand_in)
     names = display_names((pid, name, club) for pid, _, name, club in rows)
-    people = {pid: player_ref(Player(pk=pid, name=name, club=club), stand_ins, names) for pid, _, name, club in rows}
+    people = {pid: player_ref(pid, name, club, stand_ins, names) for pid, _, name, club in rows}
     drawn = {pid for p in history.partnerships for pid in p.players} | {
         pid for sitters in history.sitters.values() for pid in sitters
     }
     if missing := drawn - people.keys():  # not a participant of the evening (never in normal use)
-        people.update({p.pk: player_ref(p, stand_ins, names) for p in Player.objects.filter(pk__in=missing)})
+        people.update(
+            {
+                pk: player_ref(pk, name, club, stand_ins, names)
+                for pk, name, club in Player.objects.filter(pk__in=missing).values_list("pk", "name", "club")
+            }
+        )
     return session_plan(
         history,
         number,
