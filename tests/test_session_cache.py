@@ -150,3 +150,20 @@ def test_the_copy_is_forgotten_again_when_the_change_commits(django_user_model, 
     # ... and the commit forgets that copy too.
     assert copies.get(login_key(deputy.pk)) is None
     assert OrganiserBackend().get_user(deputy.pk) is None  # inactive: no login
+
+
+def test_a_role_given_or_taken_from_the_roles_side_counts_too(client, django_user_model):
+    from django.contrib.auth.models import Group
+
+    from scoring.roles import HELPER, LEADER
+
+    boss, deputy = _two_leaders(django_user_model)
+    client.force_login(deputy)
+    page = reverse("organiser:evening_list")
+    assert client.get(page).status_code == 200
+    Group.objects.get(name=LEADER).user_set.remove(deputy)  # from the role's side
+    assert client.get(page).status_code == 403
+    Group.objects.get(name=HELPER).user_set.add(deputy)
+    assert client.get(page).status_code == 200
+    Group.objects.get(name=HELPER).delete()  # a role deleted: every login with it
+    assert client.get(page).status_code == 403
