@@ -501,7 +501,8 @@ def page_by_page(
         commands: ``TableStyle`` commands for every page's table, rows counted within it
             (the heading rows, then the page's rows; -1 is its last row).
         row_commands: row of ``data`` -> commands for that row only, as
-            ``(name, first column, last column, *arguments)``.
+            ``(name, first column, last column, *arguments)``: cell styles only (``FONT``,
+            ``TEXTCOLOR``, ``ALIGN``, paddings); lines and backgrounds belong in ``commands``.
         first_room: height free for the table on its first page (points).
         room: height of a whole page's frame (:func:`frame_height`).
 
