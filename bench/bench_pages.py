@@ -80,14 +80,19 @@ def queries(client: Client, url: str) -> int:
     return len(context.captured_queries)
 
 
-def median_ms(action, repeat: int) -> float:
+def timings_ms(action, repeat: int) -> list[float]:
+    """The times of ``repeat`` calls of ``action`` after one warm-up call, in milliseconds."""
     action()  # warm-up
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
         action()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def median_ms(action, repeat: int) -> float:
+    return statistics.median(timings_ms(action, repeat))
 
 
 def main() -> None:
@@ -192,12 +197,7 @@ def large_field(organiser: Client, repeat: int) -> None:
         assert response.status_code == 200 and b"".join(response.streaming_content).startswith(b"%PDF")
 
     for name, action, aim in (("evening page", fresh_evening_page, 100), ("table list PDF", table_list, 600)):
-        action()  # warm-up
-        times = []
-        for _ in range(repeat):
-            start = time.perf_counter()
-            action()
-            times.append((time.perf_counter() - start) * 1000)
+        times = timings_ms(action, repeat)
         print(
             f"in process: {name} (1,000 players): best {min(times):.0f} ms, median {statistics.median(times):.0f} ms"
             f" (aim < {aim} ms)"

@@ -41,6 +41,7 @@ CREATOR = "Bruus Turnier"
 
 PAGE_WIDTH, PAGE_HEIGHT = A4
 MARGIN = 15 * mm
+FRAME_WIDTH = PAGE_WIDTH - 2 * MARGIN  # of a page of render()'s default template
 FOOTER_SPACE = 16 * mm  # below the frame: footnote, title, printed at, page X of Y
 GREY = colors.HexColor("#555555")
 LIGHT = colors.HexColor("#eeeeee")
@@ -274,7 +275,7 @@ FOOTNOTE_SIZE = 10
 FOOTNOTE_LEADING = 5 * mm
 
 
-def footnote_lines(decor: PageDecor, width: float = PAGE_WIDTH - 2 * MARGIN) -> list[str]:
+def footnote_lines(decor: PageDecor, width: float = FRAME_WIDTH) -> list[str]:
     """The footnotes broken into lines that fit ``width`` (at word boundaries)."""
     out = []
     for note in decor.footnotes:
@@ -471,6 +472,9 @@ def room_below(flowables: Sequence[Flowable], width: float, room: float) -> floa
     return room - used
 
 
+#: ``TableStyle`` commands that reportlab draws over the table (besides the lines), not cell styles.
+_DRAWN_COMMANDS = ("BACKGROUND", "ROWBACKGROUNDS", "COLBACKGROUNDS", "SPAN")
+
 #: Points a page of :func:`page_by_page` leaves free at its foot, against rounding.
 PAGE_SLACK = 0.5
 
@@ -522,7 +526,7 @@ def page_by_page(
     heights, styles = list(whole._rowHeights), whole._cellStyles
     # Each page's table takes its cells' styles (fonts, paddings, alignment) from the whole
     # table, as reportlab's own split does, and only the lines, backgrounds and spans anew.
-    drawn = [c for c in commands if c[0] in LINECOMMANDS or c[0] in ("BACKGROUND", "ROWBACKGROUNDS", "SPAN")]
+    drawn = [c for c in commands if c[0] in LINECOMMANDS or c[0] in _DRAWN_COMMANDS]
     used_by_heading = sum(heights[:repeat_rows])
     tables, start, free = [], repeat_rows, first_room - PAGE_SLACK
     while start < len(data):

@@ -139,7 +139,7 @@ def _table(
     rows: Sequence[RankingRow], session_count: int, drawn: int, criteria: tuple[Criterion, ...], names: dict[int, str]
 ) -> LongTable:
     """Two header rows ("Durchgang" over the session numbers), repeated on every page."""
-    width = base.PAGE_WIDTH - 2 * base.MARGIN
+    width = base.FRAME_WIDTH
     cells = []
     for row in rows:
         sessions = [

@@ -36,7 +36,7 @@ def build_table_list(evening, plan: SessionPlan, *, printed_at: datetime | None 
     decor = base.PageDecor(title=title, printed=base.printed_text(printed_at))
     session = gettext("Session %(number)s") % {"number": plan.number}
     room = base.frame_height(decor)
-    width = base.PAGE_WIDTH - 2 * base.MARGIN
+    width = base.FRAME_WIDTH
     story = []
     for round_ in plan.rounds:
         if story:
@@ -59,7 +59,7 @@ def _round_table(round_: RoundPlan, heading: str, first_room: float, room: float
     height free on its first page, ``room`` on the others); the heading ("Tischliste ·
     Durchgang 1 · Runde 2") and the column names stand at the top of every page the round needs,
     so each page on the wall says which round it is."""
-    width = base.PAGE_WIDTH - 2 * base.MARGIN
+    width = base.FRAME_WIDTH
     number_w = (
         max(
             base.text_width(gettext("Table"), 12, bold=True),
@@ -153,7 +153,7 @@ def _players_table(plan: SessionPlan, first_room: float, room: float) -> list[Ta
     partners = partners_of(plan)
     players = sorted(seats, key=person_sort_key)
     rounds = [r.number for r in plan.rounds]
-    width = base.PAGE_WIDTH - 2 * base.MARGIN
+    width = base.FRAME_WIDTH
     sits_out = gettext("sits out")
     # Narrow round columns ("setzt aus" may take two lines), so that names rarely wrap.
     heads = [gettext("Round %(n)s") % {"n": n} for n in rounds]
