@@ -57,6 +57,7 @@ def _locked_seating(seating_id) -> Seating | None:
         Seating.objects.select_related("round__session__evening")
         .select_for_update(of=("self",))  # the seating only: other tables go on entering
         .filter(pk=seating_id)
+        .order_by("pk")  # not the model's ordering: that joins the evening for nothing
         .first()
     )
 
@@ -238,7 +239,12 @@ def _enter_deal(
     seating = _check_own_table(_locked_seating(seating_id), table)
     _check_deal_number(seating, number)
     if key is not None:
-        sent = DealChange.objects.filter(deal__seating=seating, submission=key).select_related("deal").first()
+        sent = (
+            DealChange.objects.filter(deal__seating=seating, submission=key)
+            .select_related("deal")
+            .order_by("pk")
+            .first()
+        )
         if sent is not None:
             return _replayed(sent, number, result)
     if table is not None:
@@ -252,7 +258,7 @@ def _enter_deal(
     accepted = accept_impossible and user is not None
     others = _round_results(seating, rules, number)
     score = _scored(rules, result, accepted=accepted, reason=reason, carried=rules.carried_into(others, number))
-    deal = Deal.objects.filter(seating=seating, number=number).first()
+    deal = Deal.objects.filter(seating=seating, number=number).order_by("pk").first()
     previous = _snapshot(deal) if deal else None
     if deal is None:
         deal = Deal(seating=seating, number=number, version=0)
@@ -361,7 +367,7 @@ def record_draw(
         _check_deal_number(seating, number)
         seating.round.session.evening.rules.check_result(DealResult(DRAW, False, 0, 0))
         if key is not None:
-            sent = DrawnDeal.objects.filter(seating=seating, submission=key).first()
+            sent = DrawnDeal.objects.filter(seating=seating, submission=key).order_by("pk").first()
             if sent is not None:
                 sent.outcome = "replayed"
                 return sent
