@@ -219,6 +219,7 @@ def evening_history(
     exclude: Session | None = None,
     sessions: tuple[int, ...] | None = None,
     rounds: tuple[int, ...] | None = None,
+    players: Iterable[int] | None = None,
 ) -> EveningHistory:
     """The evening's drawn sessions: partnerships, every round's tables (with matchsticks so far
     and the table's link token) and sit-outs (4 queries, whatever the number of players).
@@ -227,8 +228,11 @@ def evening_history(
     ``sessions``: only these session numbers (a document of one session, the seat finder).
     ``rounds``: only these rounds (ids; a tablet's "where everyone sits next"), with the
     partnerships of their sessions.
+    ``players``: only the tables these players (ids) sit at and the partnerships there or
+    sitting out (a tablet's four players at 1,000 players): the seats
+    (:meth:`RoundHistory.seats`) of these players are right, everything else is partial.
     """
-    return evening_histories([evening], exclude=exclude, sessions=sessions, rounds=rounds)[evening.pk]
+    return evening_histories([evening], exclude=exclude, sessions=sessions, rounds=rounds, players=players)[evening.pk]
 
 
 def evening_histories(
@@ -237,6 +241,7 @@ def evening_histories(
     exclude: Session | None = None,
     sessions: tuple[int, ...] | None = None,
     rounds: tuple[int, ...] | None = None,
+    players: Iterable[int] | None = None,
 ) -> dict[int, EveningHistory]:
     """:func:`evening_history` of several evenings at once: evening id -> EveningHistory (4
     queries, whatever the number of evenings and players; an evening without sessions gets an
@@ -253,22 +258,31 @@ def evening_histories(
             "id", "evening_id", "number", "sitout_player_id", "sitout_player_2_id"
         )
     }
-    partnerships: dict[int, list[PartnershipHistory]] = {pk: [] for pk in by_id}
-    team_of: dict[int, Team] = {}
-    for p in Partnership.objects.filter(session__in=sessions_qs).values(
-        "id", "session_id", "number", "player_1", "player_2", "player_3"
-    ):
-        players = (p["player_1"], p["player_2"]) + ((p["player_3"],) if p["player_3"] is not None else ())
-        partnership = PartnershipHistory(p["id"], p["session_id"], p["number"], players)
-        partnerships[loaded[p["session_id"]][0]].append(partnership)
-        team_of[partnership.id] = partnership.players
     rounds_qs = Round.objects.filter(session__in=sessions_qs)
     if rounds is not None:
         rounds_qs = rounds_qs.filter(pk__in=rounds)
+    seatings = Seating.objects.filter(round__in=rounds_qs)
+    partnerships_qs = Partnership.objects.filter(session__in=sessions_qs)
+    if players is not None:
+        ids = list(players)
+        theirs = partnerships_qs.filter(Q(player_1__in=ids) | Q(player_2__in=ids) | Q(player_3__in=ids))
+        seatings = seatings.filter(Q(team_a__in=theirs) | Q(team_b__in=theirs))
+        partnerships_qs = partnerships_qs.filter(
+            Q(pk__in=theirs)
+            | Q(pk__in=seatings.values("team_a"))
+            | Q(pk__in=seatings.values("team_b"))
+            | Q(pk__in=rounds_qs.values("sitout_partnership"))
+        )
+    partnerships: dict[int, list[PartnershipHistory]] = {pk: [] for pk in by_id}
+    team_of: dict[int, Team] = {}
+    for p in partnerships_qs.values("id", "session_id", "number", "player_1", "player_2", "player_3"):
+        team = (p["player_1"], p["player_2"]) + ((p["player_3"],) if p["player_3"] is not None else ())
+        partnership = PartnershipHistory(p["id"], p["session_id"], p["number"], team)
+        partnerships[loaded[p["session_id"]][0]].append(partnership)
+        team_of[partnership.id] = partnership.players
     tables: dict[int, list[TableHistory]] = {}
     seatings = (
-        Seating.objects.filter(round__in=rounds_qs)
-        .order_by("table__number")
+        seatings.order_by("table__number")
         .values(
             "id",
             "round_id",

@@ -295,8 +295,10 @@ def next_seats(seating: Seating) -> list[NextSeat]:
     )
     if after is None:
         return [NextSeat(player=p, seat=None, not_drawn=True) for p in players]
-    # That round alone, not two whole sessions: the same few queries at 24 or 1,000 players.
-    history = evening_history(session.evening, sessions=(after[1],), rounds=(after[0],))
+    # That round alone and the tables of these players: the same few small queries at 24 or 1,000.
+    history = evening_history(
+        session.evening, sessions=(after[1],), rounds=(after[0],), players=[p.pk for p in players]
+    )
     seats = history.rounds[0].seats()
     mine = [seats.get(p.pk) for p in players]
     people = Player.objects.in_bulk({p for s in mine if s is not None for p in s.partners})
