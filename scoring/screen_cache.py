@@ -15,10 +15,11 @@ own transaction (:func:`scoring.services.base.evening_changed`). So:
 - **A time floor for the public screens.** With deals arriving several times a second the
   version changes all the time; a public screen is recomputed at most once every
   :data:`FLOOR_SECONDS` (one computation per key: ``cache.add`` is the lock; the others serve
-  the previous result meanwhile). Correctness: the result served at time *t* holds every write
-  committed before *t* − ``FLOOR_SECONDS``, and ``FLOOR_SECONDS`` is shorter than the screens'
-  poll interval, so a screen never shows a ranking older than the last write for longer than
-  one poll interval (``tests/test_screen_cache.py``).
+  the previous result meanwhile, or when there is none yet wait for the one being computed).
+  Correctness: the result served at time *t* holds every write committed before
+  *t* − ``FLOOR_SECONDS``, and ``FLOOR_SECONDS`` is shorter than the screens' poll interval, so
+  a screen never shows a ranking older than the last write for longer than one poll interval
+  (``tests/test_screen_cache.py``).
 """
 
 from __future__ import annotations
@@ -48,6 +49,10 @@ FLOOR_SECONDS: float = getattr(settings, "SCREEN_FLOOR_SECONDS", 5.0)
 LOCK_SECONDS = 30
 #: Entries are dropped after this long without a new version (seconds).
 ENTRY_SECONDS = 600
+#: A poll that finds no result at all while another worker computes the first one waits this
+#: long for it (seconds), looking every WAIT_STEP_SECONDS, before computing it itself.
+WAIT_SECONDS = 5.0
+WAIT_STEP_SECONDS = 0.05
 
 
 @dataclass(frozen=True)
@@ -99,9 +104,16 @@ def computed(
     now = time.time()
     if entry is not None and (entry.version == version or now - entry.at < floor):
         return entry
-    locked = bool(floor) and entry is not None
+    locked = bool(floor)
     if locked and not cache.add(f"{key}:computing", 1, timeout=LOCK_SECONDS):
-        return entry  # another worker is computing it: the previous result meanwhile
+        if entry is not None:
+            return entry  # another worker is computing it: the previous result meanwhile
+        # Nothing to show yet (the first poll of a screen, 100 phones at once): wait for the one
+        # computation under way instead of starting a hundred.
+        entry = _awaited(cache, key)
+        if entry is not None and (entry.version == version or time.time() - entry.at < floor):
+            return entry
+        locked = False  # none in time, or too old already: computed here as well
     try:
         value = compute()
         fresh = value if isinstance(value, Computed) else Computed(version, now, value)
@@ -110,6 +122,17 @@ def computed(
         if locked:
             cache.delete(f"{key}:computing")
     return fresh
+
+
+def _awaited(cache, key: str) -> Computed | None:
+    """The entry another worker is computing, once it is stored; None after :data:`WAIT_SECONDS`."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    while time.monotonic() < deadline:
+        time.sleep(WAIT_STEP_SECONDS)
+        entry = cache.get(key)
+        if entry is not None:
+            return entry
+    return None
 
 
 def _hash(*parts) -> str:

@@ -4,6 +4,9 @@ than the last write for longer than one poll interval."""
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 from django.core.cache import caches
 from django.db import connection
@@ -114,6 +117,41 @@ def test_one_computation_per_key_while_another_worker_computes(drawn, monkeypatc
     assert screen_cache.computed("t", drawn.pk, 2, compute).value == 2 and len(calls) == 2
     # Without a floor (the organiser's pages) an older result is never served.
     assert screen_cache.computed("t", drawn.pk, 3, compute).value == 3
+
+
+def _computing_elsewhere(evening, kind: str = "t") -> str:
+    """The cache key of ``kind``, its lock taken as by another worker; returns the key."""
+    key = f"screen:{kind}:{evening.pk}:{screen_cache._hash('')}"
+    assert caches[screen_cache.CACHE].add(f"{key}:computing", 1)
+    return key
+
+
+def test_the_first_polls_wait_for_the_one_computation_under_way(drawn):
+    """100 phones opening the screen at once, nothing computed yet: one computes, the others wait
+    for its result instead of each computing the ranking of 1,000 players (issue 15)."""
+    key = _computing_elsewhere(drawn)
+    calls = []
+
+    def other_worker():
+        time.sleep(0.2)
+        caches[screen_cache.CACHE].set(key, screen_cache.Computed(1, time.time(), "theirs"))
+
+    thread = threading.Thread(target=other_worker)
+    thread.start()
+    got = screen_cache.computed("t", drawn.pk, 1, lambda: calls.append(1) or "mine", floor=5)
+    thread.join()
+    assert got.value == "theirs" and calls == []
+
+
+def test_a_waiting_poll_computes_itself_when_no_result_or_only_an_old_one_comes(drawn, monkeypatch):
+    _computing_elsewhere(drawn)
+    monkeypatch.setattr(screen_cache, "WAIT_SECONDS", 0.1)
+    assert screen_cache.computed("t", drawn.pk, 1, lambda: "mine", floor=5).value == "mine"
+    # A result of an older version, begun longer ago than the floor, is not served either.
+    _computing_elsewhere(drawn, "u")
+    old = screen_cache.Computed(1, time.time() - 60, "old")
+    monkeypatch.setattr(screen_cache, "_awaited", lambda cache, key: old)
+    assert screen_cache.computed("u", drawn.pk, 2, lambda: "mine", floor=5).value == "mine"
 
 
 def test_the_screens_cache_is_shared_by_every_worker(settings):
