@@ -24,7 +24,8 @@ as ``make serve`` starts it (4 workers x 4 threads; the project's settings plus 
 ``bench/bench_urls.py``): 26 players with 6 tablets, 300 with 75, 1,000 with 250 (``--fields``;
 ``BENCH_QUICK=1`` leaves out the 1,000), each with 60 live-overview pollers (organiser logins,
 every 5 s) and 100 phones on the public ranking screen (every 10 s), all sending
-``If-None-Match`` as a browser does, and one client asking the bare view twice a second. Each
+``If-None-Match`` as a browser does, and one client asking the bare view twice a second; they
+start once every tablet shows its page, each at a random moment of its interval. Each
 tablet polls its table's state every 15 s as the page does (204 while nothing changed) and plays
 round 1 as the page's own script does (htmx POST with the form's idempotency key and
 version, one deal resent, finish, confirm), one deal every ``--deal-every`` seconds (30: at
@@ -92,6 +93,12 @@ login[SESSION_KEY], login[BACKEND_SESSION_KEY] = str(user.pk), settings.AUTHENTI
 login[HASH_SESSION_KEY] = user.get_session_auth_hash()
 login.create()
 tokens = dict(Table.objects.filter(evening=evening).values_list("number", "token"))
+from django.db import connection
+if connection.vendor == "postgresql":
+    # The planner's statistics of the tables just filled, as autovacuum gathers them within a
+    # minute of an import or a draw in the hall (the load here starts seconds after them).
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
 print(json.dumps({{"evening": evening.pk, "tokens": tokens, "session": login.session_key}}))
 """
 
@@ -560,14 +567,16 @@ def run_field(players: int, tables: int, args, database: str) -> bool:
             pollers.append(tablet.poller)
         pollers.append(Poller("bare view", "/bench/bare/", BARE_EVERY, port, htmx=False))
         poll_threads = [threading.Thread(target=p.run, args=(stop,), daemon=True) for p in pollers]
-        for thread in poll_threads:
-            thread.start()
         ready = threading.Barrier(len(tablets) + 1)
         deadline = time.monotonic() + RUN_TIMEOUT
         threads = [threading.Thread(target=t.run, args=(ready, 1, args.deals, deadline), daemon=True) for t in tablets]
         for thread in threads:
             thread.start()
         ready.wait(timeout=300)
+        # The screens open once every tablet shows its page: a tablet polls with the fingerprint
+        # of the page it shows (before, a poll could go out with none and get the whole page).
+        for thread in poll_threads:
+            thread.start()
         load_start = time.perf_counter()
         cpu_start = server_cpu_seconds(server.pid)
         machine_start, own_start = machine_cpu_seconds(), own_cpu_seconds()
