@@ -281,7 +281,8 @@ def _rows(state: ScorerState, seating: Seating) -> list[DealRow]:
 def next_seats(seating: Seating) -> list[NextSeat]:
     """Where each of a seating's players (four, or six in six-handed Bräus) sits in the following
     round (or the first round of the next session, if it has been drawn): 6 queries, that round,
-    :func:`~scoring.selectors.history.evening_history` of it alone and the partners."""
+    :func:`~scoring.selectors.history.evening_history` of it alone and of the tables these
+    players sit at, and the partners (a few rows, whatever the field's size)."""
     session = seating.round.session
     players = [*seating.team_a.players, *seating.team_b.players]
     after = (
