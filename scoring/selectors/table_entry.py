@@ -223,37 +223,45 @@ def table_signature(table: Table) -> str:
     count, versions and last change; its recorded draws), the latest session drawn, the rule set.
 
     The page carries it and polls with it every 15 s (``scorer:poll``): the same fingerprint
-    means 204, nothing to redraw. Two small queries and no model objects, whatever the evening's
-    size, so 250 polling tablets cost the server little. Take it *before* loading the state the
-    page shows: a write in between then makes the next poll redraw, never hides a change.
+    means 204, nothing to redraw. One small query (two for a table that plays in no round) and
+    no model objects, whatever the evening's size, so 250 polling tablets cost the server little.
+    Take it *before* loading the state the page shows: a write in between then makes the next
+    poll redraw, never hides a change.
 
-    The two queries are written out in SQL (:func:`_signature_sql`, the same on SQLite and
-    PostgreSQL): the ORM took 20 times longer to build and compile them than the database took
-    to answer them, on every poll of every tablet.
+    The query is written out in SQL (:func:`_signature_sql`, the same on SQLite and PostgreSQL):
+    the ORM took 20 times longer to build and compile it than the database took to answer it,
+    on every poll of every tablet; and on PostgreSQL each query is a round trip to another
+    process, which waits for a core like everything else when the room is busy.
     """
     rounds_sql, latest_sql = _signature_sql(connection.vendor)
     with connection.cursor() as cursor:
-        cursor.execute(rounds_sql, [table.pk])
-        rounds = cursor.fetchall()
-        cursor.execute(latest_sql, [table.evening_id])
-        latest = cursor.fetchone()[0]
+        cursor.execute(rounds_sql, [table.evening_id, table.pk])
+        rows = cursor.fetchall()
+        if rows:  # the latest session drawn comes with every row
+            latest = rows[0][0]
+        else:  # a table that plays in no round yet (or none of this session)
+            cursor.execute(latest_sql, [table.evening_id])
+            latest = cursor.fetchone()[0]
     evening = table.evening
-    parts = (rounds, latest, evening.rule_set, evening.deals_per_round)
+    parts = ([row[1:] for row in rows], latest, evening.rule_set, evening.deals_per_round)
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
 
 @functools.cache
 def _signature_sql(vendor: str) -> tuple[str, str]:
     """The SQL of :func:`table_signature` (``vendor``: the cache key; the text is the same for
-    SQLite and PostgreSQL): per round of the table, in session and round order, its id,
-    finished (when, by whom), confirmed, locked, closed, its deals' count, summed versions and
-    last change, and its recorded draws (parameter: the table's id); then the evening's latest
-    session number (parameter: the evening's id)."""
+    SQLite and PostgreSQL): per round of the table, in session and round order, the evening's
+    latest session number, the round's id, finished (when, by whom), confirmed, locked, closed,
+    its deals' count, summed versions and last change, and its recorded draws (parameters: the
+    evening's id, the table's id); then the evening's latest session number alone, for a table
+    with no round (parameter: the evening's id)."""
     name = {
         model: connection.ops.quote_name(model._meta.db_table) for model in (Seating, Round, Session, Deal, DrawnDeal)
     }
+    latest = f"SELECT MAX(number) FROM {name[Session]} WHERE evening_id = %s"  # noqa: S608 - table names only
     rounds = f"""
-        SELECT s.id, s.entered_at, s.entered_by, s.confirmed_at, r.locked, se.closed,
+        SELECT ({latest}),
+               s.id, s.entered_at, s.entered_by, s.confirmed_at, r.locked, se.closed,
                COUNT(d.id), SUM(d.version), MAX(d.updated_at),
                (SELECT COUNT(*) FROM {name[DrawnDeal]} dd WHERE dd.seating_id = s.id)
         FROM {name[Seating]} s
@@ -263,7 +271,6 @@ def _signature_sql(vendor: str) -> tuple[str, str]:
         WHERE s.table_id = %s
         GROUP BY s.id, s.entered_at, s.entered_by, s.confirmed_at, r.locked, se.closed, se.number, r.number
         ORDER BY se.number, r.number"""
-    latest = f"SELECT MAX(number) FROM {name[Session]} WHERE evening_id = %s"  # noqa: S608 - table names only
     return rounds, latest
 
 

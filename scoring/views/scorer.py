@@ -149,7 +149,7 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
 @require_safe
 def table_poll(request: HttpRequest, token: str) -> HttpResponse:
     """For the page's polling: 204 while nothing has changed since ``?s=<signature>``
-    (:func:`scoring.selectors.table_signature`, two small queries), else the page's changing part."""
+    (:func:`scoring.selectors.table_signature`, one small query), else the page's changing part."""
     table = _table(request, token)
     if isinstance(table, HttpResponse):
         return table
