@@ -44,6 +44,20 @@ def test_a_poll_finds_its_login_without_the_database(organiser_client, roster_ev
         assert organiser_client.get(url, HTTP_IF_NONE_MATCH=tag, HTTP_HX_REQUEST="true").status_code == 304
 
 
+def test_a_poll_that_gets_the_grid_takes_two_queries_at_any_size(
+    organiser_client, roster_evening, django_assert_num_queries
+):
+    """While deals arrive most live-overview polls get the grid (issue 15): from the shared
+    cache it takes the evening (with its version) and its sessions: 2 queries."""
+    services.draw_session(evening=roster_evening, seed=1)
+    url = reverse("organiser:live", args=[roster_evening.pk]) + "?durchgang=1"
+    organiser_client.get(url)  # the CSRF cookie
+    organiser_client.get(url, HTTP_HX_REQUEST="true")  # grid and rows now in the shared cache
+    with django_assert_num_queries(2):
+        response = organiser_client.get(url, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and 'data-testid="live-counts"' in response.content.decode()
+
+
 def test_logout_counts_at_once_and_a_deleted_login_after_a_minute(
     organiser_client, organiser, roster_evening, monkeypatch
 ):

@@ -8,7 +8,7 @@ import time
 from datetime import UTC, datetime
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
@@ -30,21 +30,23 @@ POLL_SECONDS = 5
 POLL_FLOOR_SECONDS = 2.0
 
 
-def _chosen_session(request: HttpRequest, evening: Evening) -> Session | None:
+def _sessions(evening: Evening) -> list[Session]:
+    """The evening's sessions drawn, in order (one query; an evening has a handful)."""
+    return list(evening.sessions.order_by("number"))
+
+
+def _chosen_session(request: HttpRequest, sessions: list[Session]) -> Session | None:
     """The session asked for (?durchgang=N), else the latest one drawn."""
-    sessions = evening.sessions.order_by("number")
     number = ascii_int(request.GET.get("durchgang") or request.POST.get("durchgang"))
-    if number is not None:
-        chosen = sessions.filter(number=number).first()
-        if chosen is not None:
-            return chosen
-    return sessions.last()
+    chosen = next((s for s in sessions if s.number == number), None)
+    return chosen or (sessions[-1] if sessions else None)
 
 
 def _dashboard(
-    request: HttpRequest, evening: Evening, session: Session | None, floor: float = 0
+    request: HttpRequest, evening: Evening, sessions: list[Session], session: Session | None, floor: float = 0
 ) -> tuple[HttpResponse, int, float]:
-    """The page (or its grid for htmx), the evening version and time of the grid shown."""
+    """The page (or its grid for htmx), the evening version and time of the grid shown
+    (``sessions``: :func:`_sessions`, ``session``: the one shown)."""
     entry = None
     if session is not None:  # shared by every organiser's screen until the evening changes
         entry = screen_cache.computed(
@@ -67,7 +69,7 @@ def _dashboard(
         ).value
     context = {
         "evening": evening,
-        "sessions": list(evening.sessions.order_by("number").values_list("number", flat=True)),
+        "sessions": [s.number for s in sessions],
         "session": session,
         "grid": entry.value if entry else None,
         "grid_rows": rows,
@@ -87,23 +89,25 @@ def live_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     """Tables x rounds with each one's state; the grid reloads itself every few seconds (a poll
     that finds the evening unchanged gets 304, scoring.screen_cache). While deals arrive, the
     grid of the polls is recomputed at most every :data:`POLL_FLOOR_SECONDS` for all screens."""
-    version = screen_cache.evening_version(request, pk)
+    # The whole evening in the query that reads its version: a poll that gets the grid (most of
+    # them while deals arrive) needs it, and on PostgreSQL each query is a round trip.
+    evening = Evening.objects.filter(pk=pk).order_by().first()
+    if evening is None:
+        raise Http404
     variant = screen_cache.organiser_variant(request)
     poll = bool(request.htmx) and not request.htmx.history_restore_request
     floor = POLL_FLOOR_SECONDS if poll else 0
-    if version is not None and (
-        unchanged := screen_cache.not_modified(request, version, variant, floor=floor, private=True)
-    ):
+    if unchanged := screen_cache.not_modified(request, evening.version, variant, floor=floor, private=True):
         return unchanged
-    evening = _evening(pk)
-    response, version, at = _dashboard(request, evening, _chosen_session(request, evening), floor)
+    sessions = _sessions(evening)
+    response, version, at = _dashboard(request, evening, sessions, _chosen_session(request, sessions), floor)
     return screen_cache.tagged(response, version, variant, at=at if floor else 0, private=True)
 
 
 def _back(request: HttpRequest, evening: Evening, session: Session | None) -> HttpResponse:
     if request.htmx:
         evening.refresh_from_db(fields=["version"])  # the write just made: never the grid from before
-        return _dashboard(request, evening, session)[0]
+        return _dashboard(request, evening, _sessions(evening), session)[0]
     url = reverse("organiser:live", args=[evening.pk])
     if session is not None:
         url += f"?durchgang={session.number}"
