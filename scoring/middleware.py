@@ -30,7 +30,8 @@ EXPORTS = frozenset({"ranking", "deal_results"})
 def evening_language(match: ResolverMatch | None, query, request: HttpRequest | None = None) -> str | None:
     """The language a request must be answered in, or None for the usual choice (browser,
     organiser). One small query for the pages of the room; none for the others. It also reads
-    the evening's version and sets ``request.evening_state`` (``scoring.screen_cache``); for a
+    the evening's version and sets ``request.evening_state`` (``scoring.screen_cache``) and
+    ``request.room_evening`` (the evening, None for an unknown one); for a
     table link it loads the table with its evening and sets ``request.scorer_table`` (None for
     an unknown link), which the scorer's views use instead of a query of their own."""
     if match is None:
@@ -58,16 +59,19 @@ def evening_language(match: ResolverMatch | None, query, request: HttpRequest | 
             and (match.route.endswith(".pdf") or (match.url_name in EXPORTS and query.get("_export")))
         )
     ):
-        evenings = Evening.objects.filter(pk=kwargs["pk"]).values_list("language", "version", "ranking_hidden")
+        evenings = Evening.objects.filter(pk=kwargs["pk"]).order_by()
     if evenings is None:
         return None
-    row = evenings.first()
-    if row is None:
-        return None
-    language, *state = row
+    evening = evenings.first()
     if request is not None:
-        request.evening_state = tuple(state)  # scoring.screen_cache: the ETag needs no second query
-    return _usable(language)
+        # The whole evening: the public screen that answers with its page (most polls while
+        # deals arrive) uses it instead of asking the database again (request.room_evening).
+        request.room_evening = evening
+    if evening is None:
+        return None
+    if request is not None:
+        request.evening_state = (evening.version, evening.ranking_hidden)  # scoring.screen_cache
+    return _usable(evening.language)
 
 
 def _usable(language: str) -> str | None:

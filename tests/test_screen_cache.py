@@ -65,6 +65,18 @@ def test_unchanged_ranking_screen_poll_is_304_after_one_query(client, drawn, dja
     assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200
 
 
+def test_a_ranking_screen_poll_served_from_the_shared_cache_takes_one_query(
+    client, drawn, django_assert_num_queries
+):
+    """While deals arrive most phones get the fragment (issue 15): the evening is read once,
+    with its version and language, and the fragment comes from the shared cache."""
+    url = reverse("public:ranking_screen", args=[drawn.pk])
+    first = client.get(url, **HTMX)
+    with django_assert_num_queries(1):
+        again = client.get(url, **HTMX)  # no If-None-Match: a phone that has just opened the screen
+    assert again.status_code == 200 and again.content == first.content
+
+
 def test_ranking_screen_after_a_write_is_fresh_within_one_poll_interval(client, drawn, monkeypatch):
     """Write, then poll, then compare with a fresh computation."""
     clock = Clock(monkeypatch)

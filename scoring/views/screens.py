@@ -25,6 +25,15 @@ def _partial(request: HttpRequest) -> bool:
     return bool(request.htmx) and not request.htmx.history_restore_request
 
 
+def _evening(request: HttpRequest, pk: int) -> Evening:
+    """The evening of a public page: the one the language middleware read with its version
+    (``request.room_evening``, no second query), else from the database; 404 when none."""
+    evening = getattr(request, "room_evening", None)
+    if evening is None or evening.pk != pk:
+        return get_object_or_404(Evening, pk=pk)
+    return evening
+
+
 def _screen_data(evening: Evening, hidden: bool) -> dict:
     """What the ranking screen shows, for the shared cache (scoring.screen_cache)."""
     rows = [] if hidden else selectors.evening_ranking(evening)
@@ -56,7 +65,7 @@ def ranking_screen(request: HttpRequest, pk: int) -> HttpResponse:
     floor = screen_cache.FLOOR_SECONDS
     if unchanged := screen_cache.not_modified(request, version, variant, floor=floor):
         return unchanged
-    evening = get_object_or_404(Evening, pk=pk)
+    evening = _evening(request, pk)
 
     def data() -> screen_cache.Computed:
         return screen_cache.computed(
@@ -111,7 +120,7 @@ def _seat_page(request: HttpRequest, pk: int, view) -> HttpResponse:
     if unchanged := screen_cache.not_modified(request, version, variant, floor=floor):
         return unchanged
     at = time.time()
-    return screen_cache.tagged(view(get_object_or_404(Evening, pk=pk)), version, variant, at=at)
+    return screen_cache.tagged(view(_evening(request, pk)), version, variant, at=at)
 
 
 @require_safe
