@@ -65,9 +65,7 @@ def test_unchanged_ranking_screen_poll_is_304_after_one_query(client, drawn, dja
     assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200
 
 
-def test_a_ranking_screen_poll_served_from_the_shared_cache_takes_one_query(
-    client, drawn, django_assert_num_queries
-):
+def test_a_ranking_screen_poll_served_from_the_shared_cache_takes_one_query(client, drawn, django_assert_num_queries):
     """While deals arrive most phones get the fragment (issue 15): the evening is read once,
     with its version and language, and the fragment comes from the shared cache."""
     url = reverse("public:ranking_screen", args=[drawn.pk])
