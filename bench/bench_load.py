@@ -425,10 +425,10 @@ def _start_gunicorn(env: dict, port: int, log_path: Path, workers: int, threads:
         )
 
 
-def server_cpu_seconds(master: int) -> float:
-    """CPU time (user + system) used so far by gunicorn: the master and its workers (/proc)."""
+def server_cpu_by_process(master: int) -> dict[int, float]:
+    """CPU time (user + system, seconds) used so far by each gunicorn process (pid: seconds)."""
     ticks = os.sysconf("SC_CLK_TCK")
-    total = 0.0
+    used: dict[int, float] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
@@ -436,15 +436,24 @@ def server_cpu_seconds(master: int) -> float:
             continue
         pid, ppid = int(stat.parent.name), int(fields[1])
         if master in (pid, ppid):
-            total += (int(fields[11]) + int(fields[12])) / ticks
-    return total
+            used[pid] = (int(fields[11]) + int(fields[12])) / ticks
+    return used
 
 
 def machine_cpu_seconds() -> float:
     """CPU time (seconds, all cores) the whole machine has been busy so far (/proc/stat)."""
+    return sum(_machine_cpu())
+
+
+def stolen_cpu_seconds() -> float:
+    """CPU time (seconds, all cores) a virtual machine's host gave to other guests so far."""
+    return _machine_cpu()[-1]
+
+
+def _machine_cpu() -> tuple[float, ...]:
     fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
     user, nice, system, _idle, _iowait, irq, softirq, steal = (int(v) for v in fields[:8])
-    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+    return tuple(v / os.sysconf("SC_CLK_TCK") for v in (user, nice, system, irq, softirq, steal))
 
 
 def own_cpu_seconds() -> float:
@@ -578,13 +587,14 @@ def run_field(players: int, tables: int, args, database: str) -> bool:
         for thread in poll_threads:
             thread.start()
         load_start = time.perf_counter()
-        cpu_start = server_cpu_seconds(server.pid)
-        machine_start, own_start = machine_cpu_seconds(), own_cpu_seconds()
+        cpu_start = server_cpu_by_process(server.pid)
+        machine_start, own_start, stolen_start = machine_cpu_seconds(), own_cpu_seconds(), stolen_cpu_seconds()
         for thread in threads:
             thread.join(timeout=max(0.0, deadline - time.monotonic()) + 5)
         elapsed = time.perf_counter() - load_start
-        cpu = server_cpu_seconds(server.pid) - cpu_start
+        cpu_end = server_cpu_by_process(server.pid)
         machine, own = machine_cpu_seconds() - machine_start, own_cpu_seconds() - own_start
+        stolen = stolen_cpu_seconds() - stolen_start
         hung = sum(1 for thread in threads if thread.is_alive())
         # The room between rounds: the screens go on polling, nothing changes (304s).
         stop.wait(max(args.quiet, args.min_duration - elapsed))
@@ -602,11 +612,19 @@ def run_field(players: int, tables: int, args, database: str) -> bool:
     errors = server_log.count("Traceback") + server_log.count("database is locked")
     until = max(elapsed + args.quiet, args.min_duration)
     print(f"  tablets done after {elapsed:.0f} s; the screens polled on, the room quiet, until {until:.0f} s")
-    print(f"  server CPU while the tablets played: {cpu:.0f} s in {elapsed:.0f} s = {cpu / elapsed:.2f} cores")
+    per_process = sorted(
+        ((seconds - cpu_start.get(pid, 0.0)) / elapsed for pid, seconds in cpu_end.items()), reverse=True
+    )
+    cpu = sum(per_process) * elapsed
+    print(
+        f"  server CPU while the tablets played: {cpu:.0f} s in {elapsed:.0f} s = {cpu / elapsed:.2f} cores "
+        f"(per process, master included: {', '.join(f'{c:.2f}' for c in per_process)})"
+    )
     print(
         f"  the whole machine meanwhile: {machine / elapsed:.2f} of {os.cpu_count()} cores busy; of them this "
         f"script (the simulated tablets and screens) {own / elapsed:.2f}, gunicorn {cpu / elapsed:.2f}, "
-        f"the rest (database server, other jobs) {max(0.0, machine - own - cpu) / elapsed:.2f}"
+        f"the rest (database server, other jobs) {max(0.0, machine - own - cpu - stolen) / elapsed:.2f}, "
+        f"taken by other guests of the host (steal) {stolen / elapsed:.2f}"
     )
     bad = _report(tablets, pollers, counts, errors, hung, len(tokens))
     if not bad:
