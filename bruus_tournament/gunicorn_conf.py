@@ -22,7 +22,7 @@ wsgi.Response.default_headers = _without_server_header
 
 # A worker's threads share one interpreter lock. A thread back from the database waits for it
 # up to the switch interval while another thread renders a page (Python's default: 5 ms), and
-# a deal entry asks the database about 16 times. At 1 ms those waits shrink (README "How far one
+# a deal entry asks the database about 15 times. At 1 ms those waits shrink (README "How far one
 # laptop carries"); the workers are forked from this process and inherit the setting.
 sys.setswitchinterval(float(os.environ.get("GIL_SWITCH_INTERVAL", "0.001")))
 
