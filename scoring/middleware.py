@@ -30,8 +30,8 @@ EXPORTS = frozenset({"ranking", "deal_results"})
 def evening_language(match: ResolverMatch | None, query, request: HttpRequest | None = None) -> str | None:
     """The language a request must be answered in, or None for the usual choice (browser,
     organiser). One small query for the pages of the room; none for the others. It also reads
-    the evening's version and sets ``request.evening_state`` (``scoring.screen_cache``) and
-    ``request.room_evening`` (the evening, None for an unknown one); for a
+    the whole evening and sets ``request.room_evening`` (None for an unknown one), which the
+    public screens use for their ETag and page (``scoring.screen_cache.room_evening``); for a
     table link it loads the table with its evening and sets ``request.scorer_table`` (None for
     an unknown link), which the scorer's views use instead of a query of their own."""
     if match is None:
@@ -48,10 +48,7 @@ def evening_language(match: ResolverMatch | None, query, request: HttpRequest | 
             request.scorer_table = table
         if table is None:
             return None
-        evening = table.evening
-        if request is not None:
-            request.evening_state = (evening.version, evening.ranking_hidden)
-        return _usable(evening.language)
+        return _usable(table.evening.language)
     if "pk" in kwargs and (
         match.namespace == "public"
         or (
@@ -64,14 +61,10 @@ def evening_language(match: ResolverMatch | None, query, request: HttpRequest | 
         return None
     evening = evenings.first()
     if request is not None:
-        # The whole evening: the public screen that answers with its page (most polls while
-        # deals arrive) uses it instead of asking the database again (request.room_evening).
+        # The whole evening: the public screens read its version (ETag) and, when they answer
+        # with a page (most polls while deals arrive), the rest of it, without another query.
         request.room_evening = evening
-    if evening is None:
-        return None
-    if request is not None:
-        request.evening_state = (evening.version, evening.ranking_hidden)  # scoring.screen_cache
-    return _usable(evening.language)
+    return None if evening is None else _usable(evening.language)
 
 
 def _usable(language: str) -> str | None:

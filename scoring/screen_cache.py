@@ -65,13 +65,19 @@ class Computed:
     value: Any
 
 
+def room_evening(request: HttpRequest, pk: int) -> Evening | None:
+    """Evening ``pk`` as the language middleware read it for a page of the room
+    (``request.room_evening``, no query), or None when it read none (or another one)."""
+    evening = getattr(request, "room_evening", None)
+    return evening if evening is not None and evening.pk == pk else None
+
+
 def evening_state(request: HttpRequest, pk: int) -> tuple[int, bool] | None:
-    """The evening's version and whether its public ranking is hidden (None: no such evening);
-    read by the language middleware on the public pages (no extra query there), else one small
-    query."""
-    state = getattr(request, "evening_state", None)
-    if state is not None:
-        return state
+    """The evening's version and whether its public ranking is hidden (None: no such evening):
+    from :func:`room_evening` on the public pages (no extra query there), else one small query."""
+    evening = room_evening(request, pk)
+    if evening is not None:
+        return evening.version, evening.ranking_hidden
     return Evening.objects.filter(pk=pk).values_list("version", "ranking_hidden").first()
 
 

@@ -7,7 +7,7 @@ import time
 from datetime import UTC, datetime
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
@@ -16,6 +16,7 @@ from scoring import links, screen_cache, selectors, tiebreak_labels
 from scoring.domain.names import initial
 from scoring.models import Evening, Player
 from scoring.parsing import ascii_int
+from scoring.views.common import evening_or_404
 
 RANKING_POLL_SECONDS = 10
 SEAT_POLL_SECONDS = 15
@@ -27,11 +28,8 @@ def _partial(request: HttpRequest) -> bool:
 
 def _evening(request: HttpRequest, pk: int) -> Evening:
     """The evening of a public page: the one the language middleware read with its version
-    (``request.room_evening``, no second query), else from the database; 404 when none."""
-    evening = getattr(request, "room_evening", None)
-    if evening is None or evening.pk != pk:
-        return get_object_or_404(Evening, pk=pk)
-    return evening
+    (:func:`scoring.screen_cache.room_evening`, no second query), else the friendly 404."""
+    return screen_cache.room_evening(request, pk) or evening_or_404(pk)
 
 
 def _screen_data(evening: Evening, hidden: bool) -> dict:
