@@ -271,7 +271,11 @@ def test_deal_export_of_six_handed_braeus_names_three_players_a_team(organiser_c
 
     evening = make_evening(12, rule_set="braeus6")
     draw_six_handed(evening)
-    seatings = list(Seating.objects.filter(round__session__evening=evening).order_by("round__number"))
+    seatings = list(
+        Seating.objects.filter(round__session__evening=evening).order_by(
+            "round__session__number", "round__number", "table__number"
+        )
+    )
     for seating in seatings:
         services.enter_deal(seating_id=seating.pk, number=1, result=DealResult("A", False, 0, 0), via="Leitung")
     url = reverse("organiser:deal_results", args=[evening.pk])
