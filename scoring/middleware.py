@@ -39,7 +39,6 @@ def evening_language(match: ResolverMatch | None, query, request: HttpRequest | 
     kwargs = match.kwargs
     if not 0 < kwargs.get("pk", 1) <= MAX_ID:
         return None  # no such evening (the view answers 404); the database is not asked
-    evenings = None
     if match.namespace == "scorer" and "token" in kwargs:
         # The whole table with its evening: the scorer's view uses it (request.scorer_table)
         # instead of asking the database again.
@@ -49,17 +48,13 @@ def evening_language(match: ResolverMatch | None, query, request: HttpRequest | 
         if table is None:
             return None
         return _usable(table.evening.language)
-    if "pk" in kwargs and (
-        match.namespace == "public"
-        or (
-            match.namespace == "organiser"
-            and (match.route.endswith(".pdf") or (match.url_name in EXPORTS and query.get("_export")))
-        )
-    ):
-        evenings = Evening.objects.filter(pk=kwargs["pk"]).order_by()
-    if evenings is None:
+    room_page = match.namespace == "public" or (
+        match.namespace == "organiser"
+        and (match.route.endswith(".pdf") or (match.url_name in EXPORTS and query.get("_export")))
+    )
+    if "pk" not in kwargs or not room_page:
         return None
-    evening = evenings.first()
+    evening = Evening.objects.filter(pk=kwargs["pk"]).first()
     if request is not None:
         # The whole evening: the public screens read its version (ETag) and, when they answer
         # with a page (most polls while deals arrive), the rest of it, without another query.

@@ -8,7 +8,7 @@ import time
 from datetime import UTC, datetime
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
@@ -91,9 +91,7 @@ def live_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     grid of the polls is recomputed at most every :data:`POLL_FLOOR_SECONDS` for all screens."""
     # The whole evening in the query that reads its version: a poll that gets the grid (most of
     # them while deals arrive) needs it, and on PostgreSQL each query is a round trip.
-    evening = Evening.objects.filter(pk=pk).order_by().first()
-    if evening is None:
-        raise Http404
+    evening = _evening(pk)
     variant = screen_cache.organiser_variant(request)
     poll = bool(request.htmx) and not request.htmx.history_restore_request
     floor = POLL_FLOOR_SECONDS if poll else 0
