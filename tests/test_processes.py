@@ -9,6 +9,7 @@ mode; the in-memory test database cannot be shared between processes):
 from __future__ import annotations
 
 import contextlib
+import http.client
 import http.cookiejar
 import os
 import re
@@ -228,8 +229,8 @@ class Tablet:
         try:
             with self.opener.open(request, timeout=10) as response:
                 page = response.read().decode()
-        except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
-            return None
+        except (urllib.error.URLError, ConnectionError, TimeoutError, OSError, http.client.HTTPException):
+            return None  # no answer, or one cut off by the kill (IncompleteRead): not acknowledged
         if response.status != 200 or f"Spiel {number} gespeichert" not in page:
             return None
         return int(re.search(rf'data-deal="{number}" data-entered="1" data-version="(\d+)"', page).group(1))
