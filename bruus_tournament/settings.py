@@ -5,7 +5,9 @@ Every setting has a default that is safe on an organiser's laptop:
 - ``DEBUG`` (true/false, default ``false``).
 - ``SECRET_KEY``: if unset, a random key is made once and kept in ``DATA_DIR/secret_key``
   (mode 0600); if set, at least 50 characters.
-- ``DATA_DIR`` (path, default ``<project>/var``): SQLite database, secret key, static files.
+- ``DATA_DIR`` (path; default ``<checkout>/var`` in a checkout, the user's data folder of
+  platformdirs when installed, e.g. ``~/.local/share/bruus-turnier`` or
+  ``%LOCALAPPDATA%\\bruus-turnier``): SQLite database, secret key, caches, static files.
 - ``DATABASE_URL`` (default ``sqlite:///DATA_DIR/bruus.sqlite3``, SQLite in WAL mode;
   ``postgres://user:password@host:5432/name`` for PostgreSQL).
 - ``ALLOWED_HOSTS`` (comma-separated, default ``localhost,127.0.0.1,[::1]``).
@@ -22,6 +24,7 @@ A wrong value stops the start with ``ImproperlyConfigured`` naming the setting.
 
 from __future__ import annotations
 
+import os
 import secrets
 from pathlib import Path
 
@@ -29,7 +32,13 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+PACKAGE_DIR = Path(__file__).resolve().parent
+BASE_DIR = PACKAGE_DIR.parent
+#: Templates, static files, compiled translations and the docs: beside the code in a checkout,
+#: inside the package (``bruus_tournament/resources``) in an installed wheel (pyproject.toml).
+INSTALLED_FROM_WHEEL = (PACKAGE_DIR / "resources").is_dir()
+RESOURCE_DIR = PACKAGE_DIR / "resources" if INSTALLED_FROM_WHEEL else BASE_DIR
+DOCS_DIR = RESOURCE_DIR / "docs"
 
 env = environ.Env()
 if (BASE_DIR / ".env").exists():
@@ -51,11 +60,27 @@ def _flag(name: str, default: bool) -> bool:
 
 DEBUG = _flag("DEBUG", False)
 USE_TLS = _flag("USE_TLS", False)
-DATA_DIR = Path(env.str("DATA_DIR", default=str(BASE_DIR / "var")))
+
+
+def _data_dir() -> Path:
+    """DATA_DIR if set; else ``var/`` in a checkout, the user's data folder when installed."""
+    raw = env.str("DATA_DIR", default="").strip()
+    if raw:
+        return Path(raw).expanduser()
+    if not INSTALLED_FROM_WHEEL:
+        return BASE_DIR / "var"
+    from platformdirs import user_data_path
+
+    return user_data_path("bruus-turnier", appauthor=False)
+
+
+DATA_DIR = _data_dir()
 try:
     DATA_DIR.mkdir(parents=True, exist_ok=True)
 except OSError as error:
     raise ImproperlyConfigured(f"DATA_DIR {DATA_DIR} cannot be created: {error.strerror}.") from None
+if not os.access(DATA_DIR, os.R_OK | os.W_OK | os.X_OK):
+    raise ImproperlyConfigured(f"DATA_DIR {DATA_DIR} is not readable and writable by this user.")
 
 
 def _secret_key() -> str:
@@ -167,7 +192,7 @@ ROOT_URLCONF = "bruus_tournament.urls"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [RESOURCE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -250,7 +275,7 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "de"
 LANGUAGES = [("de", _("German")), ("en", _("English"))]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [RESOURCE_DIR / "locale"]
 TIME_ZONE = "Europe/Berlin"
 USE_I18N = True
 USE_TZ = True
@@ -258,7 +283,7 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = DATA_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [RESOURCE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -283,7 +308,7 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 
 # The roster the demo evening of `make run` is built from.
 DEMO_PLAYERS_FILE = Path(
-    env.str("DEMO_PLAYERS_FILE", default=str(BASE_DIR.parent / "shared" / "data" / "players-schwesing.csv"))
+    env.str("DEMO_PLAYERS_FILE", default=str(PACKAGE_DIR.parent / "scoring" / "data" / "players-schwesing.csv"))
 )
 
 # --- Security ---------------------------------------------------------------------------------
