@@ -1,4 +1,4 @@
-"""Template filters for Bruus Turnier."""
+"""Template filters and tags for Bruus Turnier."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from fractions import Fraction
 from django import template
 from django.utils.formats import number_format
 
+from bruus_tournament import __version__
 from scoring.domain.ranking import one_decimal
 from scoring.via import show_via
 
@@ -55,3 +56,9 @@ def get_item(mapping, key):
 def via(text: str) -> str:
     """Where a change or confirmation came from, in the reader's language (scoring/via.py)."""
     return show_via(text)
+
+
+@register.simple_tag
+def app_version() -> str:
+    """The program's version (``bruus_tournament.__version__``), e.g. ``0.9.0``: the page footer."""
+    return __version__

@@ -1,0 +1,109 @@
+"""The program's version (issue 24, point 4): one line of pyproject.toml, read from the package's
+metadata when installed and from the checkout's pyproject.toml when not; shown in the footer of
+every page, written into every PDF (creator) and every backup (``app_version``)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+from importlib.metadata import PackageNotFoundError
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+import bruus_tournament
+from bruus_tournament import __version__
+from scoring import services
+from scoring.models import Seating
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def pyproject_version() -> str:
+    with (ROOT / "pyproject.toml").open("rb") as stream:
+        return tomllib.load(stream)["project"]["version"]
+
+
+# --- Where the version comes from --------------------------------------------------------------
+
+
+def test_the_version_is_the_one_of_pyproject():
+    """Installed or not, the version is pyproject.toml's (the metadata is made from it)."""
+    assert __version__ == pyproject_version()
+    assert __version__[0].isdigit() and __version__ != bruus_tournament.UNKNOWN
+
+
+def test_installed_the_metadata_says_not_installed_pyproject_does(monkeypatch):
+    monkeypatch.setattr(bruus_tournament, "version", lambda name: "7.8.9" if name == "bruus-turnier" else None)
+    assert bruus_tournament._version() == "7.8.9"
+
+    def not_installed(name):
+        raise PackageNotFoundError(name)
+
+    monkeypatch.setattr(bruus_tournament, "version", not_installed)
+    assert bruus_tournament._version() == pyproject_version()
+
+
+def test_a_pyproject_that_does_not_say_gives_unknown(tmp_path):
+    unknown = bruus_tournament.UNKNOWN
+    assert bruus_tournament._checkout_version(tmp_path / "missing.toml") == unknown
+    cases = {
+        "broken.toml": "[project\nversion = ",
+        "other.toml": '[project]\nname = "something-else"\nversion = "1.0"\n',
+        "no-version.toml": '[project]\nname = "bruus-turnier"\n',
+        "no-project.toml": "[tool.ruff]\nline-length = 120\n",
+        "ours.toml": '[project]\nname = "bruus-turnier"\nversion = "1.2.3"\n',
+    }
+    found = {}
+    for name, text in cases.items():
+        (tmp_path / name).write_text(text)
+        found[name] = bruus_tournament._checkout_version(tmp_path / name)
+    assert found == {name: unknown for name in cases if name != "ours.toml"} | {"ours.toml": "1.2.3"}
+
+
+def test_importing_the_version_loads_no_django():
+    script = "import sys, bruus_tournament; print(bruus_tournament.__version__); print(sorted(sys.modules))"
+    out = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True, env={"PATH": "/usr/bin"}
+    ).stdout
+    shown, modules = out.splitlines()
+    assert shown == __version__
+    assert "'django'" not in modules
+
+
+# --- Page footer -------------------------------------------------------------------------------
+
+
+def footer(response) -> str:
+    page = response.content.decode()
+    start = page.index('<footer class="app-version">')
+    return page[start : page.index("</footer>", start)].split(">", 1)[1]
+
+
+@pytest.mark.django_db
+def test_every_kind_of_page_shows_the_version_in_its_footer(client, organiser_client, roster_evening):
+    services.draw_session(evening=roster_evening, seed=1)
+    token = Seating.objects.filter(round__session__evening=roster_evening).first().table.token
+    public = {
+        "help": reverse("public:help"),
+        "home": reverse("public:home"),
+        "login": reverse("login"),
+        "ranking screen": reverse("public:ranking_screen", args=[roster_evening.pk]),
+        "seat finder": reverse("public:seat_finder", args=[roster_evening.pk]),
+        "tablet": reverse("scorer:table", args=[token]),
+        "unknown table link": "/t/gibt-es-nicht/",
+    }
+    for name, url in public.items():
+        response = client.get(url, HTTP_ACCEPT_LANGUAGE="de")
+        assert response.status_code in (200, 404), name
+        assert footer(response) == f"Bruus Turnier {__version__}", name
+    for url in (reverse("organiser:evening_list"), reverse("organiser:evening_detail", args=[roster_evening.pk])):
+        assert footer(organiser_client.get(url)) == f"Bruus Turnier {__version__}", url
+
+
+@pytest.mark.django_db
+def test_the_footer_speaks_the_readers_language(client):
+    response = client.get(reverse("public:help"), HTTP_ACCEPT_LANGUAGE="en")
+    assert footer(response) == f"Bruus Tournament {__version__}"
