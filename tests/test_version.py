@@ -4,6 +4,7 @@ every page, written into every PDF (creator) and every backup (``app_version``).
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 import tomllib
@@ -11,11 +12,13 @@ from importlib.metadata import PackageNotFoundError
 from pathlib import Path
 
 import pytest
-from django.urls import reverse
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from pypdf import PdfReader
 
 import bruus_tournament
 from bruus_tournament import __version__
 from scoring import services
+from scoring.domain.rules import DealResult
 from scoring.models import Seating
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -107,3 +110,45 @@ def test_every_kind_of_page_shows_the_version_in_its_footer(client, organiser_cl
 def test_the_footer_speaks_the_readers_language(client):
     response = client.get(reverse("public:help"), HTTP_ACCEPT_LANGUAGE="en")
     assert footer(response) == f"Bruus Tournament {__version__}"
+
+
+# --- PDF metadata ------------------------------------------------------------------------------
+
+
+def pdf_routes() -> dict[str, URLPattern]:
+    """Every URL of the app that answers a PDF (``….pdf``), as ``namespace:name``."""
+    found: dict[str, URLPattern] = {}
+
+    def walk(patterns, namespace: str) -> None:
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                walk(pattern.url_patterns, pattern.namespace or namespace)
+            elif pattern.name and str(pattern.pattern).endswith(".pdf"):
+                found[f"{namespace}:{pattern.name}"] = pattern
+
+    walk(get_resolver().url_patterns, "")
+    return found
+
+
+@pytest.mark.django_db
+def test_every_pdf_names_the_program_and_its_version_as_creator(organiser_client, roster_evening):
+    """Every kind of printed document, found in the URLconf (a new one is checked without
+    changing this test): ranking, score sheets (filled in and blank), table list, route cards,
+    table cards, season ranking."""
+    services.draw_session(evening=roster_evening, seed=1)
+    seating = Seating.objects.filter(round__session__evening=roster_evening).order_by("pk").first()
+    services.enter_deal(seating_id=seating.pk, number=1, result=DealResult("A", False, 0, 0), via="Test")
+    season = services.save_season(name="Jahreswertung 2026", year=2026, scoring="sum", evening_ids=[roster_evening.pk])
+    values = {"pk": roster_evening.pk, "number": 1, "season_pk": season.pk}
+    routes = pdf_routes()
+    assert {"organiser:ranking_pdf", "organiser:season_pdf", "organiser:table_cards_pdf"} <= set(routes)
+    urls = [
+        reverse(name, kwargs={key: values[key] for key in route.pattern.converters}) for name, route in routes.items()
+    ]
+    urls.append(reverse("organiser:score_sheets_pdf", args=[roster_evening.pk, 1]) + "?leer=1")
+    for url in urls:
+        response = organiser_client.get(url)
+        assert response.status_code == 200 and response["Content-Type"] == "application/pdf", url
+        metadata = PdfReader(io.BytesIO(b"".join(response.streaming_content))).metadata
+        assert metadata["/Creator"] == f"Bruus Turnier {__version__}", url
+        assert __version__ in metadata["/Creator"] and metadata["/Author"] == "Bruus Turnier", url

@@ -32,12 +32,15 @@ from reportlab.pdfgen import canvas as pdfcanvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph, Table, TableStyle
 from reportlab.platypus.tables import LINECOMMANDS
 
+from bruus_tournament import __version__
 from scoring.templatetags.bruus import format_matchsticks
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
 FONT = "DejaVuSans"
 FONT_BOLD = "DejaVuSans-Bold"
-CREATOR = "Bruus Turnier"
+AUTHOR = "Bruus Turnier"
+#: The metadata's creator of every PDF: the program and its version (``Bruus Turnier 0.9.0``).
+CREATOR = f"{AUTHOR} {__version__}"
 
 PAGE_WIDTH, PAGE_HEIGHT = A4
 MARGIN = 15 * mm
@@ -432,13 +435,14 @@ def render(
     templates: Sequence[PageTemplate] | None = None,
     subject: str = "",
 ) -> bytes:
-    """Lay out ``story`` and return the PDF. ``title`` goes into the document's metadata."""
+    """Lay out ``story`` and return the PDF. ``title`` and ``subject`` go into the document's
+    metadata, with the program and its version as creator (:data:`CREATOR`)."""
     buffer = io.BytesIO()
     doc = BaseDocTemplate(
         buffer,
         pagesize=A4,
         title=title,
-        author=CREATOR,
+        author=AUTHOR,
         creator=CREATOR,
         subject=subject,
         lang=get_language() or "de",
