@@ -6,14 +6,15 @@ PORT   ?= 8000
 HOST   ?= 127.0.0.1
 export DEBUG ?= true
 
-.PHONY: run serve organiser test lint bench messages translations migrate demo clean help
+.PHONY: run serve organiser test lint bench messages translations migrate demo clean help wheels-check
 
 help:
 	@echo "make run   - set everything up, load the demo evening, serve on http://$(HOST):$(PORT)"
-	@echo "make serve - serve for the hall's network with gunicorn (address printed for the tablets)"
+	@echo "make serve - serve for the hall's network with gunicorn (address printed for the tablets; SERVER=waitress)"
 	@echo "make organiser - create an organiser login or set a new password (asks for name and password)"
 	@echo "make test  - install what the tests need (incl. Chromium) and run every test, with coverage"
 	@echo "make lint  - ruff (lint + format check) and mypy (the pure domain), as the CI runs them"
+	@echo "make wheels-check - every runtime dependency installs from a wheel on Windows, macOS and Linux"
 	@echo "make bench - time the documents, the draw, the pages, the season ranking and the room under load (SQLite and PostgreSQL)"
 
 $(VENV)/.installed: requirements.txt
@@ -36,17 +37,19 @@ migrate: $(VENV)/.installed translations
 demo: migrate
 	$(PY) manage.py load_demo
 
-run: demo
-	@$(PY) manage.py demo_info --port $(PORT) --host $(HOST)
-	$(PY) manage.py runserver $(HOST):$(PORT)
+# The same code as the installed command `bruus-turnier run` / `serve` (bruus_tournament/cli.py):
+# migrate, the demo evening once, the addresses to click; the data in var/ of this checkout.
+run: $(VENV)/.installed
+	$(PY) -m bruus_tournament run --address $(HOST) --port $(PORT)
 
-# Serve for the hall's network (gunicorn, DEBUG off); prints the address for the tablets.
-serve: migrate
-	PORT=$(PORT) scripts/serve.sh
+# Serve for the hall's network (gunicorn, or waitress with SERVER=waitress; DEBUG off); prints the
+# address for the tablets. LISTEN_ADDRESS (default 0.0.0.0) and PORT choose where it listens.
+serve: $(VENV)/.installed
+	$(PY) -m bruus_tournament serve --port $(PORT)
 
 # Create an organiser login (Turnierleitung) or give it a new password; asks interactively.
-organiser: migrate
-	$(PY) manage.py organiser
+organiser: $(VENV)/.installed
+	$(PY) -m bruus_tournament organiser
 
 # Debian's Chromium for the browser tests (Playwright drives /usr/bin/chromium), and
 # poppler-utils (pdftoppm) for the test that renders the printed documents.
@@ -82,6 +85,16 @@ bench: $(VENV)/.installed translations
 	$(PY) bench/bench_season.py
 	$(PY) bench/bench_load.py --scenario
 	scripts/with-postgres.sh $(PY) bench/bench_load.py --scenario --database postgres
+
+# Every runtime dependency (requirements.txt) as a wheel for Windows, macOS (Intel, Apple) and Linux,
+# Python 3.11: pip refuses to download a source-only package (--only-binary). Needs the package index.
+WHEEL_PLATFORMS := win_amd64 macosx_11_0_arm64 macosx_10_13_x86_64 manylinux2014_x86_64
+wheels-check: $(VENV)/.installed
+	@for platform in $(WHEEL_PLATFORMS); do \
+	  dir=$$(mktemp -d); \
+	  $(PY) -m pip download --only-binary=:all: --python-version 3.11 --platform $$platform \
+	    --dest $$dir -r requirements.txt > $$dir.log 2>&1 || { grep -v "^WARNING: Location" $$dir.log; exit 1; }; \
+	  echo "$$platform: $$(ls $$dir | wc -l) wheels, no source package"; rm -rf $$dir $$dir.log; done
 
 # Developers only: refresh the .po files from the code (needs GNU gettext).
 messages: $(VENV)/.installed

@@ -1,32 +1,37 @@
-"""Wheel build hook: compile the committed translations (locale/*/LC_MESSAGES/django.po) with Babel
-and put the ``.mo`` files into the wheel under ``bruus_tournament/resources/locale``.
+"""Wheel build hook: the committed translations (``locale/*/LC_MESSAGES/django.po``) compiled into
+the wheel as ``bruus_tournament/resources/locale/<language>/LC_MESSAGES/django.mo``.
 
-The checkout keeps only the ``.po`` files (``make translations`` compiles them in place); an installed
-application cannot compile into its own package folder, so the wheel carries them compiled.
+The checkout keeps only the ``.po`` files; an installed application cannot compile into its own
+package folder, so the wheel carries them compiled. The compiling is
+``bruus_tournament/translations.py``, loaded by path (the build environment has Babel, not Django).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import tempfile
 from pathlib import Path
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 
+def _translations(root: str):
+    spec = importlib.util.spec_from_file_location(
+        "_bruus_translations", Path(root, "bruus_tournament", "translations.py")
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 class CompileTranslations(BuildHookInterface):
     PLUGIN_NAME = "custom"
 
     def initialize(self, version: str, build_data: dict) -> None:
-        from babel.messages.mofile import write_mo
-        from babel.messages.pofile import read_po
-
+        translations = _translations(self.root)
         out = Path(tempfile.mkdtemp(prefix="bruus-mo-"))
-        for po in sorted(Path(self.root, "locale").glob("*/LC_MESSAGES/django.po")):
+        for po in translations.catalogs(Path(self.root, "locale")):
             language = po.parent.parent.name
-            with po.open("rb") as source:
-                catalog = read_po(source, locale=language)
             mo = out / language / "django.mo"
-            mo.parent.mkdir(parents=True)
-            with mo.open("wb") as target:
-                write_mo(target, catalog)
+            translations.compile_catalog(po, mo)
             build_data["force_include"][str(mo)] = f"bruus_tournament/resources/locale/{language}/LC_MESSAGES/django.mo"

@@ -32,6 +32,8 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from bruus_tournament.envfile import read_env_file
+
 PACKAGE_DIR = Path(__file__).resolve().parent
 BASE_DIR = PACKAGE_DIR.parent
 #: Templates, static files, compiled translations and the docs: beside the code in a checkout,
@@ -41,8 +43,7 @@ RESOURCE_DIR = PACKAGE_DIR / "resources" if INSTALLED_FROM_WHEEL else BASE_DIR
 DOCS_DIR = RESOURCE_DIR / "docs"
 
 env = environ.Env()
-if (BASE_DIR / ".env").exists():
-    environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+read_env_file()  # the checkout's .env, if any (bruus_tournament/envfile.py)
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}

@@ -3,8 +3,8 @@ is never the demo.
 
 The app does not start while any active login still has the demo password (``bruus-demo``, see
 ``scoring.demo``) or while no active organiser login (Turnierleitung or superuser) exists. The
-message is German and English and says what to do (``make organiser``). ``make run`` (DEBUG on)
-is not affected.
+message is German and English and says what to do (``bruus-turnier organiser`` or
+``make organiser``). ``make run`` (DEBUG on) is not affected.
 
 Called by ``bruus_tournament/wsgi.py`` (every gunicorn worker, and ``runserver``) when DEBUG is
 off, and by ``manage.py startcheck`` (``scripts/serve.sh`` runs it before gunicorn, so the
@@ -30,14 +30,14 @@ def start_problems() -> list[str]:
         if check_password(DEMO_PASSWORD, user.password):
             problems.append(
                 f"Das Konto „{user.username}“ hat noch das Demo-Passwort. Neues Passwort setzen: "
-                f"make organiser (Benutzername {user.username}).\n"
+                f"bruus-turnier organiser oder make organiser (Benutzername {user.username}).\n"
                 f'  The login "{user.username}" still has the demo password. Set a new one: '
-                f"make organiser (user name {user.username})."
+                f"bruus-turnier organiser or make organiser (user name {user.username})."
             )
     if not users.filter(Q(is_superuser=True) | Q(groups__name=LEADER)).exists():
         problems.append(
-            "Es gibt noch kein Konto der Turnierleitung. Anlegen: make organiser.\n"
-            "  There is no organiser (Turnierleitung) login yet. Create one: make organiser."
+            "Es gibt noch kein Konto der Turnierleitung. Anlegen: bruus-turnier organiser oder make organiser.\n"
+            "  There is no organiser (Turnierleitung) login yet. Create one: bruus-turnier organiser or make organiser."
         )
     return problems
 

@@ -12,8 +12,8 @@ import pytest
 # Playwright's sync API runs an event loop in the test thread; Django's ORM must still be usable.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
-ROSTER = SHARED / "data" / "players-schwesing.csv"
+#: The club roster the demo is built from (26 players of Schwesing), part of the repository.
+ROSTER = Path(__file__).resolve().parent.parent / "scoring" / "data" / "players-schwesing.csv"
 
 
 def make_login(django_user_model, username: str, role: str | None):

@@ -8,14 +8,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from datetime import date
-from pathlib import Path
 
 from scoring import services
 from scoring.demo import DEMO_SEED, play_seating, random_result
 from scoring.models import Evening, Seating, Table
 from scoring.player_files import parse_player_file
+from tests.conftest import ROSTER
 
-ROSTER = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "players-schwesing.csv"
 #: 30 characters, as in the issue that asked for this check.
 EVENING_NAME = "Schwesinger Bruus-Abend Herbst"
 

@@ -8,7 +8,6 @@ import io
 import random
 import unicodedata
 import zipfile
-from pathlib import Path
 
 import openpyxl
 import pytest
@@ -26,45 +25,12 @@ from scoring.domain.player_import import (
     normalise_name,
 )
 from scoring.player_files import MAX_FILE_BYTES, parse_player_file
-
-ROSTER = Path("/work/shared/data/players-schwesing.csv")
+from tests.conftest import ROSTER
 
 
 def roster_text() -> str:
-    if ROSTER.exists():
-        return ROSTER.read_text(encoding="utf-8")
-    # The shared data folder is not part of the repository; keep the tests self-contained.
-    return _ROSTER_COPY
-
-
-_ROSTER_COPY = """name,club
-Hauke Petersen,Schwesing
-Gönke Hansen,Schwesing
-Broder Ketelsen,Schwesing
-Ingwer Sönnichsen,Schwesing
-Frauke Carstensen,Schwesing
-Momme Feddersen,Schwesing
-Swantje Thomsen,Schwesing
-Jürgen Lützen,Oster-Ohrstedt
-Dörte Boysen,Oster-Ohrstedt
-Sönke Andresen,Oster-Ohrstedt
-Wiebke Matthiesen,Oster-Ohrstedt
-Uwe Christiansen,Oster-Ohrstedt
-Knut Lorenzen,Wester-Ohrstedt
-Heike Nissen,Wester-Ohrstedt
-Hans-Peter Jürgensen,Treia
-Klaus Clausen,Treia
-Ocke Hinrichsen,Treia
-Erk Brodersen,Treia
-Anke Paulsen,Ahrenviöl
-Tade Momsen,Ahrenviöl
-Göntje Ingwersen,Ahrenviöl
-Harro Martensen,Immenstedt
-Keike Schröder,Immenstedt
-Boy Jensen,Husum
-Nahne Friedrichsen,Husum
-Tom Whitfield,England
-"""
+    """The demo roster of the repository (scoring/data), as the organiser's file would be."""
+    return ROSTER.read_text(encoding="utf-8")
 
 
 def roster_rows() -> list[list[str]]:

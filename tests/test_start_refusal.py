@@ -44,8 +44,8 @@ def test_no_organiser_login_stops_the_start(django_user_model):
     make_login(django_user_model, "nur-helfer", HELPER)
     problems = start_problems()
     assert problems == [
-        "Es gibt noch kein Konto der Turnierleitung. Anlegen: make organiser.\n"
-        "  There is no organiser (Turnierleitung) login yet. Create one: make organiser."
+        "Es gibt noch kein Konto der Turnierleitung. Anlegen: bruus-turnier organiser oder make organiser.\n"
+        "  There is no organiser (Turnierleitung) login yet. Create one: bruus-turnier organiser or make organiser."
     ]
 
 

@@ -17,4 +17,5 @@ class Command(BaseCommand):
         problems = start_problems()
         if problems:
             raise CommandError(refusal_text(problems), returncode=1)
-        self.stdout.write("Anmeldungen in Ordnung / logins are fine.")
+        if options["verbosity"]:
+            self.stdout.write("Anmeldungen in Ordnung / logins are fine.")

@@ -1,0 +1,338 @@
+"""``bruus-turnier``: the command line of Bruus Turnier (also ``python -m bruus_tournament``; the
+Makefile's ``run`` and ``serve`` call the same code).
+
+Commands (``bruus-turnier --help``):
+
+- ``run``: migrate, load the demo evening once, serve on 127.0.0.1:8000 with Django's development
+  server (DEBUG on) and print where to click and how to log in.
+- ``serve``: the hall's network: DEBUG off; refuses a database with the demo password or without
+  an organiser login; collects the static files hashed and compressed; prints the address for the
+  tablets; serves with gunicorn (where it runs) or waitress (pure Python: Windows, or on request).
+- ``organiser``, ``backup``, ``restore``, ``import-players``: the management commands of the same
+  names; ``manage ARGS…``: any management command.
+
+Settings come from the environment (``bruus_tournament.settings``); ``LISTEN_ADDRESS``, ``PORT``,
+``SERVER``, ``WORKERS`` and ``THREADS`` are read here. Whatever a person can get wrong (a setting,
+a data folder that cannot be written, a port in use, a database that cannot be opened) ends with one
+line on standard error naming it and exit status 2, never a traceback; a refused start (demo
+password) with its explanation and exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+import socket
+import sys
+from collections.abc import Sequence
+
+#: Exit status of a start that could not happen (a setting, the data folder, the port, the database).
+EXIT_START_ERROR = 2
+SERVERS = ("auto", "gunicorn", "waitress")
+
+
+class StartError(Exception):
+    """A start that cannot happen; the message is the one line the person reads."""
+
+
+def _version() -> str:
+    from bruus_tournament import __version__
+
+    return __version__
+
+
+def _port(raw: str | int) -> int:
+    """A TCP port 1–65535 from the command line or ``PORT``; :class:`StartError` otherwise."""
+    text = str(raw).strip()
+    if text.isascii() and text.isdigit() and 1 <= int(text) <= 65535:
+        return int(text)
+    raise StartError(f"PORT must be a number from 1 to 65535, not {text!r}.")
+
+
+def _positive(name: str, raw: str | int) -> int:
+    text = str(raw).strip()
+    if text.isascii() and text.isdigit() and 1 <= int(text) <= 64:
+        return int(text)
+    raise StartError(f"{name} must be a whole number from 1 to 64, not {text!r}.")
+
+
+def _address(raw: str) -> str:
+    """An IPv4 or IPv6 address to listen on (``LISTEN_ADDRESS``); :class:`StartError` otherwise."""
+    text = raw.strip().strip("[]")
+    for family in (socket.AF_INET, socket.AF_INET6):
+        try:
+            socket.inet_pton(family, text)
+            return text
+        except (OSError, ValueError):
+            continue
+    raise StartError(f"LISTEN_ADDRESS must be an IP address such as 127.0.0.1 or 0.0.0.0, not {raw!r}.")
+
+
+def url_host(address: str) -> str:
+    """``address`` as it stands in a URL (IPv6 in brackets)."""
+    return f"[{address}]" if ":" in address else address
+
+
+def check_port_free(address: str, port: int) -> None:
+    """Raise :class:`StartError` naming the port when a server cannot listen on ``address:port``
+    (taken by another program, not an address of this machine, or reserved for administrators)."""
+    family = socket.AF_INET6 if ":" in address else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        if os.name != "nt":  # as the servers do: a port in TIME_WAIT is free (Windows means "share")
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((address, port))
+        except OSError as error:
+            if error.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", -1)):
+                raise StartError(
+                    f"Port {port} ist belegt / is in use on {address}: another program (an earlier Bruus "
+                    f"Turnier?) listens there. Stop it, or choose another port (--port or PORT)."
+                ) from None
+            if error.errno in (errno.EADDRNOTAVAIL, getattr(errno, "WSAEADDRNOTAVAIL", -1)):
+                raise StartError(f"LISTEN_ADDRESS {address} is not an address of this machine.") from None
+            if error.errno in (errno.EACCES, getattr(errno, "WSAEACCES", -1)):
+                raise StartError(f"Port {port} needs administrator rights; choose a port above 1023.") from None
+            raise StartError(f"Cannot listen on {address} port {port}: {error.strerror or error}.") from None
+
+
+def hall_addresses() -> list[str]:
+    """This machine's IPv4 addresses on its networks (not loopback, not link-local), the order
+    the system lists its network interfaces in."""
+    import psutil
+
+    found: list[str] = []
+    for addresses in psutil.net_if_addrs().values():
+        for item in addresses:
+            usable = item.family == socket.AF_INET and not item.address.startswith(("127.", "169.254."))
+            if usable and item.address not in found:
+                found.append(item.address)
+    return found
+
+
+def _setup_django() -> None:
+    """Settings read and Django set up; a wrong setting or data folder raises :class:`StartError`."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bruus_tournament.settings")
+    import django
+    from django.core.exceptions import ImproperlyConfigured
+
+    try:
+        django.setup()
+    except ImproperlyConfigured as error:
+        raise StartError(f"Configuration error: {error}") from None
+
+
+def _database_error(error: Exception) -> StartError:
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    where = database["NAME"] if "sqlite" in database["ENGINE"] else f"{database.get('HOST') or 'localhost'}"
+    return StartError(f"The database ({where}) cannot be used: {str(error).strip().splitlines()[0]}")
+
+
+def _compile_translations_in_checkout() -> None:
+    """In a checkout, compile the ``.po`` files whose ``.mo`` is missing or older (a wheel carries
+    them compiled)."""
+    from django.conf import settings
+
+    if not settings.INSTALLED_FROM_WHEEL:
+        from bruus_tournament.translations import compile_stale
+
+        try:
+            compile_stale(settings.RESOURCE_DIR / "locale")
+        except OSError as error:
+            raise StartError(f"The translations cannot be compiled: {error}") from None
+
+
+def _migrate() -> None:
+    from django.core.management import call_command
+    from django.db import DatabaseError
+
+    try:
+        call_command("migrate", interactive=False, verbosity=0)
+    except DatabaseError as error:
+        raise _database_error(error) from None
+
+
+def command_run(args: argparse.Namespace) -> int:
+    """``run``: the demo evening on this machine (development server, DEBUG on)."""
+    from django.utils.autoreload import DJANGO_AUTORELOAD_ENV
+
+    os.environ["DEBUG"] = "true"
+    address = _address(args.address or os.environ.get("LISTEN_ADDRESS") or "127.0.0.1")
+    port = _port(args.port or os.environ.get("PORT") or 8000)
+    _setup_django()
+    from django.conf import settings
+    from django.core.management import call_command
+
+    reloading = os.environ.get(DJANGO_AUTORELOAD_ENV) == "true"
+    if not reloading:  # the reloader's child: the parent did all this already
+        _compile_translations_in_checkout()
+        _migrate()
+        try:
+            call_command("load_demo")
+        except OSError as error:
+            raise StartError(f"The demo roster cannot be read: {error}") from None
+        check_port_free(address, port)
+        call_command("demo_info", host=url_host(address), port=str(port))
+    call_command(
+        "runserver",
+        f"{url_host(address)}:{port}",
+        use_ipv6=":" in address,
+        use_reloader=not settings.INSTALLED_FROM_WHEEL and not args.noreload,
+    )
+    return 0
+
+
+def _hall_environment(address: str, port: int) -> list[str]:
+    """Set ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS and PUBLIC_BASE_URL for the hall (unless set in the
+    environment or ``.env``); returns the addresses the tablets can use."""
+    from bruus_tournament.envfile import read_env_file
+
+    read_env_file()
+    if address in ("0.0.0.0", "::"):
+        addresses = hall_addresses()
+    elif address.startswith("127.") or address == "::1":
+        addresses = []
+    else:
+        addresses = [address]
+    hosts = ["localhost", "127.0.0.1", *addresses]
+    origins = [f"http://localhost:{port}", f"http://127.0.0.1:{port}"] + [f"http://{a}:{port}" for a in addresses]
+    public = os.environ.get("PUBLIC_BASE_URL", "").strip()
+    if not public and addresses:
+        public = f"http://{addresses[0]}:{port}"
+    if public:
+        os.environ["PUBLIC_BASE_URL"] = public
+        from urllib.parse import urlsplit
+
+        public_host = urlsplit(public).hostname or ""
+        if public_host and public_host not in hosts:
+            hosts.append(public_host)
+        origins.append(public.rstrip("/"))
+    os.environ.setdefault("ALLOWED_HOSTS", ",".join(hosts))
+    os.environ.setdefault("CSRF_TRUSTED_ORIGINS", ",".join(origins))
+    return addresses
+
+
+def _choose_server(name: str) -> str:
+    if name not in SERVERS:
+        raise StartError(f"SERVER must be one of {', '.join(SERVERS)}, not {name!r}.")
+    if name == "auto":
+        return "waitress" if os.name == "nt" else "gunicorn"
+    if name == "gunicorn" and os.name == "nt":
+        raise StartError("gunicorn does not run on Windows; use SERVER=waitress (or auto).")
+    return name
+
+
+def command_serve(args: argparse.Namespace) -> int:
+    """``serve``: the hall's network (DEBUG off, gunicorn or waitress)."""
+    from bruus_tournament import servers
+
+    os.environ["DEBUG"] = "false"
+    address = _address(args.address or os.environ.get("LISTEN_ADDRESS") or "0.0.0.0")
+    port = _port(args.port or os.environ.get("PORT") or 8000)
+    server = _choose_server((args.server or os.environ.get("SERVER") or "auto").strip().lower())
+    workers = _positive("WORKERS", args.workers or os.environ.get("WORKERS") or 4)
+    threads = _positive("THREADS", args.threads or os.environ.get("THREADS") or (4 if server == "gunicorn" else 8))
+    addresses = _hall_environment(address, port)
+    _setup_django()
+    from django.conf import settings
+    from django.core.management import CommandError, call_command
+
+    _compile_translations_in_checkout()
+    _migrate()
+    try:  # a real club database is never the demo
+        call_command("startcheck", verbosity=0)
+    except CommandError as error:
+        sys.stderr.write(f"{error}\n")
+        return 1
+    servers.collect_static()
+    check_port_free(address, port)
+    lines = ["=" * 72, "Bruus Turnier für das Hallennetz / for the hall's network:"]
+    for hall in addresses or [address if address not in ("0.0.0.0", "::") else "127.0.0.1"]:
+        lines.append(f"  Tablets:            http://{url_host(hall)}:{port}/tablet/")
+    public = settings.PUBLIC_BASE_URL or "Adresse des Browsers / address of the browser"
+    lines += [
+        f"  Links und QR-Codes / links and QR codes: {public}",
+        f"  Auf diesem Rechner: http://127.0.0.1:{port}/organiser/" if address in ("0.0.0.0", "127.0.0.1") else "",
+        f"  Daten / data: {settings.DATA_DIR}",
+        f"  Server: {server}, Version {_version()}",
+        "  Stoppen / stop: Strg+C / Ctrl+C",
+        "=" * 72,
+    ]
+    print("\n".join(line for line in lines if line), flush=True)
+    return servers.start(server, address, port, workers=workers, threads=threads)
+
+
+def _pass_through(name: str):
+    def command(args: argparse.Namespace) -> int:
+        _setup_django()
+        from django.core.management import execute_from_command_line
+
+        _compile_translations_in_checkout()
+        execute_from_command_line(["bruus-turnier", name, *args.rest])
+        return 0
+
+    return command
+
+
+def command_manage(args: argparse.Namespace) -> int:
+    _setup_django()
+    from django.core.management import execute_from_command_line
+
+    execute_from_command_line(["bruus-turnier", *args.rest])
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="bruus-turnier",
+        description="Bruus Turnier: Turniere für Bruus, Brus und Bräus / tournaments for Bruus, Brus and Bräus.",
+    )
+    parser.add_argument("--version", action="version", version=f"bruus-turnier {_version()}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    run = commands.add_parser("run", help="demo evening on this machine: http://127.0.0.1:8000 (DEBUG on)")
+    run.add_argument("--address", help="address to listen on (LISTEN_ADDRESS; default 127.0.0.1)")
+    run.add_argument("--port", help="port (PORT; default 8000)")
+    run.add_argument("--noreload", action="store_true", help="do not restart when the code changes")
+    run.set_defaults(handler=command_run)
+    serve = commands.add_parser("serve", help="serve the hall's network (tablets, phones, projector)")
+    serve.add_argument("--address", help="address to listen on (LISTEN_ADDRESS; default 0.0.0.0: every network)")
+    serve.add_argument("--port", help="port (PORT; default 8000)")
+    serve.add_argument("--server", help="auto (default), gunicorn or waitress (SERVER)")
+    serve.add_argument("--workers", help="gunicorn worker processes (WORKERS; default 4)")
+    serve.add_argument("--threads", help="threads per worker (THREADS; gunicorn 4, waitress 8)")
+    serve.set_defaults(handler=command_serve)
+    for name, command, text in (
+        ("organiser", "organiser", "create an organiser login (Turnierleitung) or set its password"),
+        ("backup", "backup", "write a backup file (see: bruus-turnier backup --help)"),
+        ("restore", "restore", "restore a backup file (see: bruus-turnier restore --help)"),
+        ("import-players", "import_players", "import players from a CSV or Excel file"),
+    ):
+        sub = commands.add_parser(name, help=text, add_help=False)
+        sub.add_argument("rest", nargs=argparse.REMAINDER)
+        sub.set_defaults(handler=_pass_through(command))
+    manage = commands.add_parser("manage", help="any Django management command", add_help=False)
+    manage.add_argument("rest", nargs=argparse.REMAINDER)
+    manage.set_defaults(handler=command_manage)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command in ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return 0
+    try:
+        return args.handler(args)
+    except StartError as error:
+        sys.stderr.write(f"bruus-turnier: {error}\n")
+        return EXIT_START_ERROR
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
