@@ -5,6 +5,7 @@ every page, written into every PDF (creator) and every backup (``app_version``).
 from __future__ import annotations
 
 import io
+import json
 import subprocess
 import sys
 import tomllib
@@ -12,16 +13,18 @@ from importlib.metadata import PackageNotFoundError
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from pypdf import PdfReader
 
 import bruus_tournament
 from bruus_tournament import __version__
-from scoring import services
+from scoring import backup, services
 from scoring.domain.rules import DealResult
-from scoring.models import Seating
+from scoring.models import Evening, Seating
 
 ROOT = Path(__file__).resolve().parents[1]
+DATA = Path(__file__).parent / "data"
 
 
 def pyproject_version() -> str:
@@ -152,3 +155,58 @@ def test_every_pdf_names_the_program_and_its_version_as_creator(organiser_client
         metadata = PdfReader(io.BytesIO(b"".join(response.streaming_content))).metadata
         assert metadata["/Creator"] == f"Bruus Turnier {__version__}", url
         assert __version__ in metadata["/Creator"] and metadata["/Author"] == "Bruus Turnier", url
+
+
+# --- Backups -----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def played(roster_evening):
+    services.draw_session(evening=roster_evening, seed=1)
+    seating = Seating.objects.filter(round__session__evening=roster_evening).order_by("pk").first()
+    services.enter_deal(seating_id=seating.pk, number=1, result=DealResult("B", True, 1, 0), via="Test")
+    return roster_evening
+
+
+@pytest.mark.django_db
+def test_a_backup_records_the_version_that_made_it_and_restore_names_it(played, tmp_path, capsys):
+    target = tmp_path / "sicherung.json"
+    call_command("backup", "--evening", str(played.pk), "--output", str(target))
+    call_command("backup", "--output", str(tmp_path / "alles.json.gz"))
+    document = json.loads(target.read_text(encoding="utf-8"))
+    assert list(document)[:3] == ["format", "version", "app_version"]
+    assert document["app_version"] == __version__ and document["version"] == backup.VERSION
+    assert backup.read_backup(tmp_path / "alles.json.gz")["app_version"] == __version__
+    capsys.readouterr()
+
+    call_command("restore", str(target), "--allow-duplicates")
+    assert f"Sicherung erstellt mit Bruus Turnier {__version__}." in capsys.readouterr().out
+    call_command("restore", str(target), "--allow-duplicates", "--language", "en")
+    out = capsys.readouterr().out
+    assert f"Backup made by Bruus Turnier {__version__}." in out and "Restore complete." in out
+
+
+@pytest.mark.django_db
+def test_older_backups_without_the_version_still_restore(capsys, db):
+    """The committed files of format version 1 were written before the backup recorded the
+    program's version."""
+    older = DATA / "backup_v1_evening.json"
+    assert "app_version" not in json.loads(older.read_text(encoding="utf-8"))
+    call_command("restore", str(older))
+    out = capsys.readouterr().out
+    assert "nennt nicht, mit welcher Version" in out and "Versionen vor 0.9.0" in out
+    call_command("restore", str(older), "--allow-duplicates", "--language", "en")
+    assert "does not say which version of Bruus Turnier made it" in capsys.readouterr().out
+    assert backup.restore(backup.read_backup(older), allow_duplicates=True).app_version is None
+    assert Evening.objects.count() == 3
+
+
+@pytest.mark.django_db
+def test_the_version_field_is_information_only(played):
+    """Outside the checksum and never a reason to refuse a file: a newer program's version is
+    named, anything that is not a short text is left unnamed."""
+    document = backup.export_evening(played)
+    for given, named in (("1.4.2", "1.4.2"), (" 2.0.0rc1 ", "2.0.0rc1"), (9, None), ("", None), ("x" * 41, None)):
+        outcome = backup.restore(dict(document, app_version=given), allow_duplicates=True)
+        assert outcome.app_version == named, given
+    assert Evening.objects.count() == 1 + 5

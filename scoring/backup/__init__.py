@@ -5,6 +5,7 @@ The file (UTF-8 JSON; gzip-compressed when its name ends in ``.gz``)::
     {
       "format": "bruus-turnier-backup",
       "version": 1,
+      "app_version": "0.9.0",
       "scope": "evening" | "database",
       "created": "2026-11-21T22:41:07.123456+00:00",
       "sha256": "<hex digest of the canonical JSON of data>",
@@ -12,6 +13,11 @@ The file (UTF-8 JSON; gzip-compressed when its name ends in ``.gz``)::
                "sessions": [...], "partnerships": [...], "rounds": [...], "seatings": [...],
                "deals": [...], "deal_changes": [...]}
     }
+
+``version`` is the version of the file's format; ``app_version`` the version of Bruus Turnier
+that wrote it (``bruus_tournament.__version__``), for people and the restore's summary only:
+files written before 0.9.0 have none and restore as before, it is outside the checksum, and older
+programs ignore it (so the format stays version 1).
 
 Each record is a plain dict: ``id`` (the primary key in the database it came from, used only
 for references inside the file) and every concrete field of its model. A foreign key holds the

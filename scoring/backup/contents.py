@@ -35,6 +35,9 @@ from scoring.backup.base import (
 from scoring.backup.game import check_game, check_unique_in_file
 from scoring.domain.errors import gettext_noop
 
+#: The longest ``app_version`` read from a file (a version such as ``0.9.0`` or ``1.0.0rc1+g1a2b3c4``).
+APP_VERSION_LENGTH = 40
+
 
 def validate(document: Any) -> None:
     """Check a decoded backup completely, before anything is written.
@@ -57,6 +60,7 @@ class Contents:
     objects: dict[str, list[models.Model]]
     unknown_users: list[str]
     ignored_fields: list[str]
+    app_version: str | None = None  # the Bruus Turnier that wrote the file (None: before 0.9.0)
 
 
 def read_contents(document: Any) -> Contents:
@@ -73,6 +77,7 @@ def read_contents(document: Any) -> Contents:
     check_unique_in_file(objects)
     return Contents(
         scope=document["scope"],
+        app_version=app_version(document),
         objects=objects,
         unknown_users=sorted(name for name, user in users.items() if user is None),
         ignored_fields=sorted(
@@ -85,6 +90,16 @@ def read_contents(document: Any) -> Contents:
             }
         ),
     )
+
+
+def app_version(document: dict) -> str | None:
+    """The version of Bruus Turnier that wrote the backup: its ``app_version``; None when the file
+    has none (written before 0.9.0) or holds no short text there (the field is informational and
+    outside the checksum, so it never refuses a file)."""
+    found = document.get("app_version")
+    if isinstance(found, str) and 0 < len(found.strip()) <= APP_VERSION_LENGTH:
+        return found.strip()
+    return None
 
 
 def _check_envelope(document: Any) -> None:

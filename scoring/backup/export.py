@@ -10,6 +10,7 @@ from django.core import serializers
 from django.db import models, transaction
 from django.utils import timezone
 
+from bruus_tournament import __version__
 from scoring.backup.base import FORMAT, MODELS, VERSION, backed_up_fields, checksum, is_user_fk
 from scoring.models import Evening, Player
 
@@ -67,6 +68,7 @@ def _export(scope: str, evening: Evening | None) -> dict:
     return {
         "format": FORMAT,
         "version": VERSION,
+        "app_version": __version__,
         "scope": scope,
         "created": timezone.now().isoformat(),
         "sha256": checksum(data),

@@ -32,6 +32,7 @@ class RestoreOutcome:
     new_tokens: int = 0  # tables that got a new link
     unknown_users: list[str] = field(default_factory=list)  # usernames not in this database
     ignored_fields: list[str] = field(default_factory=list)  # "model.field" not in this version
+    app_version: str | None = None  # the Bruus Turnier that wrote the file (None: before 0.9.0)
 
 
 def restore(document: dict, *, allow_duplicates: bool = False) -> RestoreOutcome:
@@ -44,7 +45,10 @@ def restore(document: dict, *, allow_duplicates: bool = False) -> RestoreOutcome
     """
     contents = read_contents(document)
     outcome = RestoreOutcome(
-        scope=contents.scope, unknown_users=contents.unknown_users, ignored_fields=contents.ignored_fields
+        scope=contents.scope,
+        unknown_users=contents.unknown_users,
+        ignored_fields=contents.ignored_fields,
+        app_version=contents.app_version,
     )
     try:
         with transaction.atomic():

@@ -1,5 +1,6 @@
 """``python manage.py restore FILE [--allow-duplicates]``: restore a backup made with
-``manage.py backup`` (see :mod:`scoring.backup`). A damaged or foreign file changes nothing."""
+``manage.py backup`` (see :mod:`scoring.backup`). A damaged or foreign file changes nothing.
+The summary names the version of Bruus Turnier that made the backup, when the file says."""
 
 from __future__ import annotations
 
@@ -32,6 +33,15 @@ class Command(BaseCommand):
             outcome = backup.restore(document, allow_duplicates=allow_duplicates)
         except backup.BackupError as error:
             raise CommandError(translate(error)) from None
+        if outcome.app_version:
+            self.stdout.write(_("Backup made by Bruus Turnier %(version)s.") % {"version": outcome.app_version})
+        else:
+            self.stdout.write(
+                _(
+                    "The backup does not say which version of Bruus Turnier made it "
+                    "(versions before 0.9.0 did not record it)."
+                )
+            )
         for evening in outcome.evenings:
             self.stdout.write(
                 _("Evening restored: %(name)s, %(date)s (number %(id)s)")
