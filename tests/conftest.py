@@ -9,6 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from tests import checkout_guard
+
+# Nothing the tests read may lie outside the checkout (tests/checkout_guard.py).
+checkout_guard.install()
+
 # Playwright's sync API runs an event loop in the test thread; Django's ORM must still be usable.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 

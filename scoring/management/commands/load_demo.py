@@ -6,7 +6,7 @@ from scoring.demo import load_demo
 
 
 class Command(BaseCommand):
-    help = "Load the demo evening built from ../shared/data/players-schwesing.csv (once)."
+    help = "Load the demo evening built from the club roster in scoring/data/players-schwesing.csv (once)."
 
     def handle(self, *args, **options):
         evening, created = load_demo()
