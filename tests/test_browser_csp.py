@@ -41,6 +41,7 @@ def test_no_page_breaks_the_policy_and_the_questions_still_ask(
     for path in (
         "/",
         "/hilfe/",
+        "/hilfe/leitfaden/",
         f"/abend/{roster_evening.pk}/rangliste/",
         f"/abend/{roster_evening.pk}/platz/",
         f"/organiser/abende/{roster_evening.pk}/",

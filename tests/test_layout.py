@@ -83,6 +83,11 @@ PAGES: dict[str, list[tuple[str, str, Url]]] = {
     "login": [("login", PUBLIC, lambda ev: reverse("login"))],
     "public:home": [("home", PUBLIC, lambda ev: reverse("public:home"))],
     "public:help": [("help", PUBLIC, lambda ev: reverse("public:help"))],
+    # The organiser's guide of docs/ (organiser-guide.de.md and .en.md), as the repository holds it.
+    "public:guide": [
+        ("guide", PUBLIC, lambda ev: reverse("public:guide")),
+        ("guide-en", PUBLIC, lambda ev: reverse("public:guide") + "?sprache=en"),
+    ],
     "public:ranking_screen": [
         ("ranking-screen", PUBLIC, lambda ev: reverse("public:ranking_screen", args=[ev.evening.pk]))
     ],

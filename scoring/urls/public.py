@@ -1,4 +1,4 @@
-"""Public pages (no login): start page, help, and each evening's screens for the room."""
+"""Public pages (no login): start page, help, the organiser's guide, and each evening's screens for the room."""
 
 from django.urls import path
 from django.views.generic import TemplateView
@@ -11,6 +11,8 @@ app_name = "public"
 urlpatterns = [
     path("", TemplateView.as_view(template_name="public/home.html"), name="home"),
     path("hilfe/", views.help_page, name="help"),
+    # The organiser's guide (docs/organiser-guide.de.md / .en.md) rendered in the app.
+    path("hilfe/leitfaden/", views.guide_page, name="guide"),
     # The short address for the tablets: table number + table code (printed on the table cards).
     path("tablet/", tablets.tablet_join, name="tablet_join"),
     # An evening's screens for the room: ranking (projector) and "Where do I sit?" (phones).

@@ -1,10 +1,14 @@
 """Public pages: no login, read-only."""
 
-from django.http import HttpRequest, HttpResponse
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from scoring.domain.rules import POSSIBLE_BONUS_PAIRS
+from scoring.guide import GUIDE_FILES, LANGUAGE_PARAMETER, guide_language, load_guide
 from scoring.views.tablets import code_arithmetic
 
 
@@ -14,3 +18,17 @@ def help_page(request: HttpRequest) -> HttpResponse:
     arithmetic of the table codes."""
     pairs = ", ".join(f"{a}:{b}" for a, b in sorted(POSSIBLE_BONUS_PAIRS, key=lambda p: (p[0] + p[1], -p[0])))
     return render(request, "public/help.html", {"bonus_pairs": pairs, "codes": code_arithmetic()})
+
+
+@require_safe
+def guide_page(request: HttpRequest) -> HttpResponse:
+    """The organiser's guide (``docs/organiser-guide.<language>.md``, :mod:`scoring.guide`) in the
+    app's layout: in the reader's language, or the one asked for (``?sprache=en``, the guide's
+    links between its two languages); 404 when the docs hold no guide."""
+    asked = request.GET.get(LANGUAGE_PARAMETER)
+    language = asked if asked in GUIDE_FILES else get_language()
+    guide = load_guide(language, settings.DOCS_DIR, reverse("public:guide"))
+    if guide is None:
+        raise Http404("The docs hold no organiser's guide.")
+    fallback = guide.language != guide_language(language)  # the reader's language has no guide yet
+    return render(request, "public/guide.html", {"guide": guide, "fallback": fallback})
