@@ -75,7 +75,8 @@ lint: $(VENV)/.installed-dev
 
 # How long the printed documents take to build (200 and 1,000 players) against bare reportlab,
 # the draw, the busiest pages, table-side entry under load, and the room of issue 15 (tablets,
-# live-overview pollers, public screens) for 26, 300 and 1,000 players on SQLite and PostgreSQL:
+# live-overview pollers, public screens) for 26, 300 and 1,000 players on SQLite and PostgreSQL, and
+# 300 players through waitress (the pure-Python server of Windows):
 # about 15 minutes on a 2-core laptop; BENCH_QUICK=1 leaves out the 1,000-player field (5 minutes).
 bench: $(VENV)/.installed translations
 	$(PY) bench/bench_documents.py
@@ -84,6 +85,7 @@ bench: $(VENV)/.installed translations
 	$(PY) bench/bench_load.py
 	$(PY) bench/bench_season.py
 	$(PY) bench/bench_load.py --scenario
+	$(PY) bench/bench_load.py --scenario --fields 300 --server waitress
 	scripts/with-postgres.sh $(PY) bench/bench_load.py --scenario --database postgres
 
 # Every runtime dependency (requirements.txt) as a wheel for Windows, macOS (Intel, Apple) and Linux,

@@ -30,7 +30,8 @@ tablet polls its table's state every 15 s as the page does (204 while nothing ch
 round 1 as the page's own script does (htmx POST with the form's idempotency key and
 version, one deal resent, finish, confirm), one deal every ``--deal-every`` seconds (30: at
 1,000 players 8.3 deals a second, the rate issue 15 measured; ``--deal-every 15`` doubles it; a
-real table takes minutes a deal).
+real table takes minutes a deal). ``--server waitress`` serves it with waitress instead (the
+pure-Python path of ``bruus-turnier serve`` on Windows; one process, 8 threads).
 On SQLite (a fresh file per field) or, with ``--database postgres`` inside
 ``scripts/with-postgres.sh``, on PostgreSQL (a fresh database per field). Prints per request
 kind p50/p95/p99 and errors, lost and duplicated deals counted in the database, and the 304
@@ -63,6 +64,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bruus_tournament import servers  # noqa: E402  (imports nothing of Django)
 from scoring.domain.rules import POSSIBLE_BONUS_PAIRS, DealResult, score_deal  # noqa: E402  (pure Python)
 
 REQUEST_TIMEOUT = 30  # seconds, each HTTP request
@@ -392,37 +394,16 @@ class TabletPoller(Poller):
             self.signature = match.group(1).decode()
 
 
-def _start_gunicorn(env: dict, port: int, log_path: Path, workers: int, threads: int) -> subprocess.Popen:
-    """gunicorn as scripts/serve.sh starts it (gthread, the project's config), on 127.0.0.1."""
+def _start_server(env: dict, port: int, log_path: Path, args) -> subprocess.Popen:
+    """The server as ``bruus-turnier serve`` starts it (bruus_tournament.servers: gunicorn gthread with
+    the project's config, or waitress), on 127.0.0.1."""
+    if args.server == "waitress":
+        argv = servers.waitress_argv("127.0.0.1", port, args.threads)
+    else:
+        argv = servers.gunicorn_argv("127.0.0.1", port, args.workers, args.threads)
+        argv += ["--timeout", "60", "--error-logfile", "-", "--access-logfile", "/dev/null"]
     with open(log_path, "w") as log:
-        return subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "bruus_tournament.wsgi",
-                "--config",
-                "python:bruus_tournament.gunicorn_conf",
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--worker-class",
-                "gthread",
-                "--workers",
-                str(workers),
-                "--threads",
-                str(threads),
-                "--timeout",
-                "60",
-                "--log-level",
-                "warning",
-                "--error-logfile",
-                "-",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+        return subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
 
 
 def server_cpu_by_process(master: int) -> dict[int, float]:
@@ -547,12 +528,12 @@ def run_field(players: int, tables: int, args, database: str) -> bool:
         f"{SCREEN_PHONES} phones, {database} (set-up {time.perf_counter() - started:.0f} s; "
         f"each tablet enters a deal every {think:g} s: {len(tokens) / think:.1f} deals/s in the room)"
     )
-    log_path = data_dir / "gunicorn.log"
-    server = _start_gunicorn(env, port, log_path, args.workers, args.threads)
+    log_path = data_dir / "server.log"
+    server = _start_server(env, port, log_path, args)
     stop = threading.Event()
     try:
         if not _wait_until_up(port, server):
-            print("gunicorn did not start:\n" + log_path.read_text()[-2000:])
+            print(f"{args.server} did not start:\n" + log_path.read_text()[-2000:])
             return False
         tablets = [
             Tablet(number=int(n), token=t, port=port, think=think)
@@ -622,7 +603,7 @@ def run_field(players: int, tables: int, args, database: str) -> bool:
     )
     print(
         f"  the whole machine meanwhile: {machine / elapsed:.2f} of {os.cpu_count()} cores busy; of them this "
-        f"script (the simulated tablets and screens) {own / elapsed:.2f}, gunicorn {cpu / elapsed:.2f}, "
+        f"script (the simulated tablets and screens) {own / elapsed:.2f}, {args.server} {cpu / elapsed:.2f}, "
         f"the rest (database server, other jobs) {max(0.0, machine - own - cpu - stolen) / elapsed:.2f}, "
         f"taken by other guests of the host (steal) {stolen / elapsed:.2f}"
     )
@@ -630,7 +611,7 @@ def run_field(players: int, tables: int, args, database: str) -> bool:
     if not bad:
         shutil.rmtree(data_dir, ignore_errors=True)
     else:
-        print(f"  FAILED (gunicorn log: {log_path})")
+        print(f"  FAILED ({args.server} log: {log_path})")
     return not bad
 
 
@@ -677,13 +658,15 @@ def scenario(args) -> int:
     return 0 if ok else 1
 
 
-def main() -> int:
+def arguments() -> argparse.Namespace:
+    """The command line (``--help``); ``--threads`` defaults to the chosen server's (4 or 8)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50, help="tables = simulated tablets (players = 4 x tables)")
     parser.add_argument("--rounds", type=int, default=4, help="rounds each tablet enters")
     parser.add_argument("--deals", type=int, default=4, help="deals per round")
     parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes (make serve: 4)")
-    parser.add_argument("--threads", type=int, default=4, help="threads per worker (make serve: 4)")
+    parser.add_argument("--threads", type=int, default=None, help="threads per worker (make serve: 4; waitress: 8)")
+    parser.add_argument("--server", choices=("gunicorn", "waitress"), default="gunicorn", help="gunicorn or waitress")
     parser.add_argument("--scenario", action="store_true", help="the room of issue 15 (tablets, pollers, screens)")
     parser.add_argument("--fields", default="", help="scenario: players per field, e.g. 26,300 (default 26,300,1000)")
     parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite", help="scenario: database")
@@ -693,6 +676,13 @@ def main() -> int:
     parser.add_argument("--quiet", type=float, default=20.0, help="scenario: seconds of polling after the tablets")
     parser.add_argument("--min-duration", type=float, default=45.0, help="scenario: shortest load phase, seconds")
     args = parser.parse_args()
+    if args.threads is None:
+        args.threads = 8 if args.server == "waitress" else 4
+    return args
+
+
+def main() -> int:
+    args = arguments()
     if args.scenario:
         return scenario(args)
 
@@ -710,7 +700,7 @@ def main() -> int:
     }
     print(
         f"Load benchmark: {args.tables} tablets x {args.rounds} rounds x {args.deals} deals "
-        f"({4 * args.tables} players), gunicorn {args.workers}x{args.threads} threads, SQLite in {data_dir}"
+        f"({4 * args.tables} players), {args.server} {args.workers}x{args.threads} threads, SQLite in {data_dir}"
     )
     started = time.perf_counter()
     subprocess.run(
@@ -732,8 +722,8 @@ def main() -> int:
         f"{time.perf_counter() - started:.1f} s"
     )
 
-    log_path = data_dir / "gunicorn.log"
-    server = _start_gunicorn(env, port, log_path, args.workers, args.threads)
+    log_path = data_dir / "server.log"
+    server = _start_server(env, port, log_path, args)
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -745,7 +735,7 @@ def main() -> int:
             except OSError:
                 pass
             if time.monotonic() > deadline or server.poll() is not None:
-                print("gunicorn did not start:\n" + log_path.read_text()[-2000:])
+                print(f"{args.server} did not start:\n" + log_path.read_text()[-2000:])
                 return 1
             time.sleep(0.2)
 
@@ -807,7 +797,7 @@ def main() -> int:
     bad = counts["lost"] + counts["duplicated"] + counts["wrong"] + len(failures) + hung + locked + errors
     bad += expected_rounds - counts["confirmed"]
     if bad:
-        print(f"FAILED (gunicorn log: {log_path})")
+        print(f"FAILED ({args.server} log: {log_path})")
         return 1
     print("OK: nothing lost, nothing twice, nothing failed")
     shutil.rmtree(data_dir, ignore_errors=True)
