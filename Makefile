@@ -89,14 +89,17 @@ bench: $(VENV)/.installed translations
 	scripts/with-postgres.sh $(PY) bench/bench_load.py --scenario --database postgres
 
 # Every runtime dependency (requirements.txt) as a wheel for Windows, macOS (Intel, Apple) and Linux,
-# Python 3.11: pip refuses to download a source-only package (--only-binary). Needs the package index.
+# for the oldest and the newest Python the README promises: pip refuses a source-only package
+# (--only-binary). Needs the package index.
 WHEEL_PLATFORMS := win_amd64 macosx_11_0_arm64 macosx_10_13_x86_64 manylinux2014_x86_64
+WHEEL_PYTHONS := 3.11 3.15
 wheels-check: $(VENV)/.installed
-	@for platform in $(WHEEL_PLATFORMS); do \
+	@for python in $(WHEEL_PYTHONS); do for platform in $(WHEEL_PLATFORMS); do \
 	  dir=$$(mktemp -d); \
-	  $(PY) -m pip download --only-binary=:all: --python-version 3.11 --platform $$platform \
+	  $(PY) -m pip download --only-binary=:all: --python-version $$python --platform $$platform \
 	    --dest $$dir -r requirements.txt > $$dir.log 2>&1 || { grep -v "^WARNING: Location" $$dir.log; exit 1; }; \
-	  echo "$$platform: $$(ls $$dir | wc -l) wheels, no source package"; rm -rf $$dir $$dir.log; done
+	  echo "Python $$python, $$platform: $$(ls $$dir | wc -l) wheels, no source package"; rm -rf $$dir $$dir.log; \
+	done; done
 
 # Developers only: refresh the .po files from the code (needs GNU gettext).
 messages: $(VENV)/.installed
