@@ -91,7 +91,7 @@ bench: $(VENV)/.installed translations
 # Every runtime dependency (requirements.txt) as a wheel for Windows, macOS (Intel, Apple) and Linux,
 # for the oldest and the newest Python the README promises: pip refuses a source-only package
 # (--only-binary). Needs the package index.
-WHEEL_PLATFORMS := win_amd64 macosx_11_0_arm64 macosx_10_13_x86_64 manylinux2014_x86_64
+WHEEL_PLATFORMS := win_amd64 macosx_11_0_arm64 macosx_10_15_x86_64 manylinux2014_x86_64
 WHEEL_PYTHONS := 3.11 3.15
 wheels-check: $(VENV)/.installed
 	@for python in $(WHEEL_PYTHONS); do for platform in $(WHEEL_PLATFORMS); do \
