@@ -91,12 +91,13 @@ bench: $(VENV)/.installed translations
 # Every runtime dependency (requirements.txt) as a wheel for Windows, macOS (Intel, Apple) and Linux,
 # for the oldest and the newest Python the README promises: pip refuses a source-only package
 # (--only-binary). Needs the package index.
-WHEEL_PLATFORMS := win_amd64 macosx_11_0_arm64 macosx_10_15_x86_64 manylinux2014_x86_64
+# (Linux: glibc 2.17 or 2.28 wheels, both accepted as pip on such a system accepts them)
+WHEEL_PLATFORMS := win_amd64 macosx_11_0_arm64 macosx_10_15_x86_64 manylinux2014_x86_64+manylinux_2_28_x86_64
 WHEEL_PYTHONS := 3.11 3.15
 wheels-check: $(VENV)/.installed
 	@for python in $(WHEEL_PYTHONS); do for platform in $(WHEEL_PLATFORMS); do \
 	  dir=$$(mktemp -d); \
-	  $(PY) -m pip download --only-binary=:all: --python-version $$python --platform $$platform \
+	  $(PY) -m pip download --only-binary=:all: --python-version $$python $$(echo "+$$platform" | sed 's/+/ --platform /g') \
 	    --dest $$dir -r requirements.txt > $$dir.log 2>&1 || { grep -v "^WARNING: Location" $$dir.log; exit 1; }; \
 	  echo "Python $$python, $$platform: $$(ls $$dir | wc -l) wheels, no source package"; rm -rf $$dir $$dir.log; \
 	done; done
