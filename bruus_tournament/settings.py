@@ -92,10 +92,17 @@ def _secret_key() -> str:
             raise ImproperlyConfigured("SECRET_KEY must be at least 50 random characters long.")
         return key
     key_file = DATA_DIR / "secret_key"
-    if not key_file.exists():
-        key_file.write_text(secrets.token_urlsafe(50))
-        key_file.chmod(0o600)
-    return key_file.read_text().strip()
+    try:
+        if not key_file.exists():
+            key_file.write_text(secrets.token_urlsafe(50))
+            key_file.chmod(0o600)
+        key = key_file.read_text().strip()
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or "not a text file"
+        raise ImproperlyConfigured(f"The secret key file {key_file} cannot be used: {reason}.") from None
+    if len(key) < 50:
+        raise ImproperlyConfigured(f"The secret key file {key_file} is damaged (shorter than 50 characters).")
+    return key
 
 
 SECRET_KEY = _secret_key()

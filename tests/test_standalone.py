@@ -150,6 +150,23 @@ def test_a_data_folder_that_cannot_be_made_or_written_is_named_in_one_line(tmp_p
         assert result.stderr.count("\n") == 1
 
 
+@pytest.mark.parametrize(
+    ("make", "reason"), [("folder", "Is a directory"), ("short", "is damaged (shorter than 50 characters)")]
+)
+def test_an_unusable_secret_key_file_is_named_in_one_line(tmp_path, make, reason):
+    key_file = tmp_path / "secret_key"
+    if make == "folder":
+        key_file.mkdir()
+    else:
+        key_file.write_text("short")
+    result = run_cli(["manage", "check"], clean_env(DATA_DIR=str(tmp_path)))
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.stderr.startswith(f"bruus-turnier: Configuration error: The secret key file {key_file}")
+    assert reason in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
 def test_a_wrong_setting_is_named_in_one_line_by_run_and_serve(tmp_path):
     for command, setting in (("run", {"CONN_MAX_AGE": "soon"}), ("serve", {"DATABASE_URL": "mysql://x"})):
         result = run_cli([command, "--port", str(free_port())], clean_env(DATA_DIR=str(tmp_path), **setting))
