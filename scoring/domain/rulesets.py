@@ -74,6 +74,37 @@ NO_BONUS: Final[frozenset[tuple[int, int]]] = frozenset({(0, 0)})
 # --------------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class DanishBonuses:
+    """The matchsticks of Danish Brus's bonuses, named as the source names them.
+
+    Source: ``001_bb435dd0d18900c3.txt``, "Chancing and smacking": "The chancer scores a point
+    unless the matador is 'smacked' by a higher card played by an opponent in which case the
+    opposing side score two points. If the ♠8 is chanced and smacked by the ♥K, but beaten in
+    turn by the ♣J, it is an 'oversmack' and worth 3 points, unless the ♥K was also chanced in
+    which case it is worth 4 points." And "Ringkøbing variant": "If a 7 is played, an opponent
+    with the ♣K can beat it, saying 'I'll hawk it', and score a bonus point."
+
+    Attributes:
+        chance: a chanced matador that is not smacked, for the chancer's team.
+        smack: a chanced matador smacked by an opponent's higher card, for the smacking team.
+        oversmack: a chanced ♠8 smacked by the ♥K, which the ♣J of the chancer's team beats in
+            turn, for the chancer's team (instead of the chance and the smack).
+        oversmack_chanced: the same when the ♥K was chanced too.
+        hawk: a Seven beaten with the ♣K (Ringkøbing only).
+    """
+
+    chance: int
+    smack: int
+    oversmack: int
+    oversmack_chanced: int
+    hawk: int
+
+
+#: Danish Brus's (and Ringkøbing's) bonus points (Schwesing's: the table of ``rules.score_trick``).
+DANISH_BONUSES: Final = DanishBonuses(chance=1, smack=2, oversmack=3, oversmack_chanced=4, hawk=1)
+
+
 def _chance_allowed(seat: int, matador: Matador, play: Play, seen: set[Matador], bunk_exhausted: bool) -> bool:
     """May this player chance this matador? "only permitted if a higher matador is still in play
     and not held by the chancer, if the talon is not exhausted, if another player has yet to
@@ -100,10 +131,11 @@ def danish_trick(
 
     Source: ``001_bb435dd0d18900c3.txt``, "Chancing and smacking". Chancing is a choice ("may
     say 'I'll chance it'"), allowed under the conditions of :func:`_chance_allowed`. The chancer
-    scores 1 unless the matador is *smacked*: the first card of the trick that beats it is a
-    higher matador played by an opponent; then the opponents score 2. *Oversmack*: a chanced ♠8
-    smacked by the ♥K, and that ♥K beaten by the ♣J of the chancer's team: 3 for the chancer's
-    team, 4 if the ♥K was chanced too (this replaces the scores of both chances). Unlike
+    scores a chance unless the matador is *smacked*: the first card of the trick that beats it
+    is a higher matador played by an opponent; then the opponents score a smack. *Oversmack*: a
+    chanced ♠8 smacked by the ♥K, and that ♥K beaten by the ♣J of the chancer's team: an
+    oversmack for the chancer's team, more if the ♥K was chanced too (this replaces the scores
+    of both chances). The points are :data:`DANISH_BONUSES`. Unlike
     Schwesing, the scores of one trick add up (both teams may score in it). Our readings where
     the text is silent: a matador first beaten by a partner's card is not smacked; the ♣J smacks
     a chanced ♠8 directly, as any higher card does.
@@ -138,7 +170,7 @@ def _danish_score(events: Sequence[tuple[Matador, str]], chanced: frozenset[int]
         matador, team = events[i]
         beater = next((j for j in range(i + 1, len(events)) if events[j][0] > matador), None)
         if beater is None or events[beater][1] == team:
-            points[team] += 1  # not smacked
+            points[team] += DANISH_BONUSES.chance  # not smacked
             continue
         smacker, smacking_team = events[beater]
         over = next(
@@ -150,10 +182,10 @@ def _danish_score(events: Sequence[tuple[Matador, str]], chanced: frozenset[int]
             None,
         )
         if matador == Matador.TOLLER_HUND and smacker == Matador.BRUUS and over is not None:
-            points[team] += 4 if beater in chanced else 3  # oversmack
+            points[team] += DANISH_BONUSES.oversmack_chanced if beater in chanced else DANISH_BONUSES.oversmack
             settled.add(beater)
         else:
-            points[smacking_team] += 2  # smacked
+            points[smacking_team] += DANISH_BONUSES.smack
     return TrickBonus(points[TEAM_A], points[TEAM_B])
 
 
@@ -184,7 +216,8 @@ def derive_ringkobing_pairs() -> frozenset[tuple[int, int]]:
     played once, and it is not a matador, so a deal has no hawk or one hawk for either team, on
     top of whatever chancing and smacking gave.
     """
-    hawks = ((0, 0), (1, 0), (0, 1))
+    hawk = DANISH_BONUSES.hawk
+    hawks = ((0, 0), (hawk, 0), (0, hawk))
     return frozenset((a + ha, b + hb) for (a, b), (ha, hb) in itertools.product(derive_danish_pairs(), hawks))
 
 
