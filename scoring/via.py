@@ -1,10 +1,12 @@
 """Who or where a change came from, shown in the reader's language.
 
-Each deal change and each confirmation keeps a short text such as "Tisch 3 (Tisch-Link)" or
-"Turnierleitung anna" (``DealChange.via``, ``Seating.confirmed_via``), written in the language of
-the page that made it (the evening's language at the tablets). :func:`show_via` recognises those
-texts in every language of ``settings.LANGUAGES`` and gives them in the active language, so an
-organiser reading in English sees "Table 3 (table link)". Any other text is shown as it is.
+Each deal change and each confirmation keeps a short text such as "Tisch 3 (Tisch-Link)",
+"Turnierleitung Anna Jensen" or "Helfer kasse" (``DealChange.via``, ``Seating.confirmed_via``),
+written in the language of the page that made it (the evening's language at the tablets); an
+organiser page writes it with :func:`organiser_via`, naming the role the login has.
+:func:`show_via` recognises those texts in every language of ``settings.LANGUAGES`` and gives them
+in the active language, so an organiser reading in English sees "Table 3 (table link)". Any other
+text is shown as it is.
 """
 
 from __future__ import annotations
@@ -16,13 +18,17 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
 
-#: The texts the views write (msgids, as in scoring/views/scorer.py, organiser.py and live.py);
+from scoring.roles import RUN_PERM
+
+#: The texts the views write (msgids, as in scoring/views/scorer.py and :func:`organiser_via`);
 #: the longer forms first, so that "... for team A" is not read as a user name.
 FORMS = (
     gettext_noop("Table %(number)s (table link), team %(team)s"),
     gettext_noop("Table %(number)s (table link)"),
     gettext_noop("Organiser %(user)s for team %(team)s"),
+    gettext_noop("Helper %(user)s for team %(team)s"),
     gettext_noop("Organiser %(user)s"),
+    gettext_noop("Helper %(user)s"),
 )
 _PLACEHOLDER = re.compile(r"%\\\((\w+)\\\)s")
 
@@ -50,3 +56,23 @@ def show_via(text: str) -> str:
         if match:
             return gettext(form) % match.groupdict()
     return text
+
+
+def organiser_via(user, team: str = "") -> str:
+    """The "via" of a change made on an organiser page, in the active language: the login's role
+    ("Turnierleitung" with the permission to run the evening, else "Helfer") and its full name,
+    or its user name when it has none; with ``team`` when confirming on a team's behalf.
+
+    The role is read from the login's permissions (already read for the page: no query).
+    """
+    name = user.get_full_name().strip() or user.get_username()
+    leader = user.has_perm(RUN_PERM)
+    if team and leader:
+        text = gettext("Organiser %(user)s for team %(team)s")
+    elif team:
+        text = gettext("Helper %(user)s for team %(team)s")
+    elif leader:
+        text = gettext("Organiser %(user)s")
+    else:
+        text = gettext("Helper %(user)s")
+    return text % {"user": name, "team": team}

@@ -3,14 +3,24 @@ forgotten, opened as anonymous, as a login without a role, as Helfer and as Turn
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 from django.contrib.auth.models import Group
+from django.db import connection, transaction
 from django.urls import URLResolver, get_resolver, reverse
+from django.utils import translation
 
 from scoring import services
-from scoring.models import PartnerExclusion, Player, Round, Seating
+from scoring.domain.rules import DealResult
+from scoring.models import DealChange, PartnerExclusion, Player, Round, Seating
 from scoring.roles import HELPER, LEADER
+from scoring.via import show_via
 from tests.conftest import make_evening, make_login
+
+A_WINS = DealResult("A", False, 0, 0)
+B_WINS = DealResult("B", False, 0, 0)
 
 # Which role each organiser page needs. "helper": Helfer and Turnierleitung; "leader":
 # Turnierleitung only. A URL missing here fails test_the_matrix_names_every_organiser_url.
@@ -180,12 +190,154 @@ def test_a_helper_enters_deals_from_paper_but_never_corrects_a_confirmed_round(c
     # Confirmed on both teams' behalf: only the Turnierleitung may correct it now.
     services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="A")
     services.confirm_seating(seating_id=seating.pk, team="B", table=seating.table, via="Test")
-    response = client.post(url, {**data, "winner": "B", "version": 1, "reason": "Zettel falsch gelesen"})
-    assert response.status_code == 403
-    assert "Turnierleitung" in response.content.decode()
-    assert seating.deals.get(number=1).winner == "A"
+    changes = DealChange.objects.count()
+    for extra in ({"reason": "Zettel falsch gelesen"}, {"reason": "Brauch", "accept_impossible": "on"}):
+        response = client.post(url, {**data, "winner": "B", "version": 1, **extra})
+        assert response.status_code == 200
+        assert "Korrigieren kann sie jetzt nur noch die Turnierleitung" in response.content.decode()
+    assert seating.deals.get(number=1).winner == "A" and DealChange.objects.count() == changes
     page = client.get(url + "?deal=1").content.decode()
     assert 'data-testid="leader-corrects"' in page and 'id="edit"' not in page
+
+
+def _played(seating):
+    """Every deal of ``seating`` entered at its table and the round finished by team A."""
+    for number in range(1, seating.round.session.evening.deals_per_round + 1):
+        services.enter_deal(seating_id=seating.pk, number=number, result=A_WINS, via="t", table=seating.table)
+    services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="A")
+
+
+@pytest.mark.django_db
+def test_a_round_confirmed_while_the_helpers_correction_is_on_its_way_stays_as_confirmed(client, world, monkeypatch):
+    """Issue 26: the view reads the round unconfirmed, then team B confirms at the table, then
+    the service runs. The service decides with the round locked: nothing changes."""
+    seating = world["seating"]
+    _played(seating)
+    client.force_login(world["users"]["helper"])
+    url = reverse("organiser:seating_detail", args=[seating.pk])
+    enter_deal = services.enter_deal
+
+    def confirmed_meanwhile(**kwargs):
+        services.confirm_seating(seating_id=seating.pk, team="B", table=seating.table, via="Tisch")
+        return enter_deal(**kwargs)
+
+    monkeypatch.setattr(services, "enter_deal", confirmed_meanwhile)
+    changes = DealChange.objects.count()
+    data = {"number": 1, "seating": seating.pk, "winner": "B", "bonus_a": 0, "bonus_b": 0, "version": 1}
+    response = client.post(url, {**data, "reason": "Zettel falsch gelesen"})
+    assert response.status_code == 200
+    assert "Korrigieren kann sie jetzt nur noch die Turnierleitung" in response.content.decode()
+    seating.refresh_from_db()
+    assert seating.confirmed_at is not None and seating.deals.get(number=1).winner == "A"
+    assert DealChange.objects.count() == changes
+
+
+@pytest.mark.django_db(transaction=True)
+def test_on_postgresql_the_helpers_correction_waits_for_the_confirmations_lock_and_is_refused(django_user_model):
+    """The real race with two connections: the table's confirmation holds the seating's row lock;
+    the Helfer's correction waits for it, then sees the confirmed round and changes nothing.
+    PostgreSQL only (``make test`` runs it there): the SQLite test database lives in memory, where
+    a second connection is refused instead of waiting."""
+    if connection.vendor != "postgresql":
+        pytest.skip("two connections waiting for a row lock need PostgreSQL")
+    evening = make_evening(8)
+    services.draw_session(evening=evening, seed=3)
+    seating = Seating.objects.select_related("table", "round__session__evening").filter(round__number=1).first()
+    _played(seating)
+    helper = make_login(django_user_model, "helfer", HELPER)
+    locked, release = threading.Event(), threading.Event()
+    outcome = []
+
+    def confirm():
+        try:
+            with transaction.atomic():
+                services.confirm_seating(seating_id=seating.pk, team="B", table=seating.table, via="Tisch")
+                locked.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    def correct():
+        try:
+            services.enter_deal(
+                seating_id=seating.pk, number=1, result=B_WINS, via="x", user=helper, reason="Zettel falsch gelesen"
+            )
+            outcome.append("saved")
+        except services.ServiceError as error:
+            outcome.append(error.code)
+        finally:
+            connection.close()
+
+    table, helper_thread = threading.Thread(target=confirm), threading.Thread(target=correct)
+    table.start()
+    assert locked.wait(10)
+    helper_thread.start()
+    waited = False
+    for _ in range(200):  # until the Helfer's transaction waits for the row lock
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+            waited = cursor.fetchone()[0] > 0
+        if waited:
+            break
+        time.sleep(0.05)
+    release.set()
+    table.join(10)
+    helper_thread.join(10)
+    assert waited and outcome == ["confirmed_leader_only"]
+    seating.refresh_from_db()
+    assert seating.confirmed_at is not None and seating.deals.get(number=1).winner == "A"
+
+
+@pytest.mark.django_db
+def test_the_correction_service_refuses_a_helper_on_a_confirmed_round_and_lets_the_leader(world):
+    seating = world["seating"]
+    _played(seating)
+    services.confirm_seating(seating_id=seating.pk, team="B", table=seating.table, via="Tisch")
+    helper, leader = world["users"]["helper"], world["users"]["leader"]
+    correction = {"seating_id": seating.pk, "number": 1, "result": B_WINS, "via": "x", "reason": "Zettel"}
+    with pytest.raises(services.ServiceError) as refused:
+        services.enter_deal(**correction, user=helper)
+    assert refused.value.code == "confirmed_leader_only"
+    assert seating.deals.get(number=1).winner == "A"
+    assert services.enter_deal(**correction, user=leader).winner == "B"
+
+
+@pytest.mark.django_db
+def test_only_the_leader_accepts_an_impossible_result(world):
+    seating = world["seating"]
+    impossible = DealResult("A", False, 2, 2)
+    entry = {"seating_id": seating.pk, "number": 1, "result": impossible, "via": "x", "reason": "Brauch"}
+    with pytest.raises(services.ServiceError) as refused:
+        services.enter_deal(**entry, user=world["users"]["helper"], accept_impossible=True)
+    assert refused.value.code == "impossible_leader_only"
+    assert not seating.deals.exists()
+    services.enter_deal(**entry, user=world["users"]["leader"], accept_impossible=True)
+    assert seating.deals.get(number=1).override_reason == "Brauch"
+
+
+@pytest.mark.django_db
+def test_the_history_names_the_role_the_login_has_and_its_full_name(client, world):
+    seating = world["seating"]
+    helper, leader = world["users"]["helper"], world["users"]["leader"]
+    helper.first_name, helper.last_name = "Gönke", "Hansen"
+    helper.save()
+    url = reverse("organiser:seating_detail", args=[seating.pk])
+    data = {"seating": seating.pk, "winner": "A", "bonus_a": 0, "bonus_b": 0, "version": 0}
+    client.force_login(helper)
+    for number in range(1, seating.round.session.evening.deals_per_round + 1):
+        assert client.post(url, {**data, "number": number}).status_code == 302
+    client.post(reverse("organiser:seating_confirm", args=[seating.pk]), {"team": "B"})
+    client.force_login(leader)
+    client.post(url, {**data, "number": 1, "winner": "B", "version": 1, "reason": "nachgezählt"})
+    vias = list(
+        DealChange.objects.filter(deal__seating=seating, deal__number=1).order_by("pk").values_list("via", flat=True)
+    )
+    assert vias == ["Helfer Gönke Hansen", "Turnierleitung leitung"]
+    seating.refresh_from_db()
+    assert seating.confirmed_via == "Helfer Gönke Hansen für Team B"
+    with translation.override("en"):
+        assert show_via(seating.confirmed_via) == "Helper Gönke Hansen for team B"
+        assert show_via(vias[0]) == "Helper Gönke Hansen" and show_via(vias[1]) == "Organiser leitung"
 
 
 @pytest.mark.django_db

@@ -355,7 +355,7 @@ def test_the_next_session_waits_for_every_confirmation(organiser_client, drawn):
 
 
 @pytest.mark.django_db
-def test_after_confirmation_only_the_organiser_corrects_with_a_reason(client, organiser_client, seating):
+def test_after_confirmation_only_the_organiser_corrects_with_a_reason(client, organiser_client, organiser, seating):
     enter_all(seating)
     services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="A")
     services.confirm_seating(seating_id=seating.pk, table=seating.table, team="B")
@@ -379,7 +379,7 @@ def test_after_confirmation_only_the_organiser_corrects_with_a_reason(client, or
     response = organiser_client.post(url, {**data, "reason": ""})
     assert response.status_code == 200 and response.context["form"].errors
     with pytest.raises(services.ServiceError) as refused:
-        services.enter_deal(seating_id=seating.pk, number=2, result=B_WINS, via="org", user=object(), reason="")
+        services.enter_deal(seating_id=seating.pk, number=2, result=B_WINS, via="org", user=organiser, reason="")
     assert refused.value.code == "reason_required"
     assert Deal.objects.get(seating=seating, number=2).winner == "A"
     response = organiser_client.post(url, {**data, "reason": "Team B hat nachgezählt"}, REMOTE_ADDR="192.0.2.9")

@@ -12,6 +12,7 @@ from scoring.domain.rules import DealResult, DealScore, ImpossibleResult
 from scoring.domain.rulesets import BOCK, DRAW, RuleSet
 from scoring.models import Deal, DealChange, DrawnDeal, Seating, Table
 from scoring.parsing import ascii_int
+from scoring.roles import RUN_PERM
 from scoring.services.base import ServiceError, evening_changed
 
 
@@ -105,6 +106,30 @@ def _check_table_may_change(seating: Seating, table: Table, *, entry: bool) -> N
         )
 
 
+def _check_organiser_may_change(seating: Seating, user, *, accept_impossible: bool = False) -> None:
+    """Raise ServiceError unless the organiser ``user`` (None: no organiser) may change this
+    seating's deals now.
+
+    A Helfer (a login without the permission to run the evening, ``scoring.roles``) types in paper
+    score sheets: never a change of a confirmed round, never an "impossible" result accepted;
+    both are the Turnierleitung's decision. Called with the seating locked (:func:`_locked_seating`,
+    the row :func:`~scoring.services.confirmation.confirm_seating` locks too), so a confirmation
+    that commits while the Helfer's form is on its way is seen here.
+    """
+    if user is None or user.has_perm(RUN_PERM):
+        return
+    if seating.confirmed_at is not None:
+        raise ServiceError(
+            gettext_noop("This round is confirmed: only the Turnierleitung can correct it now."),
+            code="confirmed_leader_only",
+        )
+    if accept_impossible:
+        raise ServiceError(
+            gettext_noop("Only the Turnierleitung can accept a result the rules call impossible."),
+            code="impossible_leader_only",
+        )
+
+
 def _check_all_deals_entered(seating: Seating) -> None:
     expected = seating.round.session.evening.deals_per_round
     entered = seating.deals.count()
@@ -138,7 +163,9 @@ def enter_deal(
         number: deal number, 1 .. the evening's deals per round.
         result: what the scorer entered (rules.DealResult).
         via: who/where for the history, e.g. "Tisch 3 (Tablet)" or the organiser's login.
-        user: the organiser, when entered from an organiser page.
+        user: the organiser, when entered from an organiser page. A Helfer (no permission to
+            run the evening) may neither change a confirmed round nor accept an impossible
+            result; checked with the seating locked, like every state the change depends on.
         table: when entered through a table link: the table it belongs to. The seating must then be
             that table's current seating, not confirmed, its round not locked, its session not
             closed. A correction of a round the scorer has finished reopens it (the other team
@@ -161,7 +188,8 @@ def enter_deal(
         ImpossibleResult: the rules reject the result (nothing saved).
         ConflictError: the deal was changed meanwhile (``based_on_version`` is stale).
         ServiceError: unknown seating or deal number, a confirmed/locked/closed round changed from
-            a table link, a missing reason, or a key already used for another deal.
+            a table link, a confirmed round changed or an impossible result accepted by a Helfer,
+            a missing reason, or a key already used for another deal.
     """
     try:
         with transaction.atomic():
@@ -249,6 +277,7 @@ def _enter_deal(
             return _replayed(sent, number, result)
     if table is not None:
         _check_table_may_change(seating, table, entry=True)
+    _check_organiser_may_change(seating, user, accept_impossible=accept_impossible)
     rules = seating.round.session.evening.rules
     if not rules.uses_deal(result):
         raise ServiceError(
@@ -359,8 +388,8 @@ def record_draw(
 
     Raises:
         ImpossibleResult: the evening's rule set has no draw.
-        ServiceError: unknown seating or deal number, a round a table link may not change (as
-            :func:`enter_deal`), or a deal already entered.
+        ServiceError: unknown seating or deal number, a round a table link or a Helfer may not
+            change (as :func:`enter_deal`), or a deal already entered.
     """
     with transaction.atomic():
         seating = _check_own_table(_locked_seating(seating_id), table)
@@ -373,6 +402,7 @@ def record_draw(
                 return sent
         if table is not None:
             _check_table_may_change(seating, table, entry=True)
+        _check_organiser_may_change(seating, user)
         if Deal.objects.filter(seating=seating, number=number).exists():
             raise ServiceError(
                 gettext_noop("Deal %(number)s is already entered: a draw can only be recorded before it is entered."),

@@ -21,6 +21,7 @@ from scoring.messages import translate
 from scoring.models import Evening, Round, Seating, Session
 from scoring.parsing import ascii_int
 from scoring.templatetags import grids
+from scoring.via import organiser_via
 from scoring.views.access import helper_required, leader_required
 from scoring.views.common import evening_or_404 as _evening
 
@@ -178,7 +179,7 @@ def seating_confirm(request: HttpRequest, pk: int) -> HttpResponse:
             seating_id=seating.pk,
             team=team,
             user=request.user,
-            via=_("Organiser %(user)s for team %(team)s") % {"user": request.user.get_username(), "team": team},
+            via=organiser_via(request.user, team),
         )
     except DomainError as error:
         messages.error(request, translate(error))

@@ -6,7 +6,6 @@ from __future__ import annotations
 from functools import wraps
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -30,6 +29,7 @@ from scoring.parsing import ascii_int
 from scoring.player_files import parse_player_file
 from scoring.roles import RUN_PERM
 from scoring.tables import DealResultTable, RankingTable, ranking_rows
+from scoring.via import organiser_via
 from scoring.views.access import helper_required, leader_required
 from scoring.views.common import evening_or_404 as _evening
 
@@ -424,7 +424,7 @@ def _record_draw(request: HttpRequest, seating: Seating, number: int, form) -> H
         services.record_draw(
             seating_id=seating.pk,
             number=number,
-            via=_("Organiser %(user)s") % {"user": request.user.get_username()},
+            via=organiser_via(request.user),
             user=request.user,
             key=form.cleaned_data["key"],
             client=request.META.get("REMOTE_ADDR", ""),
@@ -450,17 +450,12 @@ def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, choice.errors["number"][0])
     number_int = choice.deal
     form = None
-    confirmed = seating.confirmed_at is not None  # a correction then needs a reason
-    # Helfer type in paper score sheets: never a correction of a confirmed round, never an
-    # "impossible" result accepted (that is the Turnierleitung's decision).
-    if (
-        request.method == "POST"
-        and not request.user.has_perm(RUN_PERM)
-        and (confirmed or request.POST.get("accept_impossible"))
-    ):
-        raise PermissionDenied(RUN_PERM)
+    # A confirmed round: the Turnierleitung's correction needs a reason. A Helfer never changes a
+    # confirmed round nor accepts an "impossible" result: the service refuses that (it checks with
+    # the round locked; a round read here may be confirmed before the service runs).
+    reason_required = seating.confirmed_at is not None and request.user.has_perm(RUN_PERM)
     if request.method == "POST":
-        form = OrganiserDealForm(request.POST, reason_required=confirmed, rules=evening.rules)
+        form = OrganiserDealForm(request.POST, reason_required=reason_required, rules=evening.rules)
         if form.is_valid() and form.result().winner == DRAW:
             return _record_draw(request, seating, number_int, form)
         if form.is_valid():
@@ -469,7 +464,7 @@ def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
                     seating_id=seating.pk,
                     number=number_int,
                     result=form.result(),
-                    via=_("Organiser %(user)s") % {"user": request.user.get_username()},
+                    via=organiser_via(request.user),
                     user=request.user,
                     reason=form.cleaned_data["reason"],
                     accept_impossible=form.cleaned_data["accept_impossible"],
@@ -483,7 +478,7 @@ def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 messages.success(request, _("Deal %(number)s saved.") % {"number": number_int})
                 return redirect("organiser:seating_detail", pk=seating.pk)
     if form is None and number_int:
-        form = OrganiserDealForm.for_deal(seating, sheet.deals.get(number_int), reason_required=confirmed)
+        form = OrganiserDealForm.for_deal(seating, sheet.deals.get(number_int), reason_required=reason_required)
     return render(
         request,
         "organiser/seating_detail.html",
