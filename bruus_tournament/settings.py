@@ -314,6 +314,15 @@ DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 
+# `restore` reads a backup up to this size (MB, unpacked) and refuses a larger one before it fills
+# the memory (a small .gz can unpack to gigabytes); scoring/backup/files.py.
+_restore_max_mb = env.str("RESTORE_MAX_MB", default="100").strip()
+if not (_restore_max_mb.isascii() and _restore_max_mb.isdigit() and int(_restore_max_mb) >= 1):
+    raise ImproperlyConfigured(
+        f"RESTORE_MAX_MB must be a whole number of megabytes (1 or more), not {_restore_max_mb!r}."
+    )
+RESTORE_MAX_BYTES = int(_restore_max_mb) * 1024 * 1024
+
 # The roster the demo evening of `make run` is built from.
 DEMO_PLAYERS_FILE = Path(
     env.str("DEMO_PLAYERS_FILE", default=str(PACKAGE_DIR.parent / "scoring" / "data" / "players-schwesing.csv"))

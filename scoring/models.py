@@ -9,6 +9,7 @@ Vocabulary follows the glossary of ``shared/DOMAIN.md``: an *evening* has *sessi
 from __future__ import annotations
 
 import secrets
+import string
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -59,9 +60,23 @@ def new_version_start() -> int:
     return secrets.randbits(40)
 
 
+#: Random bytes of a table link token (192 bits).
+TABLE_TOKEN_BYTES = 24
+#: Its length written as URL-safe base64 without padding, as ``secrets.token_urlsafe`` writes it.
+TABLE_TOKEN_LENGTH = -(-TABLE_TOKEN_BYTES * 4 // 3)
+#: The characters of URL-safe base64 (RFC 4648, section 5).
+TABLE_TOKEN_ALPHABET = frozenset(string.ascii_letters + string.digits + "-_")
+
+
 def new_table_token() -> str:
     """A fresh table link token: 24 random bytes (192 bits), URL-safe base64, 32 characters."""
-    return secrets.token_urlsafe(24)
+    return secrets.token_urlsafe(TABLE_TOKEN_BYTES)
+
+
+def is_table_token(value: object) -> bool:
+    """Whether ``value`` is a token :func:`new_table_token` could have made (a restored backup
+    holds nothing else: ``scoring.backup.contents``)."""
+    return isinstance(value, str) and len(value) == TABLE_TOKEN_LENGTH and set(value) <= TABLE_TOKEN_ALPHABET
 
 
 class Player(models.Model):

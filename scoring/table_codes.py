@@ -22,6 +22,12 @@ def new_table_code() -> str:
     return "".join(secrets.choice(ALPHABET) for _ in range(LENGTH))
 
 
+def is_table_code(value: object) -> bool:
+    """Whether ``value`` is a code as :func:`new_table_code` makes and the database stores it
+    (six capitals of :data:`ALPHABET`; a restored backup holds nothing else)."""
+    return isinstance(value, str) and len(value) == LENGTH and all(ch in ALPHABET for ch in value)
+
+
 def normalise(typed: str) -> str | None:
     """The code as stored, or None if ``typed`` cannot be one (wrong length, letters outside the
     alphabet). Lowercase, spaces, hyphens and dots are forgiven: ``" kat-wen "`` -> ``"KATWEN"``."""

@@ -46,6 +46,11 @@ def run_check(**environ):
         ({"USE_TLS": "ja bitte"}, "USE_TLS"),
         ({"CONN_MAX_AGE": "zehn Minuten"}, "CONN_MAX_AGE"),
         ({"CONN_MAX_AGE": "-1"}, "CONN_MAX_AGE"),
+        ({"TRUSTED_PROXY_COUNT": "zwei"}, "TRUSTED_PROXY_COUNT"),
+        ({"TRUSTED_PROXY_COUNT": "-1"}, "TRUSTED_PROXY_COUNT"),
+        ({"TRUSTED_PROXY_COUNT": "11"}, "TRUSTED_PROXY_COUNT"),
+        ({"RESTORE_MAX_MB": "0"}, "RESTORE_MAX_MB"),
+        ({"RESTORE_MAX_MB": "viel"}, "RESTORE_MAX_MB"),
     ],
 )
 def test_wrong_settings_stop_the_start_naming_the_setting(environ, named):

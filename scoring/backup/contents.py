@@ -15,6 +15,7 @@ from django.core.serializers.base import DeserializationError
 from django.db import models
 from django.utils import timezone
 
+from scoring import table_codes
 from scoring.backup.base import (
     ADDED_LATER,
     FORMAT,
@@ -33,7 +34,8 @@ from scoring.backup.base import (
     messages_of,
 )
 from scoring.backup.game import check_game, check_unique_in_file
-from scoring.domain.errors import gettext_noop
+from scoring.domain.errors import DomainError, gettext_noop
+from scoring.models import TABLE_TOKEN_LENGTH, Table, is_table_token
 
 #: The longest ``app_version`` read from a file (a version such as ``0.9.0`` or ``1.0.0rc1+g1a2b3c4``).
 APP_VERSION_LENGTH = 40
@@ -64,7 +66,15 @@ class Contents:
 
 
 def read_contents(document: Any) -> Contents:
-    """The checked contents of a decoded backup; see :func:`validate`."""
+    """The checked contents of a decoded backup; see :func:`validate`. A document nested too
+    deeply for the checks, or too big for the memory, is damaged like any other."""
+    try:
+        return _read_contents(document)
+    except (RecursionError, MemoryError):
+        raise broken("data") from None
+
+
+def _read_contents(document: Any) -> Contents:
     _check_envelope(document)
     data = _checked_data(document)
     _check_record_ids(data)
@@ -72,6 +82,7 @@ def read_contents(document: Any) -> Contents:
         raise broken("evenings")
     users = _user_map(data)
     objects = {key: _deserialize(key, model, data[key], users) for key, model, _ in MODELS}
+    _check_table_links(objects["tables"])
     _check_references(objects)
     check_game(objects)
     check_unique_in_file(objects)
@@ -171,14 +182,15 @@ def _user_map(data: dict) -> dict[str, Any]:
     """Username -> user of this database (None when there is no such user), for every username
     the file names (one query)."""
     user_model = get_user_model()
-    names = {
+    values = (
         record.get(f.name)
         for key, model, _ in MODELS
         for f in backed_up_fields(model)
         if is_user_fk(f)
         for record in data[key]
-    }
-    names = {name for name in names if name and isinstance(name, str)}
+    )
+    # Only text can be a username (anything else is refused with its record, by _fits).
+    names = {name for name in values if name and isinstance(name, str)}
     username = user_model.USERNAME_FIELD
     found = {getattr(u, username): u for u in user_model.objects.filter(**{f"{username}__in": names})}
     return {name: found.get(name) for name in names}
@@ -262,6 +274,34 @@ def _deserialize(key: str, model: type[models.Model], records: list[dict], users
         except ValidationError as error:
             raise invalid(key, obj.pk, messages_of(error)) from None
     return objects
+
+
+def _check_table_links(tables: list[Table]) -> None:
+    """Raise BackupError naming the table unless its link and code are ones the app makes
+    (:func:`scoring.models.is_table_token`, :func:`scoring.table_codes.is_table_code`): a crafted
+    file must not bring a short, guessable table link into the hall."""
+    for table in tables:
+        if not is_table_token(table.token):
+            raise invalid(
+                "tables",
+                table.pk,
+                DomainError(
+                    gettext_noop("Its table link is not one Bruus Turnier makes (%(length)s letters, digits, - or _)."),
+                    length=TABLE_TOKEN_LENGTH,
+                ),
+            )
+        if not table_codes.is_table_code(table.code):
+            raise invalid(
+                "tables",
+                table.pk,
+                DomainError(
+                    gettext_noop(
+                        "Its table code is not one Bruus Turnier makes (%(length)s capital letters of %(alphabet)s)."
+                    ),
+                    length=table_codes.LENGTH,
+                    alphabet=table_codes.ALPHABET,
+                ),
+            )
 
 
 def _check_references(objects: dict[str, list]) -> None:
