@@ -65,7 +65,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bruus_tournament import servers  # noqa: E402  (imports nothing of Django)
-from scoring.domain.rules import POSSIBLE_BONUS_PAIRS, DealResult, score_deal  # noqa: E402  (pure Python)
+from scoring.domain.rules import DealResult  # noqa: E402  (pure Python)
+from scoring.domain.rulesets import DEFAULT, rule_set  # noqa: E402  (pure Python)
+
+#: The rules of the bench's evening (created with the default rule set).
+RULES = rule_set(DEFAULT)
 
 REQUEST_TIMEOUT = 30  # seconds, each HTTP request
 RUN_TIMEOUT = 300  # seconds, the whole load phase
@@ -114,7 +118,7 @@ def free_port() -> int:
 def planned_result(table: int, round_number: int, deal: int) -> DealResult:
     """The deal a tablet enters, the same on every run: mostly plain, sometimes bonuses or to nil."""
     rng = random.Random(table * 10_000 + round_number * 100 + deal)
-    pairs = sorted(POSSIBLE_BONUS_PAIRS)
+    pairs = sorted(RULES.bonus_pairs)
     weights = [12 if pair == (0, 0) else 3 if sum(pair) == 1 else 1 for pair in pairs]
     bonus_a, bonus_b = rng.choices(pairs, weights=weights)[0]
     return DealResult(winner=rng.choice("AB"), to_nil=rng.random() < 0.1, bonus_a=bonus_a, bonus_b=bonus_b)
@@ -292,7 +296,7 @@ def check_database(db: Path | str, evening: int, tokens: dict[str, str], rounds:
         for round_number in range(1, rounds + 1):
             for deal in range(1, deals + 1):
                 result = planned_result(table, round_number, deal)
-                score = score_deal(result)
+                score = RULES.score_deal(result)
                 expected = [result.winner, result.to_nil, result.bonus_a, result.bonus_b, score.a, score.b]
                 got = found.get((table, round_number, deal))
                 if got is None:

@@ -14,7 +14,8 @@ from django.contrib.auth.models import Group
 from django.db import transaction
 
 from scoring import services
-from scoring.domain.rules import POSSIBLE_BONUS_PAIRS, TEAMS, DealResult
+from scoring.domain.rules import TEAMS, DealResult
+from scoring.domain.rulesets import DEFAULT, rule_set
 from scoring.models import Evening, Player, Season, Seating
 from scoring.player_files import parse_player_file
 from scoring.roles import LEADER, ensure_groups
@@ -31,8 +32,9 @@ PAST_FORMAT = {"sessions_count": 3, "rounds_per_session": 1, "deals_per_round": 
 
 
 def random_result(rng: random.Random) -> DealResult:
-    """A plausible deal: most deals without bonus, sometimes to nil, bonuses from the possible set."""
-    pairs = sorted(POSSIBLE_BONUS_PAIRS)
+    """A plausible deal: most deals without bonus, sometimes to nil, bonuses from the possible set
+    of the default rules (the demo evenings' rule set)."""
+    pairs = sorted(rule_set(DEFAULT).bonus_pairs)
     weights = [12 if pair == (0, 0) else 3 if sum(pair) == 1 else 1 for pair in pairs]
     bonus_a, bonus_b = rng.choices(pairs, weights=weights)[0]
     return DealResult(winner=rng.choice(TEAMS), to_nil=rng.random() < 0.1, bonus_a=bonus_a, bonus_b=bonus_b)

@@ -10,7 +10,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import tiebreak_labels
-from scoring.domain.rules import MAX_BONUS, DealResult, ImpossibleResult
+from scoring.domain.rules import DealResult, ImpossibleResult
 from scoring.domain.rulesets import DEFAULT, RuleSet, rule_set
 from scoring.domain.season import DEFAULT_PLACEMENT_POINTS, SeasonRuleError, parse_placement_points
 from scoring.messages import translate
@@ -18,7 +18,8 @@ from scoring.models import Evening, Season, TeamLetter
 from scoring.parsing import ascii_int
 from scoring.validators import validate_no_bidi_controls
 
-BONUS_CHOICES = [(n, str(n)) for n in range(MAX_BONUS + 1)]
+#: The bonus choices of the default rule set (DealForm sets those of the others).
+BONUS_CHOICES = [(n, str(n)) for n in range(rule_set(DEFAULT).max_bonus + 1)]
 
 
 class EveningForm(forms.ModelForm):

@@ -31,11 +31,13 @@ from hypothesis import strategies as st
 
 from scoring import forms as app_forms
 from scoring import services
-from scoring.domain.rules import POSSIBLE_BONUS_PAIRS, DealResult, ImpossibleResult, score_accepted, score_deal
+from scoring.domain.rules import DealResult, ImpossibleResult
+from scoring.domain.rulesets import SCHWESING, rule_set
 from scoring.models import AttemptCounter, Deal, DealChange, PartnerExclusion, Player, Round, Seating, Session
 from tests.test_no_server_errors import patterns
 
 ROOT = Path(__file__).resolve().parent.parent
+SCHWESING_RULES = rule_set(SCHWESING)
 SKIPPED_URLS = {"admin"}
 
 
@@ -192,7 +194,9 @@ def requests(draw, world, url):
             or 0
         )
         bonus_a, bonus_b = draw(
-            st.one_of(st.sampled_from(sorted(POSSIBLE_BONUS_PAIRS)), st.tuples(st.integers(0, 4), st.integers(0, 4)))
+            st.one_of(
+                st.sampled_from(sorted(SCHWESING_RULES.bonus_pairs)), st.tuples(st.integers(0, 4), st.integers(0, 4))
+            )
         )
         data = {
             "seating": str(world["seatings"][table]),
@@ -226,10 +230,10 @@ def assert_only_rule_valid_deals() -> None:
         assert 1 <= deal.number <= deals_per_round, deal.number
         result = DealResult(deal.winner, deal.to_nil, deal.bonus_a, deal.bonus_b)
         try:
-            score = score_deal(result)
+            score = SCHWESING_RULES.score_deal(result)
         except ImpossibleResult:
             assert deal.override_reason.strip(), ("impossible without reason", result)
-            score = score_accepted(result)
+            score = SCHWESING_RULES.score_accepted(result)
         assert (deal.points_a, deal.points_b) == (score.a, score.b), (result, deal.points_a, deal.points_b)
         assert deal.change_count == deal.version, ("history rows", deal.change_count, deal.version)
 

@@ -1,4 +1,4 @@
-"""The scoring rules of one Bruus deal, Schwesing rules.
+"""What one Bruus deal's result is made of, and the model of Schwesing's daring and striking.
 
 Source: seed file ``000_717ae1d4fe10ece6.txt`` (pagat.com, "Bruus"), sections "Daring and
 Striking" and "Scoring"; see also ``DOMAIN.md``, "Scoring one deal". All points are
@@ -6,13 +6,16 @@ matchsticks (whole numbers).
 
 The module has two parts:
 
-* :func:`score_deal` / :func:`check_result`: what the table scorer enters for a deal (who won
-  five tricks, "zu Null" or not, and the bonus of each team for daring and striking) is
-  checked and turned into matchsticks.
+* The result of a deal, shared by every rule set: the teams, :class:`DealResult` (what the
+  table scorer enters), :class:`DealScore` (its matchsticks) and :class:`ImpossibleResult`.
+  Results are checked and scored by the evening's rule set
+  (:class:`scoring.domain.rulesets.RuleSet`), the only scorer.
 * A small model of daring and striking: :func:`score_trick` scores the matador plays of one
   trick, and :func:`derive_bonus_pairs` enumerates every abstract deal to find which pairs
-  (bonus team A, bonus team B) can occur in one deal. :data:`POSSIBLE_BONUS_PAIRS` is that set
-  written out for people to read; a test proves that the two agree.
+  (bonus team A, bonus team B) can occur in one deal (:func:`enumerate_deals`, which Danish
+  Brus uses with its own trick scorer). The Schwesing rule set's bonus pairs are that set
+  written out (:data:`scoring.domain.rulesets.SCHWESING_BONUS_PAIRS`); a test proves that the
+  two agree.
 
 Standard library only: no Django import.
 """
@@ -26,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from scoring.domain.errors import DomainError, gettext_noop
+from scoring.domain.errors import DomainError
 
 TEAM_A: Final = "A"
 TEAM_B: Final = "B"
@@ -333,27 +336,6 @@ def derive_bonus_pairs() -> frozenset[tuple[int, int]]:
     return enumerate_deals(schwesing_trick)
 
 
-# The result of derive_bonus_pairs(), written out (tests/domain/test_rules.py proves it equal).
-# Every score of 2 or more needs the Bruus, which is played once, so only one trick in a deal
-# can give 2 or more. How each pair arises (shown for team A first; the mirror is the same):
-POSSIBLE_BONUS_PAIRS: Final[frozenset[tuple[int, int]]] = frozenset(
-    {
-        (0, 0),  # no dare, or none that counts
-        (1, 0), (0, 1),  # one successful dare of ♠8 or of ♥K
-        (2, 0), (0, 2),  # a strike of ♠8 or of ♥K; a dare of both in one trick;
-        #                  or a dare of ♠8 and, in a later trick, a dare of ♥K by the same team
-        (1, 1),  # A dares ♠8, and in a later trick B dares ♥K
-        (3, 0), (0, 3),  # a strike of ♠8 with an onward dare of ♥K; a strike by ♣J after a dare
-        #                  of both; or A dares ♠8, then in a later trick strikes B's ♥K by ♣J
-        (1, 2), (2, 1),  # A dares ♠8, then in a later trick dares ♥K and B strikes it by ♣J
-        (4, 0), (0, 4),  # counterstrike (Generalschlag)
-    }
-)  # fmt: skip
-
-#: The largest bonus one team can win by daring and striking in one deal (a counterstrike).
-MAX_BONUS: Final[int] = max(max(pair) for pair in POSSIBLE_BONUS_PAIRS)
-
-
 # --------------------------------------------------------------------------------------------
 # One deal as the table scorer enters it
 # --------------------------------------------------------------------------------------------
@@ -392,136 +374,8 @@ class DealScore:
 class ImpossibleResult(DomainError):
     """A deal result that cannot happen under the rules; ``code`` says why.
 
-    Codes: ``invalid_winner``, ``invalid_to_nil``, ``bonus_not_whole_number``,
-    ``bonus_negative``, ``bonus_too_high``, ``impossible_bonus_pair``. The message is an English
-    msgid for the scorer's tablet; the organiser may still accept such a result with a reason.
+    Raised by :meth:`scoring.domain.rulesets.RuleSet.check_result`. Codes: ``invalid_winner``,
+    ``invalid_to_nil``, ``no_bonus``, ``bonus_not_whole_number``, ``bonus_negative``,
+    ``bonus_too_high``, ``impossible_bonus_pair``. The message is an English msgid for the
+    scorer's tablet; the organiser may still accept such a result with a reason.
     """
-
-
-def check_result(result: DealResult) -> None:
-    """Check that ``result`` can happen in one deal.
-
-    Source: seed file ``000_717ae1d4fe10ece6.txt``, sections "Scoring" and "Daring and
-    Striking"; the possible bonus pairs are :data:`POSSIBLE_BONUS_PAIRS`.
-
-    Raises:
-        ImpossibleResult: with the first problem found, in this order: the winner is not
-            ``"A"`` or ``"B"``; ``to_nil`` is not a bool; a bonus is not a whole number
-            (``int``, not ``bool``), is negative or is above :data:`MAX_BONUS`; the pair of
-            bonuses cannot occur together in one deal.
-    """
-    if result.winner not in TEAMS:
-        raise ImpossibleResult(
-            gettext_noop("Please choose the team that won the deal: A or B."),
-            code="invalid_winner",
-        )
-    check_to_nil(result)
-    check_bonuses(result.bonus_a, result.bonus_b, POSSIBLE_BONUS_PAIRS)
-
-
-def check_to_nil(result: DealResult) -> None:
-    """Raise :class:`ImpossibleResult` (``invalid_to_nil``) unless ``result.to_nil`` is a bool."""
-    if not isinstance(result.to_nil, bool):
-        raise ImpossibleResult(
-            gettext_noop("Please say whether the losing team took no trick at all: yes or no."),
-            code="invalid_to_nil",
-        )
-
-
-def check_bonuses(bonus_a: object, bonus_b: object, pairs: frozenset[tuple[int, int]]) -> None:
-    """Check the two teams' bonuses (matchsticks) against the possible ``pairs`` of a rule set.
-
-    Raises:
-        ImpossibleResult: a bonus is not a whole number (``int``, not ``bool``), is negative or
-            is above the largest in ``pairs``; or the pair is not in ``pairs``.
-    """
-    max_bonus = max(max(pair) for pair in pairs)
-    bonuses = {TEAM_A: bonus_a, TEAM_B: bonus_b}
-    for team, bonus in bonuses.items():
-        if not isinstance(bonus, int) or isinstance(bonus, bool):
-            raise ImpossibleResult(
-                gettext_noop("Team %(team)s: please enter the matchsticks for daring and striking as a whole number."),
-                code="bonus_not_whole_number",
-                team=team,
-            )
-        if bonus < 0:
-            raise ImpossibleResult(
-                gettext_noop("Team %(team)s: the matchsticks for daring and striking cannot be less than 0."),
-                code="bonus_negative",
-                team=team,
-            )
-        if bonus > max_bonus:
-            raise ImpossibleResult(
-                gettext_noop(
-                    "Team %(team)s: at most %(max_bonus)s matchsticks for daring and striking are possible in one deal."
-                ),
-                code="bonus_too_high",
-                team=team,
-                max_bonus=max_bonus,
-            )
-    if (bonus_a, bonus_b) not in pairs:
-        # Explain from the team with more, as the scorer is surest about the bigger event. For
-        # each bonus of one team, the other team's possible bonuses run from 0 to a maximum.
-        a, b = int(bonus_a), int(bonus_b)  # type: ignore[call-overload]
-        team = TEAM_A if a >= b else TEAM_B
-        other = other_team(team)
-        bonus = a if team == TEAM_A else b
-        raise ImpossibleResult(
-            gettext_noop(
-                "Team A %(bonus_a)s and team B %(bonus_b)s matchsticks for daring and striking "
-                "cannot both happen in one deal: if team %(team)s gets %(bonus)s, team %(other)s "
-                "gets at most %(other_max)s."
-            ),
-            code="impossible_bonus_pair",
-            bonus_a=a,
-            bonus_b=b,
-            team=team,
-            bonus=bonus,
-            other=other,
-            other_max=_max_other_bonus(team, bonus, pairs),
-        )
-
-
-def _max_other_bonus(team: str, bonus: int, pairs: frozenset[tuple[int, int]]) -> int:
-    """The largest bonus the opponents of ``team`` can win in a deal in which ``team`` wins
-    ``bonus`` (0 to the largest in ``pairs``), from ``pairs``."""
-    if team == TEAM_A:
-        return max((b for a, b in pairs if a == bonus), default=0)
-    return max((a for a, b in pairs if b == bonus), default=0)
-
-
-def score_deal(result: DealResult) -> DealScore:
-    """Score one deal in matchsticks.
-
-    Source: seed file ``000_717ae1d4fe10ece6.txt``, section "Scoring": the team with five
-    tricks wins 1 matchstick, 2 if the opponents took no trick; each team adds its bonus for
-    daring and striking.
-
-    Args:
-        result: the deal as the table scorer entered it.
-
-    Returns:
-        The matchsticks of team A and team B for the deal.
-
-    Raises:
-        ImpossibleResult: see :func:`check_result`.
-    """
-    check_result(result)
-    tricks = 2 if result.to_nil else 1
-    return DealScore(
-        a=result.bonus_a + (tricks if result.winner == TEAM_A else 0),
-        b=result.bonus_b + (tricks if result.winner == TEAM_B else 0),
-    )
-
-
-def score_accepted(result: DealResult) -> DealScore:
-    """Score a deal the organiser accepted although :func:`check_result` calls it impossible
-    (a local custom, with a written reason; DOMAIN.md "Scoring one deal").
-
-    The five-trick points follow :func:`score_deal`; each team's bonus is added as entered.
-
-    Raises:
-        ImpossibleResult: the winner or "to nil" is not valid (those are never accepted).
-    """
-    base = score_deal(DealResult(result.winner, result.to_nil, 0, 0))
-    return DealScore(a=base.a + result.bonus_a, b=base.b + result.bonus_b)

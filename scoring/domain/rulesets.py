@@ -36,7 +36,6 @@ from typing import Final
 
 from scoring.domain.errors import gettext_noop
 from scoring.domain.rules import (
-    POSSIBLE_BONUS_PAIRS,
     SEATS_PER_TRICK,
     TEAM_A,
     TEAM_B,
@@ -47,8 +46,6 @@ from scoring.domain.rules import (
     Matador,
     Play,
     TrickBonus,
-    check_bonuses,
-    check_to_nil,
     check_trick,
     enumerate_deals,
     other_team,
@@ -222,9 +219,27 @@ def derive_ringkobing_pairs() -> frozenset[tuple[int, int]]:
 
 
 # The results of the derivations, written out (tests/domain/test_rulesets.py proves them equal;
-# deriving them at start-up would cost a second). Danish chancing and smacking gives the same
-# pairs as Schwesing's daring and striking, though single tricks score differently.
-DANISH_BONUS_PAIRS: Final[frozenset[tuple[int, int]]] = POSSIBLE_BONUS_PAIRS
+# deriving them at start-up would cost a second).
+#
+# Schwesing (and Treia): scoring.domain.rules.derive_bonus_pairs(). Every score of 2 or more
+# needs the Bruus, which is played once, so only one trick in a deal can give 2 or more. How each
+# pair arises (shown for team A first; the mirror is the same):
+SCHWESING_BONUS_PAIRS: Final[frozenset[tuple[int, int]]] = frozenset(
+    {
+        (0, 0),  # no dare, or none that counts
+        (1, 0), (0, 1),  # one successful dare of ♠8 or of ♥K
+        (2, 0), (0, 2),  # a strike of ♠8 or of ♥K; a dare of both in one trick;
+        #                  or a dare of ♠8 and, in a later trick, a dare of ♥K by the same team
+        (1, 1),  # A dares ♠8, and in a later trick B dares ♥K
+        (3, 0), (0, 3),  # a strike of ♠8 with an onward dare of ♥K; a strike by ♣J after a dare
+        #                  of both; or A dares ♠8, then in a later trick strikes B's ♥K by ♣J
+        (1, 2), (2, 1),  # A dares ♠8, then in a later trick dares ♥K and B strikes it by ♣J
+        (4, 0), (0, 4),  # counterstrike (Generalschlag)
+    }
+)  # fmt: skip
+# Danish chancing and smacking gives the same pairs as Schwesing's daring and striking, though
+# single tricks score differently.
+DANISH_BONUS_PAIRS: Final[frozenset[tuple[int, int]]] = SCHWESING_BONUS_PAIRS
 # Ringkøbing: each Danish pair, plus one hawk for either team.
 RINGKOBING_BONUS_PAIRS: Final[frozenset[tuple[int, int]]] = frozenset(
     {
@@ -232,6 +247,73 @@ RINGKOBING_BONUS_PAIRS: Final[frozenset[tuple[int, int]]] = frozenset(
         (2, 2), (3, 1), (1, 3), (4, 1), (1, 4), (5, 0), (0, 5),
     }
 )  # fmt: skip
+
+
+# --------------------------------------------------------------------------------------------
+# The bonuses of one result, against the pairs of a rule set
+# --------------------------------------------------------------------------------------------
+
+
+def check_bonuses(bonus_a: object, bonus_b: object, pairs: frozenset[tuple[int, int]]) -> None:
+    """Check the two teams' bonuses (matchsticks) against the possible ``pairs`` of a rule set.
+
+    Raises:
+        ImpossibleResult: a bonus is not a whole number (``int``, not ``bool``), is negative or
+            is above the largest in ``pairs``; or the pair is not in ``pairs``.
+    """
+    max_bonus = max(max(pair) for pair in pairs)
+    bonuses = {TEAM_A: bonus_a, TEAM_B: bonus_b}
+    for team, bonus in bonuses.items():
+        if not isinstance(bonus, int) or isinstance(bonus, bool):
+            raise ImpossibleResult(
+                gettext_noop("Team %(team)s: please enter the matchsticks for daring and striking as a whole number."),
+                code="bonus_not_whole_number",
+                team=team,
+            )
+        if bonus < 0:
+            raise ImpossibleResult(
+                gettext_noop("Team %(team)s: the matchsticks for daring and striking cannot be less than 0."),
+                code="bonus_negative",
+                team=team,
+            )
+        if bonus > max_bonus:
+            raise ImpossibleResult(
+                gettext_noop(
+                    "Team %(team)s: at most %(max_bonus)s matchsticks for daring and striking are possible in one deal."
+                ),
+                code="bonus_too_high",
+                team=team,
+                max_bonus=max_bonus,
+            )
+    if (bonus_a, bonus_b) not in pairs:
+        # Explain from the team with more, as the scorer is surest about the bigger event. For
+        # each bonus of one team, the other team's possible bonuses run from 0 to a maximum.
+        a, b = int(bonus_a), int(bonus_b)  # type: ignore[call-overload]
+        team = TEAM_A if a >= b else TEAM_B
+        other = other_team(team)
+        bonus = a if team == TEAM_A else b
+        raise ImpossibleResult(
+            gettext_noop(
+                "Team A %(bonus_a)s and team B %(bonus_b)s matchsticks for daring and striking "
+                "cannot both happen in one deal: if team %(team)s gets %(bonus)s, team %(other)s "
+                "gets at most %(other_max)s."
+            ),
+            code="impossible_bonus_pair",
+            bonus_a=a,
+            bonus_b=b,
+            team=team,
+            bonus=bonus,
+            other=other,
+            other_max=_max_other_bonus(team, bonus, pairs),
+        )
+
+
+def _max_other_bonus(team: str, bonus: int, pairs: frozenset[tuple[int, int]]) -> int:
+    """The largest bonus the opponents of ``team`` can win in a deal in which ``team`` wins
+    ``bonus`` (0 to the largest in ``pairs``), from ``pairs``."""
+    if team == TEAM_A:
+        return max((b for a, b in pairs if a == bonus), default=0)
+    return max((a for a, b in pairs if b == bonus), default=0)
 
 
 # --------------------------------------------------------------------------------------------
@@ -325,7 +407,7 @@ class RuleSet:
             ImpossibleResult: the winner is not one of :attr:`outcomes` (``invalid_winner``);
                 ``to_nil`` is not a bool, or set for a deal nobody won (``invalid_to_nil``); a
                 bonus in a rule set without bonuses or in a draw (``no_bonus``); a bonus or pair
-                of bonuses :func:`scoring.domain.rules.check_bonuses` refuses.
+                of bonuses :func:`check_bonuses` refuses.
         """
         if result.winner not in self.outcomes:
             if self.no_winner == BOCK:
@@ -335,7 +417,11 @@ class RuleSet:
             else:
                 message = gettext_noop("Please choose the team that won the deal: A or B.")
             raise ImpossibleResult(message, code="invalid_winner")
-        check_to_nil(result)
+        if not isinstance(result.to_nil, bool):
+            raise ImpossibleResult(
+                gettext_noop("Please say whether the losing team took no trick at all: yes or no."),
+                code="invalid_to_nil",
+            )
         if result.to_nil and result.winner not in TEAMS:
             raise ImpossibleResult(
                 gettext_noop("Nobody won this deal, so it cannot be won to nil."), code="invalid_to_nil"
@@ -449,7 +535,7 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
         cards=36,
         tricks_to_win=5,
         tricks_in_deal=9,
-        bonus_pairs=POSSIBLE_BONUS_PAIRS,
+        bonus_pairs=SCHWESING_BONUS_PAIRS,
         wording=Wording(
             won_column=gettext_noop("Five tricks"),
             winner_question=gettext_noop("Who reached five tricks?"),
@@ -471,7 +557,7 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
         tricks_to_win=5,
         tricks_in_deal=8,
         # The matadors ♣J, ♥K and ♠8 are all in the 32-card pack: daring and striking as Schwesing.
-        bonus_pairs=POSSIBLE_BONUS_PAIRS,
+        bonus_pairs=SCHWESING_BONUS_PAIRS,
         no_winner=BOCK,
         wording=Wording(
             won_column=gettext_noop("Five tricks"),

@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
-from scoring.domain.rules import POSSIBLE_BONUS_PAIRS
+from scoring.domain.rulesets import SCHWESING, rule_set
 from scoring.guide import GUIDE_FILES, LANGUAGE_PARAMETER, guide_language, load_guide
 from scoring.views.tablets import code_arithmetic
 
@@ -16,7 +16,8 @@ from scoring.views.tablets import code_arithmetic
 def help_page(request: HttpRequest) -> HttpResponse:
     """The in-app help: how to run an evening, scoring, our decisions (DOMAIN.md), and the
     arithmetic of the table codes."""
-    pairs = ", ".join(f"{a}:{b}" for a, b in sorted(POSSIBLE_BONUS_PAIRS, key=lambda p: (p[0] + p[1], -p[0])))
+    schwesing_pairs = rule_set(SCHWESING).bonus_pairs
+    pairs = ", ".join(f"{a}:{b}" for a, b in sorted(schwesing_pairs, key=lambda p: (p[0] + p[1], -p[0])))
     return render(request, "public/help.html", {"bonus_pairs": pairs, "codes": code_arithmetic()})
 
 

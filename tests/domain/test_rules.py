@@ -1,4 +1,5 @@
-"""Tests of scoring.domain.rules: one deal of Bruus, Schwesing rules.
+"""Tests of scoring.domain.rules: the model of Schwesing's daring and striking, one trick (one
+deal's results are checked and scored by the rule sets: tests/domain/test_rulesets.py).
 
 Source of the rules: seed file 000_717ae1d4fe10ece6.txt, sections "Daring and Striking" and
 "Scoring". A trick is written as four plays in playing order; the leader's team is A unless
@@ -7,26 +8,9 @@ Source of the rules: seed file 000_717ae1d4fe10ece6.txt, sections "Daring and St
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 
-from scoring.domain.rules import (
-    MAX_BONUS,
-    POSSIBLE_BONUS_PAIRS,
-    TEAM_A,
-    TEAM_B,
-    DealResult,
-    DealScore,
-    ImpossibleResult,
-    Matador,
-    Play,
-    TrickBonus,
-    check_result,
-    derive_bonus_pairs,
-    score_deal,
-    score_trick,
-)
+from scoring.domain.rules import TEAM_B, Matador, Play, TrickBonus, score_trick
 
 HUND = Matador.TOLLER_HUND
 BRUUS = Matador.BRUUS
@@ -161,120 +145,3 @@ def test_impossible_tricks_are_refused(plays: list[Play], played_before: frozens
 def test_unknown_leader_team_is_refused() -> None:
     with pytest.raises(ValueError):
         score_trick([DUD, DUD, DUD, DUD], leader_team="C")
-
-
-# --- the bonus pairs of one deal ---------------------------------------------------------------
-
-
-def test_possible_bonus_pairs_are_derived_from_the_model() -> None:
-    assert derive_bonus_pairs() == POSSIBLE_BONUS_PAIRS
-
-
-def test_possible_bonus_pairs_are_symmetric_in_the_teams() -> None:
-    assert {(b, a) for a, b in POSSIBLE_BONUS_PAIRS} == POSSIBLE_BONUS_PAIRS
-
-
-def test_max_bonus_is_the_counterstrike() -> None:
-    assert MAX_BONUS == 4
-    assert max(max(pair) for pair in derive_bonus_pairs()) == MAX_BONUS
-
-
-def test_other_teams_possible_bonuses_run_from_zero() -> None:
-    # The "impossible pair" message says "team B gets at most N"; that is only true if every
-    # bonus from 0 to N is possible.
-    for a, b in POSSIBLE_BONUS_PAIRS:
-        assert all((a, smaller) in POSSIBLE_BONUS_PAIRS for smaller in range(b))
-
-
-# --- score_deal and check_result ---------------------------------------------------------------
-
-
-def test_plain_win() -> None:
-    assert score_deal(DealResult(winner=TEAM_A, to_nil=False, bonus_a=0, bonus_b=0)) == DealScore(1, 0)
-    assert score_deal(DealResult(winner=TEAM_B, to_nil=False, bonus_a=0, bonus_b=0)) == DealScore(0, 1)
-
-
-def test_win_to_nil() -> None:
-    assert score_deal(DealResult(winner=TEAM_A, to_nil=True, bonus_a=0, bonus_b=0)) == DealScore(2, 0)
-    assert score_deal(DealResult(winner=TEAM_B, to_nil=True, bonus_a=0, bonus_b=0)) == DealScore(0, 2)
-
-
-def test_win_with_bonuses() -> None:
-    assert score_deal(DealResult(winner=TEAM_A, to_nil=False, bonus_a=1, bonus_b=2)) == DealScore(2, 2)
-    assert score_deal(DealResult(winner=TEAM_B, to_nil=True, bonus_a=4, bonus_b=0)) == DealScore(4, 2)
-    assert score_deal(DealResult(winner=TEAM_B, to_nil=False, bonus_a=0, bonus_b=3)) == DealScore(0, 4)
-
-
-@pytest.mark.parametrize("winner", [TEAM_A, TEAM_B])
-@pytest.mark.parametrize("to_nil", [False, True])
-@pytest.mark.parametrize(("bonus_a", "bonus_b"), sorted(POSSIBLE_BONUS_PAIRS))
-def test_every_possible_pair_is_accepted(winner: str, to_nil: bool, bonus_a: int, bonus_b: int) -> None:
-    result = DealResult(winner=winner, to_nil=to_nil, bonus_a=bonus_a, bonus_b=bonus_b)
-    check_result(result)
-    tricks = 2 if to_nil else 1
-    expected = DealScore(
-        a=bonus_a + (tricks if winner == TEAM_A else 0), b=bonus_b + (tricks if winner == TEAM_B else 0)
-    )
-    assert score_deal(result) == expected
-
-
-IMPOSSIBLE_PAIRS = sorted(set(itertools.product(range(7), repeat=2)) - POSSIBLE_BONUS_PAIRS)
-
-
-@pytest.mark.parametrize(("bonus_a", "bonus_b"), IMPOSSIBLE_PAIRS)
-def test_every_impossible_pair_is_rejected(bonus_a: int, bonus_b: int) -> None:
-    with pytest.raises(ImpossibleResult) as caught:
-        score_deal(DealResult(winner=TEAM_A, to_nil=False, bonus_a=bonus_a, bonus_b=bonus_b))
-    expected = "bonus_too_high" if max(bonus_a, bonus_b) > MAX_BONUS else "impossible_bonus_pair"
-    assert caught.value.code == expected
-    assert str(caught.value)
-    assert "%(" not in str(caught.value)
-
-
-def test_impossible_pair_message_says_what_is_possible() -> None:
-    with pytest.raises(ImpossibleResult) as caught:
-        check_result(DealResult(winner=TEAM_A, to_nil=False, bonus_a=2, bonus_b=2))
-    assert str(caught.value) == (
-        "Team A 2 and team B 2 matchsticks for daring and striking cannot both happen in one "
-        "deal: if team A gets 2, team B gets at most 1."
-    )
-    with pytest.raises(ImpossibleResult) as caught:
-        check_result(DealResult(winner=TEAM_A, to_nil=False, bonus_a=1, bonus_b=3))
-    assert str(caught.value).endswith("if team B gets 3, team A gets at most 0.")
-    assert caught.value.params["other_max"] == 0
-
-
-@pytest.mark.parametrize(
-    ("changes", "code"),
-    [
-        ({"winner": "C"}, "invalid_winner"),
-        ({"winner": "a"}, "invalid_winner"),
-        ({"winner": None}, "invalid_winner"),
-        ({"to_nil": 1}, "invalid_to_nil"),
-        ({"to_nil": "yes"}, "invalid_to_nil"),
-        ({"to_nil": None}, "invalid_to_nil"),
-        ({"bonus_a": 1.0}, "bonus_not_whole_number"),
-        ({"bonus_b": 1.5}, "bonus_not_whole_number"),
-        ({"bonus_a": "1"}, "bonus_not_whole_number"),
-        ({"bonus_b": True}, "bonus_not_whole_number"),
-        ({"bonus_a": None}, "bonus_not_whole_number"),
-        ({"bonus_a": -1}, "bonus_negative"),
-        ({"bonus_b": -2}, "bonus_negative"),
-        ({"bonus_a": 5}, "bonus_too_high"),
-        ({"bonus_b": 99}, "bonus_too_high"),
-    ],
-)
-def test_bad_entries_are_rejected_with_their_own_code(changes: dict[str, object], code: str) -> None:
-    fields: dict[str, object] = {"winner": TEAM_A, "to_nil": False, "bonus_a": 0, "bonus_b": 0, **changes}
-    with pytest.raises(ImpossibleResult) as caught:
-        score_deal(DealResult(**fields))  # type: ignore[arg-type]
-    assert caught.value.code == code
-    assert str(caught.value)
-    assert "%(" not in str(caught.value)
-    assert caught.value.message  # the msgid the Django layer translates
-
-
-def test_bonus_message_names_the_team() -> None:
-    with pytest.raises(ImpossibleResult) as caught:
-        check_result(DealResult(winner=TEAM_A, to_nil=False, bonus_a=0, bonus_b=5))
-    assert str(caught.value) == "Team B: at most 4 matchsticks for daring and striking are possible in one deal."

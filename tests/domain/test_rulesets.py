@@ -24,6 +24,7 @@ from scoring.domain.rulesets import (
     RINGKOBING_BONUS_PAIRS,
     RULE_SETS,
     SCHWESING,
+    SCHWESING_BONUS_PAIRS,
     TREIA,
     danish_trick,
     derive_danish_pairs,
@@ -33,6 +34,7 @@ from scoring.domain.rulesets import (
 
 HUND, BRUUS, SPITZ = Matador.TOLLER_HUND, Matador.BRUUS, Matador.SPITZ
 DUD = Play()
+SCHWESING_RULES = rule_set(SCHWESING)
 
 
 def play(*matadors: Matador, holding: tuple[Matador, ...] = ()) -> Play:
@@ -43,8 +45,25 @@ def play(*matadors: Matador, holding: tuple[Matador, ...] = ()) -> Play:
 
 
 def test_schwesing_and_treia_pairs_are_the_derived_daring_and_striking() -> None:
+    assert rules.derive_bonus_pairs() == SCHWESING_BONUS_PAIRS
     assert rule_set(SCHWESING).bonus_pairs == rules.derive_bonus_pairs()
     assert rule_set(TREIA).bonus_pairs == rules.derive_bonus_pairs()
+
+
+def test_schwesing_bonus_pairs_are_symmetric_in_the_teams() -> None:
+    assert {(b, a) for a, b in SCHWESING_BONUS_PAIRS} == SCHWESING_BONUS_PAIRS
+
+
+def test_schwesing_max_bonus_is_the_counterstrike() -> None:
+    assert SCHWESING_RULES.max_bonus == 4
+    assert max(max(pair) for pair in rules.derive_bonus_pairs()) == SCHWESING_RULES.max_bonus
+
+
+def test_schwesing_other_teams_possible_bonuses_run_from_zero() -> None:
+    # The "impossible pair" message says "team B gets at most N"; that is only true if every
+    # bonus from 0 to N is possible.
+    for a, b in SCHWESING_BONUS_PAIRS:
+        assert all((a, smaller) in SCHWESING_BONUS_PAIRS for smaller in range(b))
 
 
 def test_danish_pairs_are_derived_by_enumerating_chancing_and_smacking() -> None:
@@ -146,12 +165,6 @@ def test_messages_say_what_is_wrong() -> None:
     assert bock.value.code == "invalid_winner"
 
 
-def test_schwesing_rule_set_scores_as_the_rules_module() -> None:
-    rs = rule_set(SCHWESING)
-    for result in rs.legal_results():
-        assert rs.score_deal(result) == rules.score_deal(result)
-
-
 @pytest.mark.parametrize(
     ("code", "result", "expected"),
     [
@@ -171,6 +184,100 @@ def test_braeus_draw_does_not_use_up_a_deal() -> None:
     rs = rule_set(BRAEUS)
     assert not rs.uses_deal(DealResult(DRAW, False, 0, 0))
     assert rs.uses_deal(DealResult(TEAM_A, False, 0, 0))
+
+
+# --- Schwesing: one deal scored and checked by its rule set -------------------------------------
+
+
+def test_plain_win() -> None:
+    assert SCHWESING_RULES.score_deal(DealResult(winner=TEAM_A, to_nil=False, bonus_a=0, bonus_b=0)) == DealScore(1, 0)
+    assert SCHWESING_RULES.score_deal(DealResult(winner=TEAM_B, to_nil=False, bonus_a=0, bonus_b=0)) == DealScore(0, 1)
+
+
+def test_win_to_nil() -> None:
+    assert SCHWESING_RULES.score_deal(DealResult(winner=TEAM_A, to_nil=True, bonus_a=0, bonus_b=0)) == DealScore(2, 0)
+    assert SCHWESING_RULES.score_deal(DealResult(winner=TEAM_B, to_nil=True, bonus_a=0, bonus_b=0)) == DealScore(0, 2)
+
+
+def test_win_with_bonuses() -> None:
+    assert SCHWESING_RULES.score_deal(DealResult(winner=TEAM_A, to_nil=False, bonus_a=1, bonus_b=2)) == DealScore(2, 2)
+    assert SCHWESING_RULES.score_deal(DealResult(winner=TEAM_B, to_nil=True, bonus_a=4, bonus_b=0)) == DealScore(4, 2)
+    assert SCHWESING_RULES.score_deal(DealResult(winner=TEAM_B, to_nil=False, bonus_a=0, bonus_b=3)) == DealScore(0, 4)
+
+
+@pytest.mark.parametrize("winner", [TEAM_A, TEAM_B])
+@pytest.mark.parametrize("to_nil", [False, True])
+@pytest.mark.parametrize(("bonus_a", "bonus_b"), sorted(SCHWESING_BONUS_PAIRS))
+def test_every_possible_pair_is_accepted(winner: str, to_nil: bool, bonus_a: int, bonus_b: int) -> None:
+    result = DealResult(winner=winner, to_nil=to_nil, bonus_a=bonus_a, bonus_b=bonus_b)
+    SCHWESING_RULES.check_result(result)
+    tricks = 2 if to_nil else 1
+    expected = DealScore(
+        a=bonus_a + (tricks if winner == TEAM_A else 0), b=bonus_b + (tricks if winner == TEAM_B else 0)
+    )
+    assert SCHWESING_RULES.score_deal(result) == expected
+
+
+IMPOSSIBLE_PAIRS = sorted(set(itertools.product(range(7), repeat=2)) - SCHWESING_BONUS_PAIRS)
+
+
+@pytest.mark.parametrize(("bonus_a", "bonus_b"), IMPOSSIBLE_PAIRS)
+def test_every_impossible_pair_is_rejected(bonus_a: int, bonus_b: int) -> None:
+    with pytest.raises(ImpossibleResult) as caught:
+        SCHWESING_RULES.score_deal(DealResult(winner=TEAM_A, to_nil=False, bonus_a=bonus_a, bonus_b=bonus_b))
+    expected = "bonus_too_high" if max(bonus_a, bonus_b) > SCHWESING_RULES.max_bonus else "impossible_bonus_pair"
+    assert caught.value.code == expected
+    assert str(caught.value)
+    assert "%(" not in str(caught.value)
+
+
+def test_impossible_pair_message_says_what_is_possible() -> None:
+    with pytest.raises(ImpossibleResult) as caught:
+        SCHWESING_RULES.check_result(DealResult(winner=TEAM_A, to_nil=False, bonus_a=2, bonus_b=2))
+    assert str(caught.value) == (
+        "Team A 2 and team B 2 matchsticks for daring and striking cannot both happen in one "
+        "deal: if team A gets 2, team B gets at most 1."
+    )
+    with pytest.raises(ImpossibleResult) as caught:
+        SCHWESING_RULES.check_result(DealResult(winner=TEAM_A, to_nil=False, bonus_a=1, bonus_b=3))
+    assert str(caught.value).endswith("if team B gets 3, team A gets at most 0.")
+    assert caught.value.params["other_max"] == 0
+
+
+@pytest.mark.parametrize(
+    ("changes", "code"),
+    [
+        ({"winner": "C"}, "invalid_winner"),
+        ({"winner": "a"}, "invalid_winner"),
+        ({"winner": None}, "invalid_winner"),
+        ({"to_nil": 1}, "invalid_to_nil"),
+        ({"to_nil": "yes"}, "invalid_to_nil"),
+        ({"to_nil": None}, "invalid_to_nil"),
+        ({"bonus_a": 1.0}, "bonus_not_whole_number"),
+        ({"bonus_b": 1.5}, "bonus_not_whole_number"),
+        ({"bonus_a": "1"}, "bonus_not_whole_number"),
+        ({"bonus_b": True}, "bonus_not_whole_number"),
+        ({"bonus_a": None}, "bonus_not_whole_number"),
+        ({"bonus_a": -1}, "bonus_negative"),
+        ({"bonus_b": -2}, "bonus_negative"),
+        ({"bonus_a": 5}, "bonus_too_high"),
+        ({"bonus_b": 99}, "bonus_too_high"),
+    ],
+)
+def test_bad_entries_are_rejected_with_their_own_code(changes: dict[str, object], code: str) -> None:
+    fields: dict[str, object] = {"winner": TEAM_A, "to_nil": False, "bonus_a": 0, "bonus_b": 0, **changes}
+    with pytest.raises(ImpossibleResult) as caught:
+        SCHWESING_RULES.score_deal(DealResult(**fields))  # type: ignore[arg-type]
+    assert caught.value.code == code
+    assert str(caught.value)
+    assert "%(" not in str(caught.value)
+    assert caught.value.message  # the msgid the Django layer translates
+
+
+def test_bonus_message_names_the_team() -> None:
+    with pytest.raises(ImpossibleResult) as caught:
+        SCHWESING_RULES.check_result(DealResult(winner=TEAM_A, to_nil=False, bonus_a=0, bonus_b=5))
+    assert str(caught.value) == "Team B: at most 4 matchsticks for daring and striking are possible in one deal."
 
 
 # --- the Treia Bock: carried to the next deal's winner, several add up, lapses at the end -------
