@@ -162,15 +162,18 @@ AXES_VERBOSE = False
 # gunicorn worker sees the same count, and a restart forgets nothing.
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 
-# Wrong table links: after this many from one address within the window, table links answer
-# "please wait" (HTTP 429) for the rest of the window. A real link has 192 random bits.
+# Guessing limits count failures per device (scoring.throttle): LIMIT failures at once, then one
+# more each WINDOW / LIMIT seconds (a failure is forgotten that often, so at most LIMIT per WINDOW
+# in the long run); a success never resets the count and is never refused for it.
+# Wrong table links: from the limit on, a wrong link answers "please wait" (HTTP 429); a valid
+# link always opens. A real link has 192 random bits.
 TABLE_LINK_FAILURE_LIMIT = 10
 TABLE_LINK_FAILURE_WINDOW = 10 * 60  # seconds
 
-# Short table codes typed at /tablet/ (6 letters): wrong codes are counted per table number and per
-# device; at the limit the table (or device) is locked for the window, or until the organiser
-# unlocks it on the page "Tablets einrichten". The arithmetic is in the help page.
-TABLE_CODE_TABLE_LIMIT = 10
+# Short table codes typed at /tablet/ (6 letters): wrong codes are counted per device; at the limit
+# that device is stopped until a wrong code is forgotten or a Helfer or the Turnierleitung unlocks
+# it on the page "Tablets einrichten". Other devices, and the table, are not affected. Only tables
+# of evenings being played open (scoring.selectors.tablets). The arithmetic is in the help page.
 TABLE_CODE_DEVICE_LIMIT = 10
 TABLE_CODE_WINDOW = 60 * 60  # seconds
 # How long a tablet remembers its table (cookie), so /tablet/ and the home-screen icon lead back.

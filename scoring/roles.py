@@ -3,7 +3,8 @@
 - **Turnierleitung** (``LEADER``): everything, including drawing, changing a drawn session,
   locking, correcting a confirmed round, new table links and managing the logins.
 - **Helfer** (``HELPER``): check-in, adding players, entering and confirming a table's deals on a
-  team's behalf (from a paper score sheet), reading every organiser page and printing.
+  team's behalf (from a paper score sheet), unlocking a tablet stopped after wrong table codes,
+  reading every organiser page and printing.
 
 A login in neither group (and not a superuser) sees no organiser page. The groups are created by
 the migration ``0005_hall_roles_table_codes`` and again after every ``migrate`` (and a test

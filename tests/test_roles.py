@@ -53,7 +53,7 @@ NEEDS = {
     "session_replace": "leader",
     "fairness": "helper",
     "tablets": "helper",
-    "tablet_unlock": "leader",
+    "tablet_unlock": "helper",
     "table_cards_pdf": "helper",
     "logins": "leader",
     "login_password": "leader",

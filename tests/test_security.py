@@ -82,10 +82,14 @@ def test_repeated_wrong_table_links_are_slowed_down(client, roster_evening):
     for n in range(10):
         assert client.get(f"/t/falsch{n}/").status_code == 404
     assert client.get("/t/falsch-again/").status_code == 429
-    # From that address even a real link waits; another device is not affected.
-    assert client.get(reverse("scorer:table", args=[good])).status_code == 429
+    assert client.get("/t/falsch-again/stand/").status_code == 429
+    # Issue 26: a valid link always opens, from that address too (it answered 429 for 10
+    # minutes), and so do its polls; only wrong links are refused.
+    assert client.get(reverse("scorer:table", args=[good])).status_code == 200
+    assert client.get(reverse("scorer:poll", args=[good])).status_code == 200
+    assert client.get("/t/falsch-once-more/").status_code == 429
     other_device = Client(REMOTE_ADDR="192.0.2.77")
-    assert other_device.get(reverse("scorer:table", args=[good])).status_code == 200
+    assert other_device.get("/t/falsch/").status_code == 404
 
 
 @pytest.mark.django_db

@@ -7,21 +7,26 @@ from __future__ import annotations
 import io
 import json
 import re
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.conf import settings as django_settings
+from django.db.models import F
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from pypdf import PdfReader
 
-from scoring import services, throttle
+from scoring import selectors, services, throttle
 from scoring.links import points_at_this_machine
-from scoring.models import Seating, Table
+from scoring.models import AttemptCounter, Evening, Seating, Session, Table
 from scoring.table_codes import ALPHABET, CODE_SPACE, display, new_table_code, normalise
-from scoring.views.tablets import COOKIE, DEVICE_KEY, TABLE_KEY
+from scoring.views.tablets import COOKIE, DEVICE_KEY
 
 HALL = "http://192.168.178.20:8000"
 ROOT = Path(__file__).resolve().parent.parent
+LIMIT, WINDOW = django_settings.TABLE_CODE_DEVICE_LIMIT, django_settings.TABLE_CODE_WINDOW
 
 
 @pytest.fixture
@@ -82,6 +87,19 @@ def test_a_tablet_opened_by_qr_link_keeps_its_table_too(drawn):
     assert response["Location"] == reverse("scorer:table", args=[table.token])
 
 
+def device_failures(address: str = "192.168.178.51") -> int:
+    return throttle.failures(DEVICE_KEY + address, LIMIT, WINDOW)
+
+
+def wrong_code(table: Table) -> str:
+    return "BBBBBB" if table.code != "BBBBBB" else "CCCCCC"
+
+
+def older(key: str, seconds: float) -> None:
+    """Let ``seconds`` pass for the counter of ``key`` (its decay clock moves back)."""
+    AttemptCounter.objects.filter(key=key).update(window_start=F("window_start") - timedelta(seconds=seconds))
+
+
 @pytest.mark.django_db
 def test_wrong_old_and_foreign_codes_are_refused_and_counted(drawn):
     three, _five = drawn.tables.get(number=3), drawn.tables.get(number=5)
@@ -89,6 +107,7 @@ def test_wrong_old_and_foreign_codes_are_refused_and_counted(drawn):
     response = join(client, 5, three.code)  # a foreign code: table 3's code for table 5
     assert response.status_code == 422
     assert "nicht der Code von Tisch 5" in response.content.decode()
+    assert "Noch 9 Versuche auf diesem Tablet" in response.content.decode()
     assert COOKIE not in client.cookies
     old = three.code
     services.regenerate_table_link(table_id=three.pk)
@@ -98,54 +117,104 @@ def test_wrong_old_and_foreign_codes_are_refused_and_counted(drawn):
     assert response.status_code == 422
     response = join(client, 3, "12345")  # digits: not a code at all
     assert "6 Buchstaben" in response.content.decode()
-    assert throttle.failures(DEVICE_KEY + "192.168.178.51", 3600) == 3
-    assert throttle.failures(TABLE_KEY + "3", 3600) == 2
+    assert device_failures() == 3
+    assert not AttemptCounter.objects.exclude(key=DEVICE_KEY + "192.168.178.51").exists()  # nothing per table
     response = join(client, "drei", "ABCDEF")
     assert response.status_code == 422 and "Tischnummer" in response.content.decode()
+    assert device_failures() == 3  # a table number that is none is not a guess
 
 
 @pytest.mark.django_db
-def test_a_table_locks_after_ten_wrong_codes_from_many_devices_and_the_organiser_unlocks(
-    drawn, organiser_client, settings
-):
-    table = drawn.tables.get(number=4)
-    wrong = "BBBBBB" if table.code != "BBBBBB" else "CCCCCC"
-    for n in range(settings.TABLE_CODE_TABLE_LIMIT):
-        assert join(tablet(f"10.0.0.{n + 10}"), 4, wrong).status_code == 422
-    # Now even the right code from a fresh device is refused: the table is locked.
-    response = join(tablet("10.0.0.99"), 4, table.code)
-    assert response.status_code == 429
-    assert "Tisch 4 ist nach zu vielen falschen Codes gesperrt" in response.content.decode()
-    # Other tables are not affected.
-    five = drawn.tables.get(number=5)
-    assert join(tablet("10.0.0.99"), 5, five.code).status_code == 302
-    # The organiser sees the locked table and unlocks it.
-    url = reverse("organiser:tablets", args=[drawn.pk])
-    page = organiser_client.get(url).content.decode()
-    assert page.count('data-testid="table-locked"') == 1
-    response = organiser_client.post(reverse("organiser:tablet_unlock", args=[drawn.pk]), {"key": f"{TABLE_KEY}4"})
+def test_no_device_locks_an_honest_tablet_out_of_its_table(drawn, settings):
+    """Issue 26: ten wrong codes for table 4 locked table 4 for everybody for an hour. Now wrong
+    codes stop only the devices that typed them."""
+    four = drawn.tables.get(number=4)
+    for device in ("10.0.0.10", "10.0.0.11", "10.0.0.12"):
+        attacker = tablet(device)
+        for _ in range(LIMIT):
+            assert join(attacker, 4, wrong_code(four)).status_code == 422
+        assert join(attacker, 4, wrong_code(four)).status_code == 429
+    response = join(tablet("10.0.0.99"), 4, four.code)
     assert response.status_code == 302
-    assert 'data-testid="table-locked"' not in organiser_client.get(url).content.decode()
-    assert join(tablet("10.0.0.99"), 4, table.code).status_code == 302
+    assert response["Location"] == reverse("scorer:table", args=[four.token])
 
 
 @pytest.mark.django_db
-def test_a_device_locks_after_ten_wrong_codes_over_all_tables(drawn, settings, organiser_client):
-    client = tablet("10.0.0.7")
-    for n in range(settings.TABLE_CODE_DEVICE_LIMIT):
-        join(client, n % 6 + 1, "WWWWWW")
+def test_a_right_code_does_not_reset_the_wrong_ones_before_it(drawn):
+    """Issue 26: nine wrong codes, then the right code of the attacker's own table, reset the
+    device's count, so one device could guess without end. The right code takes back only its
+    own try."""
+    four, one = drawn.tables.get(number=4), drawn.tables.get(number=1)
+    attacker = tablet("10.0.0.7")
+    for _ in range(LIMIT - 1):
+        assert join(attacker, 4, wrong_code(four)).status_code == 422
+    assert join(attacker, 1, one.code).status_code == 302  # its own table's code, from the card
+    assert device_failures("10.0.0.7") == LIMIT - 1
+    assert join(attacker, 4, wrong_code(four)).status_code == 422  # the tenth wrong code
+    response = join(attacker, 1, one.code)
+    assert response.status_code == 429  # stopped, even with a right code
+    assert "Zu viele falsche Codes von diesem Tablet" in response.content.decode()
+    assert "Tablets einrichten" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_wrong_codes_are_forgotten_one_at_a_time(drawn):
+    """The count decays: one wrong code is forgotten every TABLE_CODE_WINDOW / LIMIT seconds
+    (6 minutes), so a stopped device gets one more try, not ten, and at most ten an hour."""
+    four = drawn.tables.get(number=4)
+    attacker, key = tablet("10.0.0.7"), DEVICE_KEY + "10.0.0.7"
+    for _ in range(LIMIT):
+        join(attacker, 4, wrong_code(four))
+    assert join(attacker, 4, four.code).status_code == 429
+    step = WINDOW / LIMIT
+    older(key, step - 5)
+    assert join(attacker, 4, wrong_code(four)).status_code == 429  # not yet
+    assert device_failures("10.0.0.7") == LIMIT  # a refused try is not counted
+    older(key, 10)
+    assert join(attacker, 4, wrong_code(four)).status_code == 422  # one more try ...
+    assert join(attacker, 4, four.code).status_code == 429  # ... and only one
+    older(key, WINDOW)
+    assert device_failures("10.0.0.7") == 0
+    assert join(attacker, 4, four.code).status_code == 302
+
+
+@pytest.mark.django_db
+def test_the_decaying_count_in_numbers():
+    key = "table-code:device:192.0.2.1"
+    assert [throttle.attempt(key, 3, 300) for _ in range(4)] == [1, 2, 3, None]
+    older(key, 99)
+    assert throttle.failures(key, 3, 300) == 3 and throttle.attempt(key, 3, 300) is None
+    older(key, 2)  # 101 s: one forgotten (a step is 100 s)
+    state = throttle.state(key, 3, 300)
+    assert state.count == 2 and 98 < (state.next_forgotten - timezone.now()).total_seconds() <= 100
+    assert throttle.attempt(key, 3, 300) == 3
+    throttle.forgive(key, 3, 300)
+    assert throttle.failures(key, 3, 300) == 2
+    older(key, 1000)
+    assert throttle.failures(key, 3, 300) == 0 and throttle.blocked("table-code:", 3, 300) == []
+
+
+@pytest.mark.django_db
+def test_a_helper_unlocks_a_stopped_device(drawn, client, helper):
     table = drawn.tables.get(number=1)
-    response = join(client, 1, table.code)
+    stopped = tablet("10.0.0.7")
+    for n in range(LIMIT):
+        join(stopped, n % 6 + 1, "WWWWWW")
+    response = join(stopped, 1, table.code)
     assert response.status_code == 429
     assert "von diesem Tablet" in response.content.decode()
-    page = organiser_client.get(reverse("organiser:tablets", args=[drawn.pk])).content.decode()
-    assert "10.0.0.7" in page
-    organiser_client.post(reverse("organiser:tablet_unlock", args=[drawn.pk]), {"key": f"{DEVICE_KEY}10.0.0.7"})
-    assert join(client, 1, table.code).status_code == 302
+    client.force_login(helper)
+    url = reverse("organiser:tablets", args=[drawn.pk])
+    page = client.get(url).content.decode()
+    assert 'data-testid="locked-devices"' in page and "10.0.0.7" in page
+    response = client.post(reverse("organiser:tablet_unlock", args=[drawn.pk]), {"key": f"{DEVICE_KEY}10.0.0.7"})
+    assert response.status_code == 302
+    assert 'data-testid="locked-devices"' not in client.get(url).content.decode()
+    assert join(stopped, 1, table.code).status_code == 302
     # Only counter keys of table codes can be reset from the page.
-    throttle.record_failure("table-link:10.0.0.7", 600)
-    organiser_client.post(reverse("organiser:tablet_unlock", args=[drawn.pk]), {"key": "table-link:10.0.0.7"})
-    assert throttle.failures("table-link:10.0.0.7", 600) == 1
+    throttle.attempt("table-link:10.0.0.7", 10, 600)
+    client.post(reverse("organiser:tablet_unlock", args=[drawn.pk]), {"key": "table-link:10.0.0.7"})
+    assert throttle.failures("table-link:10.0.0.7", 10, 600) == 1
 
 
 @pytest.mark.django_db
@@ -154,7 +223,64 @@ def test_a_stale_cookie_shows_the_form_without_counting(drawn):
     client.cookies[COOKIE] = "nicht-mehr-gueltig"
     response = client.get(reverse("public:tablet_join"))
     assert response.status_code == 200
-    assert throttle.failures(DEVICE_KEY + "192.168.178.51", 3600) == 0
+    assert device_failures() == 0
+
+
+# --- Codes belong to the evenings being played -----------------------------------------------------
+
+
+def finish(evening) -> None:
+    """Every round confirmed (the evening's sessions all drawn: as when the evening is over)."""
+    Seating.objects.filter(round__session__evening=evening).update(confirmed_at=timezone.now())
+
+
+@pytest.mark.django_db
+def test_a_finished_evening_opens_nothing(evening_factory):
+    evening = evening_factory(8, sessions_count=1, rounds_per_session=1)
+    services.draw_session(evening=evening, seed=1)
+    one = evening.tables.get(number=1)
+    assert selectors.evenings_being_played().filter(pk=evening.pk).exists()
+    finish(evening)
+    assert not selectors.evenings_being_played().exists()
+    response = join(tablet(), 1, one.code)
+    assert response.status_code == 422 and "nicht der Code von Tisch 1" in response.content.decode()
+    # Closing the last session for the tables finishes the evening as well.
+    Seating.objects.update(confirmed_at=None)
+    assert selectors.evenings_being_played().exists()
+    services.set_session_closed(session_id=evening.sessions.get().pk, closed=True)
+    assert join(tablet("10.0.0.2"), 1, one.code).status_code == 422
+
+
+@pytest.mark.django_db
+def test_the_code_of_an_old_evening_opens_nothing(evening_factory):
+    """Issue 26: the codes of every evening in the database were accepted, so old table cards
+    still opened old tables."""
+    old = evening_factory(8, name="Oktober")
+    services.draw_session(evening=old, seed=1)
+    card = old.tables.get(number=1)
+    long_ago = timezone.now() - timedelta(days=30)
+    Evening.objects.filter(pk=old.pk).update(date=long_ago.date())
+    Session.objects.filter(evening=old).update(drawn_at=long_ago)
+    response = join(tablet(), 1, card.code)
+    assert response.status_code == 422
+    # Tonight's evening: dated today, drawn long ago (prepared early) or just now (dated wrongly).
+    Evening.objects.filter(pk=old.pk).update(date=timezone.localdate())
+    assert join(tablet("10.0.0.2"), 1, card.code).status_code == 302
+    Evening.objects.filter(pk=old.pk).update(date=long_ago.date())
+    Session.objects.filter(evening=old).update(drawn_at=timezone.now() - timedelta(hours=11))
+    assert join(tablet("10.0.0.3"), 1, card.code).status_code == 302
+
+
+@pytest.mark.django_db
+def test_the_help_page_counts_the_evenings_being_played(client, evening_factory):
+    page = client.get(reverse("public:help")).content.decode()
+    assert "höchstens 70 Versuche" in page and "(jetzt: 0)" in page
+    assert "Bei 1 Abend, der gespielt wird" in page and "1 zu 914.286" in page and "1 zu 91.429" in page
+    for name in ("Erster", "Zweiter"):
+        services.draw_session(evening=evening_factory(8, name=name), seed=1)
+    page = client.get(reverse("public:help")).content.decode()
+    assert "(jetzt: 2)" in page and "Bei 2 Abenden" in page
+    assert "1 zu 457.143" in page and "1 zu 45.714" in page
 
 
 # --- Public address on every link and QR code --------------------------------------------------

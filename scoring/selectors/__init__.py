@@ -15,6 +15,7 @@ Every public name is re-exported here, so callers write ``from scoring import se
 - :mod:`.season`: the season ranking across evenings
 - :mod:`.table_entry`: the table's tablet page, the organiser's page of one table in one round
 - :mod:`.room`: live dashboard, round being played, where a player sits
+- :mod:`.tablets`: the evenings being played, the table a typed table code opens
 """
 
 from __future__ import annotations
@@ -96,6 +97,7 @@ from scoring.selectors.table_entry import (
     seating_sheet,
     table_signature,
 )
+from scoring.selectors.tablets import evenings_being_played, evenings_being_played_count, table_for_code
 
 __all__ = [
     "EveningHistory",
@@ -167,4 +169,7 @@ __all__ = [
     "SheetRow",
     "SeatingSheet",
     "seating_sheet",
+    "evenings_being_played",
+    "evenings_being_played_count",
+    "table_for_code",
 ]

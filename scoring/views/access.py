@@ -3,7 +3,7 @@
 Every organiser view carries exactly one of these decorators:
 
 - :func:`helper_required`: Helfer and Turnierleitung (check-in, players, deals on a team's
-  behalf, reading, printing);
+  behalf, unlocking a tablet stopped after wrong table codes, reading, printing);
 - :func:`leader_required`: Turnierleitung only (draw, changes to a drawn session, locks,
   corrections of confirmed rounds, table links and codes);
 - :func:`logins_required`: Turnierleitung only, the page of the logins.

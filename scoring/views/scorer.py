@@ -51,24 +51,24 @@ def _via(table: Table) -> str:
 def _table(request: HttpRequest, token: str) -> Table | HttpResponse:
     """The table of a private link, or the page to show instead.
 
-    Wrong links are counted per address in the database (shared by every worker process); the
-    first ``TABLE_LINK_FAILURE_LIMIT`` within ``TABLE_LINK_FAILURE_WINDOW`` seconds answer 404,
-    every later table link from that address answers 429 until the window has passed, so links
-    cannot be guessed by trying. The count decides atomically: of wrong links sent at the same
-    moment from several workers, exactly the limit get the 404.
+    A valid link always opens its table, whatever came from the device before; only wrong links
+    are counted and only wrong links are refused. They are counted per device (address) in the
+    database, shared by every worker process
+    (``scoring.throttle``: ``TABLE_LINK_FAILURE_LIMIT`` at once, then one more every
+    ``TABLE_LINK_FAILURE_WINDOW / TABLE_LINK_FAILURE_LIMIT`` seconds). A counted wrong link answers
+    404, one beyond the limit 429 ("please wait"), so links cannot be guessed by trying. The count
+    decides atomically: of wrong links sent at the same moment from several workers, exactly the
+    free ones get the 404.
     """
-    key = _failure_key(request)
-    limit, window = settings.TABLE_LINK_FAILURE_LIMIT, settings.TABLE_LINK_FAILURE_WINDOW
-    if throttle.is_blocked(key, limit, window):
-        return render(request, "scorer/too_many_attempts.html", status=429)
     table = getattr(request, "scorer_table", _UNREAD)  # read by EveningLanguageMiddleware
     if table is _UNREAD:
         table = Table.objects.select_related("evening").filter(token=token).first()
-    if table is None:
-        if throttle.record_failure(key, window) > limit:
-            return render(request, "scorer/too_many_attempts.html", status=429)
+    if table is not None:
+        return table
+    limit, window = settings.TABLE_LINK_FAILURE_LIMIT, settings.TABLE_LINK_FAILURE_WINDOW
+    if throttle.attempt(_failure_key(request), limit, window) is not None:
         return render(request, "scorer/unknown_table.html", status=404)
-    return table
+    return render(request, "scorer/too_many_attempts.html", status=429)
 
 
 @functools.lru_cache(maxsize=64)

@@ -3,49 +3,50 @@
 - ``/tablet/`` (public, short, printed on the table cards): the scorer picks the table number and
   types the table's short code (``scoring.table_codes``); the tablet then opens the table's page
   and remembers it (a cookie), so ``/tablet/`` and the home-screen icon lead straight back to the
-  table in every round and session.
-- "Tablets einrichten" (organiser): every table large with its QR code (the table link), its
-  short code, the locked tables and devices, and the table cards to print.
+  table in every round and session. Only tables of the evenings being played open
+  (``scoring.selectors.tablets``).
+- "Tablets einrichten" (Helfer and Turnierleitung): every table large with its QR code (the table
+  link), its short code, the stopped devices (with "Unlock"), and the table cards to print.
 
-Wrong codes are counted in the database (``scoring.throttle``, shared by every worker) per table
-number and per device; at ``TABLE_CODE_TABLE_LIMIT`` / ``TABLE_CODE_DEVICE_LIMIT`` within
-``TABLE_CODE_WINDOW`` seconds the table (or device) is locked for the rest of the window or until
-the organiser unlocks it. Every try is counted before the code is looked at (tries sent at the same
-moment cannot slip past the limit); a right code takes back its own try but never resets a table's
-count, so the limit per table holds whatever happens in between (the help page has the
-arithmetic).
+Wrong codes are counted per device (its address) in the database
+(``scoring.throttle``, shared by every worker): ``TABLE_CODE_DEVICE_LIMIT`` at once, then one more
+every ``TABLE_CODE_WINDOW / TABLE_CODE_DEVICE_LIMIT`` seconds, as the count decays. A device at the
+limit is stopped, whatever it types, until a wrong code is forgotten or a Helfer unlocks it. Every
+try is counted before the code is looked at (tries sent at the same moment cannot slip past the
+limit); a right code takes back its own try but never the wrong ones before it. Nothing is counted
+per table: one device's guesses never lock another tablet out of its table (with 64,000,000 codes
+the limit per device is enough; the help page has the arithmetic).
 """
 
 from __future__ import annotations
+
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from scoring import links, throttle
+from scoring import links, selectors, throttle
 from scoring.documents.table_cards import build_table_cards, table_cards_name
 from scoring.models import Table
 from scoring.parsing import ascii_int
 from scoring.qr import qr_svg
+from scoring.selectors.tablets import RECENT_DRAW
 from scoring.table_codes import ALPHABET, CODE_SPACE, LENGTH, display, normalise
-from scoring.views.access import helper_required, leader_required
+from scoring.views.access import helper_required
 from scoring.views.common import evening_or_404
 from scoring.views.documents import pdf_response
 
 COOKIE = "bruus_tablet"
-TABLE_KEY = "table-code:table:"
 DEVICE_KEY = "table-code:device:"
 
 
-def _device(request: HttpRequest) -> str:
-    return request.META.get("REMOTE_ADDR", "")
-
-
-def _limits() -> tuple[int, int, int]:
-    return settings.TABLE_CODE_TABLE_LIMIT, settings.TABLE_CODE_DEVICE_LIMIT, settings.TABLE_CODE_WINDOW
+def _limits() -> tuple[int, int]:
+    return settings.TABLE_CODE_DEVICE_LIMIT, settings.TABLE_CODE_WINDOW
 
 
 def _remember(request: HttpRequest, response: HttpResponse, token: str) -> HttpResponse:
@@ -104,53 +105,31 @@ def tablet_join(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         return _join_form(request)
 
-    table_limit, device_limit, window = _limits()
+    limit, window = _limits()
     typed_number = request.POST.get("number", "").strip()[:6]
     number = ascii_int(typed_number, minimum=1, maximum=999)
-    device_key = DEVICE_KEY + _device(request)
-    table_key = f"{TABLE_KEY}{number}"
-    device_locked = throttle.is_blocked(device_key, device_limit, window)
-    if not device_locked and number is None:
+    if number is None:
         return _join_page(
             request, number=typed_number, status=422, error=_("Please type the table number (digits, e.g. 7).")
         )
-    table_locked = not device_locked and throttle.is_blocked(table_key, table_limit, window)
-    if not (device_locked or table_locked):
-        # Count the try before looking at the code, so that tries sent at the same moment cannot
-        # slip past the limit; a right code is forgiven below.
-        device_locked = throttle.record_failure(device_key, window) > device_limit
-        tries = throttle.record_failure(table_key, window)
-        table_locked = tries > table_limit
-    if device_locked:
+    device_key = DEVICE_KEY + request.META.get("REMOTE_ADDR", "")
+    # Count the try before looking at the code, so that tries sent at the same moment cannot slip
+    # past the limit; a right code takes back its own try below.
+    tries = throttle.attempt(device_key, limit, window)
+    if tries is None:
         return _join_page(
             request,
             number=typed_number,
             status=429,
             error=_(
-                "Too many wrong codes from this tablet. Please ask the organiser to unlock it, "
-                "or open the table with the QR code on the table card."
-            ),
-        )
-    if table_locked:
-        return _join_page(
-            request,
-            number=typed_number,
-            status=429,
-            error=_(
-                "Table %(number)s is locked after too many wrong codes. Please ask the organiser to "
-                "unlock it, or open the table with the QR code on the table card."
+                "Too many wrong codes from this tablet. It can try again from %(time)s; a helper or the "
+                "organiser can unlock it at once on the page Set up the tablets. Or open the table with "
+                "the QR code on the table card."
             )
-            % {"number": number},
+            % {"time": _free_at(device_key, limit, window)},
         )
     code = normalise(request.POST.get("code", "")[:40])
-    table = None
-    if code is not None:
-        table = (
-            Table.objects.select_related("evening")
-            .filter(number=number, code=code)
-            .order_by("-evening__date", "-evening_id")
-            .first()
-        )
+    table = selectors.table_for_code(number, code) if code is not None else None
     if table is None:
         if code is None:
             error = _(
@@ -161,26 +140,26 @@ def tablet_join(request: HttpRequest) -> HttpResponse:
                 "This is not the code of table %(number)s. Please check the table number and the "
                 "code on the table card."
             ) % {"number": number}
-        left = max(table_limit - tries, 0)
+        left = limit - tries
         if left:
-            error += " " + _("Tries left for this table: %(left)s.") % {"left": left}
+            error += " " + _("Tries left on this tablet: %(left)s.") % {"left": left}
         return _join_page(request, number=typed_number, error=error, status=422)
-    throttle.forgive(table_key)
-    throttle.reset(device_key)
+    throttle.forgive(device_key, limit, window)
     messages.success(request, _("This tablet is now the tablet of table %(number)s.") % {"number": number})
     return _remember(request, redirect("scorer:table", token=table.token), table.token)
 
 
+def _free_at(key: str, limit: int, window: int) -> str:
+    """The local time (``HH:MM``, rounded up) from which ``key`` may try again."""
+    free_at = throttle.state(key, limit, window).next_forgotten or timezone.now()
+    return (timezone.localtime(free_at) + timedelta(seconds=59)).strftime("%H:%M")
+
+
 @helper_required
 def tablets_setup(request: HttpRequest, pk: int) -> HttpResponse:
-    """Tablets einrichten: every table large with QR code and short code; locked tables."""
+    """Tablets einrichten: every table large with QR code and short code; the stopped devices."""
     evening = evening_or_404(pk)
-    table_limit, device_limit, window = _limits()
-    locked_numbers = {
-        int(state.key[len(TABLE_KEY) :]): state
-        for state in throttle.blocked(TABLE_KEY, table_limit, window)
-        if state.key[len(TABLE_KEY) :].isascii() and state.key[len(TABLE_KEY) :].isdigit()
-    }
+    limit, window = _limits()
     cards = []
     for table in evening.tables.all():
         url = links.absolute_reverse(request, "scorer:table", table.token)
@@ -190,7 +169,6 @@ def tablets_setup(request: HttpRequest, pk: int) -> HttpResponse:
                 "url": url,
                 "code": display(table.code),
                 "qr": qr_svg(url, label=_("QR code of table %(number)s") % {"number": table.number}),
-                "locked": locked_numbers.get(table.number),
             }
         )
     return render(
@@ -200,27 +178,23 @@ def tablets_setup(request: HttpRequest, pk: int) -> HttpResponse:
             "evening": evening,
             "cards": cards,
             "join_url": links.absolute_reverse(request, "public:tablet_join"),
-            "locked_devices": throttle.blocked(DEVICE_KEY, device_limit, window),
+            "locked_devices": throttle.blocked(DEVICE_KEY, limit, window),
             "device_key": DEVICE_KEY,
-            "table_key": TABLE_KEY,
             "wifi_name": settings.WIFI_NAME,
         },
     )
 
 
-@leader_required
+@helper_required
 @require_POST
 def tablet_unlock(request: HttpRequest, pk: int) -> HttpResponse:
-    """Forget the wrong codes of one locked table number or device (``key``)."""
+    """Forget the wrong codes of one stopped device (``key``): a Helfer at the door can let an
+    honest tablet that mistyped too often try again at once."""
     evening = evening_or_404(pk)
     key = request.POST.get("key", "")
-    if key.startswith((TABLE_KEY, DEVICE_KEY)) and len(key) <= 200:
+    if key.startswith(DEVICE_KEY) and len(key) <= 200:
         throttle.reset(key)
-        what = key.removeprefix(TABLE_KEY).removeprefix(DEVICE_KEY)
-        if key.startswith(TABLE_KEY):
-            messages.success(request, _("Table %(number)s is unlocked.") % {"number": what})
-        else:
-            messages.success(request, _("The device %(address)s is unlocked.") % {"address": what})
+        messages.success(request, _("The device %(address)s is unlocked.") % {"address": key.removeprefix(DEVICE_KEY)})
     else:
         messages.error(request, _("Nothing to unlock."))
     return redirect("organiser:tablets", pk=evening.pk)
@@ -246,24 +220,34 @@ def table_cards_pdf(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def code_arithmetic() -> dict:
-    """The numbers behind the table codes, for the help page: code space, tries allowed per table
-    and per device, and the chance that guessing hits a code in one evening (6 hours, 50 tables).
-    The odds are "1 in N" (ints; the template formats them)."""
-    table_limit, device_limit, window = _limits()
+    """The numbers behind the table codes, for the help page (1 query: the evenings being
+    played). The odds are "1 in N" (ints; the template formats them).
+
+    A device has ``limit`` tries at once and one more every ``window / limit`` seconds, so in an
+    evening of ``hours`` hours at most ``limit + hours * 3600 * limit / window``. Each try names
+    one table number and one code; it opens a table when the code is that number's code in one of
+    the ``evenings`` being played, so a try hits with a chance of at most ``evenings`` in
+    ``CODE_SPACE``, whatever tables it names (``evenings``: the evenings being played now, at least
+    1 for the arithmetic). ``devices`` devices together have ``devices`` times the tries."""
+    limit, window = _limits()
     hours = 6
-    windows = max(hours * 3600 // window, 1)
-    tries_per_table = table_limit * windows
-    tables = 50
+    tries_per_device = limit + (hours * 3600 * limit) // window
+    playing = selectors.evenings_being_played_count()
+    evenings = max(playing, 1)
+    devices = 10
     return {
         "alphabet_size": len(ALPHABET),
         "length": LENGTH,
         "code_space": CODE_SPACE,
-        "table_limit": table_limit,
-        "device_limit": device_limit,
+        "device_limit": limit,
         "window_minutes": window // 60,
+        "minutes_per_try": window / limit / 60,
+        "recent_draw_hours": int(RECENT_DRAW.total_seconds() // 3600),
         "hours": hours,
-        "tries_per_table": tries_per_table,
-        "one_table_odds": round(CODE_SPACE / tries_per_table),
-        "tables": tables,
-        "all_tables_odds": round(CODE_SPACE / (tries_per_table * tables)),
+        "tries_per_device": tries_per_device,
+        "playing": playing,
+        "evenings": evenings,
+        "one_device_odds": round(CODE_SPACE / (tries_per_device * evenings)),
+        "devices": devices,
+        "many_devices_odds": round(CODE_SPACE / (tries_per_device * evenings * devices)),
     }
