@@ -89,6 +89,8 @@ def waitress_main(address: str, port: int, threads: int) -> None:
     # what the app loaded out of the garbage collector's full collections.
     sys.setswitchinterval(float(os.environ.get("GIL_SWITCH_INTERVAL", "0.001")))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bruus_tournament.settings")
+    from django.conf import settings
+
     from bruus_tournament.wsgi import application
 
     gc.collect()
@@ -101,7 +103,10 @@ def waitress_main(address: str, port: int, threads: int) -> None:
         ident="",  # no Server header: nothing on the hall's network learns what serves it
         connection_limit=1000,
         channel_timeout=60,
-        clear_untrusted_proxy_headers=True,
+        # Proxy headers (X-Forwarded-For, -Proto) reach the app only behind a proxy: the app reads
+        # them itself (TRUSTED_PROXY_COUNT: scoring.client_address; USE_TLS: Django's
+        # SECURE_PROXY_SSL_HEADER). Served directly, waitress removes them.
+        clear_untrusted_proxy_headers=not (settings.TRUSTED_PROXY_COUNT or settings.USE_TLS),
         _quiet=True,
     )
 

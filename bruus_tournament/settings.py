@@ -18,6 +18,8 @@ Every setting has a default that is safe on an organiser's laptop:
   every link and QR code on screen and on paper starts with it. ``make serve`` sets it to the hall
   address it prints; empty (``make run``) means the address the organiser's browser used.
 - ``WIFI_NAME``: the hall's Wi-Fi name, printed on the table cards (may be empty).
+- ``TRUSTED_PROXY_COUNT`` (0 to 10, default 0): reverse proxies in front of the app; the guessing
+  limits then take the device's address from ``X-Forwarded-For`` (``scoring.client_address``).
 
 A wrong value stops the start with ``ImproperlyConfigured`` naming the setting.
 """
@@ -161,6 +163,8 @@ AXES_VERBOSE = False
 # Failed logins are counted in the database (axes' default handler, named here on purpose): every
 # gunicorn worker sees the same count, and a restart forgets nothing.
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+# The device's address as the other guessing limits see it (TRUSTED_PROXY_COUNT below).
+AXES_CLIENT_IP_CALLABLE = "scoring.client_address.client_address"
 
 # Guessing limits count failures per device (scoring.throttle): LIMIT failures at once, then one
 # more each WINDOW / LIMIT seconds (a failure is forgotten that often, so at most LIMIT per WINDOW
@@ -178,6 +182,17 @@ TABLE_CODE_DEVICE_LIMIT = 10
 TABLE_CODE_WINDOW = 60 * 60  # seconds
 # How long a tablet remembers its table (cookie), so /tablet/ and the home-screen icon lead back.
 TABLET_COOKIE_AGE = 18 * 60 * 60  # seconds
+
+# Reverse proxies in front of the app that append the client's address to X-Forwarded-For: the
+# device limits above and django-axes then count the N-th address from the right of that header
+# (scoring.client_address); 0 (default): no proxy, the header is never read.
+_trusted_proxy_count = env.str("TRUSTED_PROXY_COUNT", default="0").strip()
+if not (_trusted_proxy_count.isascii() and _trusted_proxy_count.isdigit() and int(_trusted_proxy_count) <= 10):
+    raise ImproperlyConfigured(
+        "TRUSTED_PROXY_COUNT must be the number of reverse proxies in front of the app, 0 to 10, "
+        f"not {_trusted_proxy_count!r}."
+    )
+TRUSTED_PROXY_COUNT = int(_trusted_proxy_count)
 
 
 def _public_base_url() -> str:

@@ -6,10 +6,12 @@ from __future__ import annotations
 import math
 
 import pytest
+from axes.models import AccessAttempt
 from django.test import Client
 from django.urls import reverse
 
 from scoring import services
+from scoring.client_address import client_address
 from scoring.domain.rules import DealResult
 from scoring.models import Deal, Seating, Table
 
@@ -90,6 +92,74 @@ def test_repeated_wrong_table_links_are_slowed_down(client, roster_evening):
     assert client.get("/t/falsch-once-more/").status_code == 429
     other_device = Client(REMOTE_ADDR="192.0.2.77")
     assert other_device.get("/t/falsch/").status_code == 404
+
+
+# --- Behind a reverse proxy (TRUSTED_PROXY_COUNT) --------------------------------------------------
+
+
+def forwarded(rf, chain: str, remote: str = "10.0.0.1"):
+    return rf.get("/", REMOTE_ADDR=remote, HTTP_X_FORWARDED_FOR=chain)
+
+
+def test_the_client_address_comes_from_x_forwarded_for_only_behind_trusted_proxies(rf, settings):
+    settings.TRUSTED_PROXY_COUNT = 0  # served directly: the header is anybody's to write
+    assert client_address(forwarded(rf, "203.0.113.9")) == "10.0.0.1"
+    settings.TRUSTED_PROXY_COUNT = 1  # the proxy appends the address it saw, rightmost
+    assert client_address(forwarded(rf, "203.0.113.9")) == "203.0.113.9"
+    assert client_address(forwarded(rf, "6.6.6.6, 203.0.113.9")) == "203.0.113.9"  # left: the sender's
+    assert client_address(forwarded(rf, " 2001:DB8::7 ")) == "2001:db8::7"
+    assert client_address(forwarded(rf, "203.0.113.9:51234")) == "203.0.113.9"
+    settings.TRUSTED_PROXY_COUNT = 2  # two proxies: the second address from the right
+    assert client_address(forwarded(rf, "6.6.6.6, 203.0.113.9, 198.51.100.2")) == "203.0.113.9"
+    # Not through the proxies as configured (too few entries, or not an address): REMOTE_ADDR.
+    assert client_address(forwarded(rf, "203.0.113.9")) == "10.0.0.1"
+    assert client_address(forwarded(rf, "unbekannt, 198.51.100.2")) == "10.0.0.1"
+    assert client_address(rf.get("/", REMOTE_ADDR="10.0.0.1")) == "10.0.0.1"
+
+
+def behind_proxy(device: str) -> Client:
+    """A device in the hall as the app sees it behind one proxy on this machine."""
+    return Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=device)
+
+
+@pytest.mark.django_db
+def test_behind_a_proxy_wrong_links_stop_only_their_device(settings):
+    """Issue 26: behind a proxy every request came from the proxy's address, so one device's
+    wrong links made the hall wait."""
+    settings.TRUSTED_PROXY_COUNT = 1
+    attacker, neighbour = behind_proxy("192.168.1.66"), behind_proxy("192.168.1.23")
+    for n in range(10):
+        assert attacker.get(f"/t/falsch{n}/").status_code == 404
+    assert attacker.get("/t/falsch/").status_code == 429
+    assert neighbour.get("/t/vertippt/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_behind_a_proxy_wrong_codes_stop_only_their_device(settings, roster_evening):
+    settings.TRUSTED_PROXY_COUNT = 1
+    services.draw_session(evening=roster_evening, seed=1)
+    table = Table.objects.get(evening=roster_evening, number=2)
+    wrong = "BBBBBB" if table.code != "BBBBBB" else "CCCCCC"
+    url = reverse("public:tablet_join")
+    attacker, neighbour = behind_proxy("192.168.1.66"), behind_proxy("192.168.1.23")
+    for _ in range(settings.TABLE_CODE_DEVICE_LIMIT):
+        attacker.post(url, {"number": "2", "code": wrong})
+    assert attacker.post(url, {"number": "2", "code": table.code}).status_code == 429
+    assert neighbour.post(url, {"number": "2", "code": table.code}).status_code == 302
+
+
+@pytest.mark.django_db
+def test_behind_a_proxy_wrong_passwords_lock_only_their_device(settings, organiser):
+    """django-axes counts by user name and address (AXES_CLIENT_IP_CALLABLE): the organiser's
+    laptop logs in while a phone that tried five wrong passwords is locked."""
+    settings.TRUSTED_PROXY_COUNT = 1
+    phone, laptop = behind_proxy("192.168.1.66"), behind_proxy("192.168.1.20")
+    for _ in range(5):
+        phone.post(reverse("login"), {"username": "leitung", "password": "falsch"})
+    assert phone.post(reverse("login"), {"username": "leitung", "password": "geheim-123"}).status_code == 429
+    assert AccessAttempt.objects.get().ip_address == "192.168.1.66"
+    response = laptop.post(reverse("login"), {"username": "leitung", "password": "geheim-123"})
+    assert response.status_code == 302 and laptop.session["_auth_user_id"] == str(organiser.pk)
 
 
 @pytest.mark.django_db

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from scoring import selectors, services, throttle
+from scoring.client_address import client_address
 from scoring.domain.errors import DomainError
 from scoring.domain.rules import other_team
 from scoring.domain.rulesets import DRAW
@@ -36,7 +37,7 @@ _UNREAD = object()
 
 
 def _failure_key(request: HttpRequest) -> str:
-    return f"table-link:{request.META.get('REMOTE_ADDR', '')}"
+    return f"table-link:{client_address(request)}"
 
 
 def _client(request: HttpRequest) -> str:
@@ -52,8 +53,8 @@ def _table(request: HttpRequest, token: str) -> Table | HttpResponse:
     """The table of a private link, or the page to show instead.
 
     A valid link always opens its table, whatever came from the device before; only wrong links
-    are counted and only wrong links are refused. They are counted per device (address) in the
-    database, shared by every worker process
+    are counted and only wrong links are refused. They are counted per device
+    (``scoring.client_address``) in the database, shared by every worker process
     (``scoring.throttle``: ``TABLE_LINK_FAILURE_LIMIT`` at once, then one more every
     ``TABLE_LINK_FAILURE_WINDOW / TABLE_LINK_FAILURE_LIMIT`` seconds). A counted wrong link answers
     404, one beyond the limit 429 ("please wait"), so links cannot be guessed by trying. The count

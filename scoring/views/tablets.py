@@ -8,7 +8,7 @@
 - "Tablets einrichten" (Helfer and Turnierleitung): every table large with its QR code (the table
   link), its short code, the stopped devices (with "Unlock"), and the table cards to print.
 
-Wrong codes are counted per device (its address) in the database
+Wrong codes are counted per device (``scoring.client_address``) in the database
 (``scoring.throttle``, shared by every worker): ``TABLE_CODE_DEVICE_LIMIT`` at once, then one more
 every ``TABLE_CODE_WINDOW / TABLE_CODE_DEVICE_LIMIT`` seconds, as the count decays. A device at the
 limit is stopped, whatever it types, until a wrong code is forgotten or a Helfer unlocks it. Every
@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring import links, selectors, throttle
+from scoring.client_address import client_address
 from scoring.documents.table_cards import build_table_cards, table_cards_name
 from scoring.models import Table
 from scoring.parsing import ascii_int
@@ -112,7 +113,7 @@ def tablet_join(request: HttpRequest) -> HttpResponse:
         return _join_page(
             request, number=typed_number, status=422, error=_("Please type the table number (digits, e.g. 7).")
         )
-    device_key = DEVICE_KEY + request.META.get("REMOTE_ADDR", "")
+    device_key = DEVICE_KEY + client_address(request)
     # Count the try before looking at the code, so that tries sent at the same moment cannot slip
     # past the limit; a right code takes back its own try below.
     tries = throttle.attempt(device_key, limit, window)
