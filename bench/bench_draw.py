@@ -29,8 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scoring.domain.draw import History, draw_session, history_after  # noqa: E402
-from scoring.domain.draw_threes import draw_session_threes  # noqa: E402
+from scoring.domain.draw import History, draw_session, draw_session_threes, history_after  # noqa: E402
 from scoring.domain.fairness import (  # noqa: E402
     lower_bound,
     opponent_counts,

@@ -10,7 +10,6 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from scoring.domain import draw as draw_domain
-from scoring.domain.draw_threes import draw_session_threes
 from scoring.domain.errors import gettext_noop
 from scoring.models import (
     Deal,
@@ -54,11 +53,11 @@ def _run_draw(evening: Evening, history: draw_domain.History, seed: int) -> draw
 
     Teams of two (:func:`scoring.domain.draw.draw_session`), or teams of three when the
     evening's rule set plays at tables of six (six-handed Bräus,
-    :func:`scoring.domain.draw_threes.draw_session_threes`)."""
+    :func:`scoring.domain.draw.draw_session_threes`)."""
     inputs = _draw_inputs(evening)
     players = inputs.pop("players")
     _check_enough_players(evening, len(players))
-    draw = draw_session_threes if evening.rules.players_per_team == 3 else draw_domain.draw_session
+    draw = draw_domain.draw_session_threes if evening.rules.players_per_team == 3 else draw_domain.draw_session
     try:
         return draw(players, history, evening.rounds_per_session, random.Random(seed), **inputs)
     except draw_domain.DrawError as error:

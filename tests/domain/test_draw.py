@@ -170,7 +170,7 @@ for _ in range(3):
 
 @pytest.mark.parametrize(
     ("module", "function"),
-    [("scoring.domain.draw", "draw_session"), ("scoring.domain.draw_threes", "draw_session_threes")],
+    [("scoring.domain.draw", "draw_session"), ("scoring.domain.draw", "draw_session_threes")],
 )
 def test_draw_does_not_depend_on_string_hashing(module, function):
     """String ids with different PYTHONHASHSEED values give the same evening (teams of two

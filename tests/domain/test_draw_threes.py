@@ -1,4 +1,4 @@
-"""Tests of the six-handed Bräus draw (scoring.domain.draw_threes): teams of three, tables of
+"""Tests of the six-handed Bräus draw (scoring.domain.draw.threes): teams of three, tables of
 six; no Django, no database."""
 
 from __future__ import annotations
@@ -8,8 +8,16 @@ from collections import Counter
 
 import pytest
 
-from scoring.domain.draw import DrawError, History, RoundDraw, SessionDraw, TableDraw, history_after, pairs_within
-from scoring.domain.draw_threes import draw_session_threes
+from scoring.domain.draw import (
+    DrawError,
+    History,
+    RoundDraw,
+    SessionDraw,
+    TableDraw,
+    draw_session_threes,
+    history_after,
+    pairs_within,
+)
 from scoring.domain.fairness import evening_fairness, opponent_repeat_lower_bound, rounds_of
 from tests.domain import test_draw
 

@@ -13,7 +13,7 @@ What the draw guarantees, in this order of priority:
 0. **Not together** (``forbidden``): two players of a forbidden pair are never in one team.
    If that is impossible, :class:`~scoring.domain.draw.DrawError` names the players; if it is
    only impossible under the usual sit-out order, the order is bent as little as possible.
-1. **Sit-outs rotate**, as in :mod:`scoring.domain.draw` rule 1: ``n % 3`` players sit out
+1. **Sit-outs rotate**, as in :mod:`scoring.domain.draw.pairs` rule 1: ``n % 3`` players sit out
    the whole session; with an odd number of teams one team sits out each round (each team at
    most once per session when there are at least as many teams as rounds). Sit-outs are
    counted in rounds and go to the present players with the fewest rounds sat out so far,
@@ -26,14 +26,14 @@ What the draw guarantees, in this order of priority:
 3. **Mix clubs** (``clubs``): teammates from the same club cost extra (after repeated
    teammates); same-club opponents at a table are kept few by the table schedule.
 4. **Few repeated opponents**: teams whose members have met few different opponents between
-   them are preferred (up to :data:`~scoring.domain.draw.PLAN_OPPONENTS_MAX_PLAYERS`
+   them are preferred (up to :data:`~scoring.domain.draw.formation.PLAN_OPPONENTS_MAX_PLAYERS`
    players), and the tables of every round are scheduled exactly as for teams of two
-   (:func:`scoring.domain.draw._schedule_rounds`): two teams never meet twice in a session
+   (:func:`scoring.domain.draw.schedule.schedule_rounds`): two teams never meet twice in a session
    when the rounds allow it, and a meeting of two players who met ``c`` times before costs
    ``c * c``.
 
 How: the teams are found by local search. The players are ranked by the sit-out rotation
-(:func:`scoring.domain.draw._sitout_groups` with ``team_size=3``), each group is cut into
+(:func:`scoring.domain.draw.formation.sitout_groups` with ``team_size=3``), each group is cut into
 random triples, and then two players in different teams (or in a team and among the
 session's sit-outs) are exchanged as long as an exchange lowers the cost (forbidden pairs,
 then the sit-out order, then repeated teammates, same-club teammates and the opponent
@@ -71,7 +71,7 @@ Limitations (measured, 40 seeds each, 3 sessions):
   most, two of whom had to be in one team before).
 - The team draw looks back only: unlike the draw for teams of two it does not check that a
   repeat-free later session stays possible (measured unnecessary from 12 players on). The
-  tables are the greedy round-by-round schedule of :mod:`scoring.domain.draw` (a round robin
+  tables are the greedy round-by-round schedule of :mod:`scoring.domain.draw.schedule` (a round robin
   is a candidate too), so the repeated opponents stay above the lower bound (see above).
 - A forbidden pair the local search cannot resolve raises the error, even if some exotic
   draw would avoid it; the local search is restarted several times, and with a few wishes
@@ -87,25 +87,17 @@ import random
 from collections.abc import Sequence
 from typing import Unpack
 
-from scoring.domain.draw import (
+from scoring.domain.draw.formation import (
     PLAN_OPPONENTS_MAX_PLAYERS,
-    DrawWishes,
-    History,
-    PlayerId,
-    SessionDraw,
-    _Formation,
-    _indexed_input,
-    _numbered_formation,
-    _opponents_seen,
-    _Pair,
-    _partnering_error,
-    _Schedule,
-    _schedule_rounds,
-    _schedule_score,
-    _session_draw,
-    _sitout_groups,
-    pairs_within,
+    Formation,
+    numbered_formation,
+    opponents_seen,
+    partnering_error,
+    sitout_groups,
 )
+from scoring.domain.draw.input import DrawWishes, History, Pair, PlayerId, indexed_input
+from scoring.domain.draw.result import SessionDraw, pairs_within, session_draw
+from scoring.domain.draw.schedule import Schedule, schedule_rounds, schedule_score
 
 __all__ = ["TEAM_SIZE", "draw_session_threes"]
 
@@ -160,30 +152,30 @@ def draw_session_threes(
             (the error's ``player_ids`` names the players).
         TypeError: for a keyword argument that is not one of the wishes.
     """
-    given = _indexed_input(players, history, rounds, 2 * TEAM_SIZE, **wishes)
+    given = indexed_input(players, history, rounds, 2 * TEAM_SIZE, **wishes)
     size = len(given.present)
     plan = bool(given.met) and size <= PLAN_OPPONENTS_MAX_PLAYERS
     costs = _TeamCosts(
         partnered=given.partnered,
         barred=given.barred,
         club=given.club,
-        seen=_opponents_seen(size, given.met) if plan else None,
+        seen=opponents_seen(size, given.met) if plan else None,
         size=size,
     )
-    best: tuple[tuple[int, tuple[int, ...]], _Formation, _Schedule] | None = None
+    best: tuple[tuple[int, tuple[int, ...]], Formation, Schedule] | None = None
     for _ in range(_FORMATIONS if size <= _SMALL else 1):
         found = _form_teams(size, given.sitouts, rounds, rng, costs)
         if found is None:
-            raise _partnering_error(given.present, given.barred, team_size=TEAM_SIZE)
+            raise partnering_error(given.present, given.barred, team_size=TEAM_SIZE)
         defects, formation = found
-        schedule = _schedule_rounds(
+        schedule = schedule_rounds(
             formation.teams, formation.cycle, formation.byes, rounds, given.met, rng, given.club, _SCHEDULE_ATTEMPTS
         )
-        score = (defects, _schedule_score(schedule, formation.teams, given.met, given.club))
+        score = (defects, schedule_score(schedule, formation.teams, given.met, given.club))
         if best is None or score < best[0]:
             best = (score, formation, schedule)
     assert best is not None
-    return _session_draw(given.present, best[1], best[2])
+    return session_draw(given.present, best[1], best[2])
 
 
 class _TeamCosts:
@@ -196,8 +188,8 @@ class _TeamCosts:
 
     def __init__(
         self,
-        partnered: set[_Pair],
-        barred: set[_Pair],
+        partnered: set[Pair],
+        barred: set[Pair],
         club: Sequence[str] | None,
         seen: Sequence[set[int]] | None,
         size: int,
@@ -207,7 +199,7 @@ class _TeamCosts:
         self.rotation_weight = self.repeat_weight * (size + 1)
         self.forbidden_weight = self.rotation_weight << 96
         # The cost of two players in one team, for the pairs that cost anything.
-        self.pairs: dict[_Pair, int] = {}
+        self.pairs: dict[Pair, int] = {}
         for pair in partnered:
             self.pairs[pair] = self.pairs.get(pair, 0) + self.repeat_weight
         for pair in barred:
@@ -243,7 +235,7 @@ class _TeamCosts:
 
 def _form_teams(
     size: int, sitouts: Sequence[int], rounds: int, rng: random.Random, costs: _TeamCosts
-) -> tuple[int, _Formation] | None:
+) -> tuple[int, Formation] | None:
     """The session's sit-out players and teams: the best of several local searches.
 
     Returns the formation's defects (its cost in units of the club weight: forbidden pairs,
@@ -253,7 +245,7 @@ def _form_teams(
     attempts = _ATTEMPTS_SMALL if size <= _SMALL else _ATTEMPTS_LARGE
     best: tuple[int, list[list[int]], list[int]] | None = None
     for _ in range(attempts):
-        groups = _sitout_groups(size, sitouts, rounds, rng, team_size=TEAM_SIZE)
+        groups = sitout_groups(size, sitouts, rounds, rng, team_size=TEAM_SIZE)
         units = [list(groups.sitters)]
         increments = [rounds]
         for members, increment in ((groups.extra, groups.repeat + 1), (groups.other, groups.repeat)):
@@ -274,7 +266,7 @@ def _form_teams(
     extra = [tuple(sorted(unit)) for unit, d in zip(units[1:], increments[1:], strict=True) if d > min(increments[1:])]
     other = [tuple(sorted(unit)) for unit, d in zip(units[1:], increments[1:], strict=True) if d == min(increments[1:])]
     byes = len(units[1:]) % 2 == 1
-    return total // costs.club_weight, _numbered_formation(tuple(sorted(units[0])), extra, other, byes, rng)
+    return total // costs.club_weight, numbered_formation(tuple(sorted(units[0])), extra, other, byes, rng)
 
 
 def _improve(
