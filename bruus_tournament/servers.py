@@ -85,6 +85,8 @@ def waitress_main(address: str, port: int, threads: int) -> None:
 
     import waitress
 
+    from bruus_tournament.request_limits import largest_limit
+
     # As gunicorn_conf does for its workers: hand the interpreter lock on after 1 ms, and leave
     # what the app loaded out of the garbage collector's full collections.
     sys.setswitchinterval(float(os.environ.get("GIL_SWITCH_INTERVAL", "0.001")))
@@ -100,6 +102,9 @@ def waitress_main(address: str, port: int, threads: int) -> None:
         host=address,
         port=port,
         threads=threads,
+        # waitress buffers a body before the app sees it: anything beyond the largest the app
+        # accepts is refused (413) before it is received (bruus_tournament.request_limits).
+        max_request_body_size=largest_limit(),
         ident="",  # no Server header: nothing on the hall's network learns what serves it
         connection_limit=1000,
         channel_timeout=60,

@@ -131,6 +131,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a request body beyond its limit is refused (413) before anything reads it.
+    "bruus_tournament.request_limits.RequestBodyLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -331,6 +333,12 @@ DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 # An uploaded player list is small; refuse anything larger before it is read into memory.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+# Request bodies beyond these sizes are refused (413) before they are read, on every URL
+# (bruus_tournament/request_limits.py): a form posts a few kB. The player import has its own, above
+# its file limit of 2 MB (scoring/player_files.py) so that a file slightly too big gets the page's
+# message naming that limit. waitress is told the largest (bruus_tournament/servers.py).
+REQUEST_BODY_MAX_BYTES = 2 * 1024 * 1024
+REQUEST_BODY_LIMITS = {"organiser:player_import": 4 * 1024 * 1024}  # URL name -> bytes
 
 # `restore` reads a backup up to this size (MB, unpacked) and refuses a larger one before it fills
 # the memory (a small .gz can unpack to gigabytes); scoring/backup/files.py.
