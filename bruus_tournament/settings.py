@@ -18,6 +18,7 @@ Every setting has a default that is safe on an organiser's laptop:
   every link and QR code on screen and on paper starts with it. ``make serve`` sets it to the hall
   address it prints; empty (``make run``) means the address the organiser's browser used.
 - ``WIFI_NAME``: the hall's Wi-Fi name, printed on the table cards (may be empty).
+- ``ADMIN_ENABLED`` (true/false, default ``false``): Django's admin at ``/admin/``.
 - ``TRUSTED_PROXY_COUNT`` (0 to 10, default 0): reverse proxies in front of the app; the guessing
   limits then take the device's address from ``X-Forwarded-For`` (``scoring.client_address``).
 
@@ -63,6 +64,10 @@ def _flag(name: str, default: bool) -> bool:
 
 DEBUG = _flag("DEBUG", False)
 USE_TLS = _flag("USE_TLS", False)
+# Django's admin (/admin/) only when asked for: it is not how an evening is run, and a staff login
+# there edits any row past the app's rules (roles, locks, the history of corrections). Off, the
+# URL does not exist (404); the app's own pages and bruus-turnier organiser manage the logins.
+ADMIN_ENABLED = _flag("ADMIN_ENABLED", False)
 
 
 def _data_dir() -> Path:

@@ -5,6 +5,13 @@ One transaction each. Every password goes through Django's password validators
 Turnierleitung login can be neither demoted nor deactivated, and nobody deactivates their own
 login: the club never locks itself out.
 
+A login has the rights of its role and no more: giving a login a role (here, on the page or with
+``make organiser``) takes away Django's superuser and staff flags. (Django grants an active
+superuser every permission before any group is asked, so a superuser "made Helfer" would keep
+every right; and the demo login of earlier versions was a superuser.) A superuser made outside the
+app (``manage.py createsuperuser``, for ``/admin/`` with ``ADMIN_ENABLED``) counts as
+Turnierleitung until it is given a role here.
+
 Errors: :class:`LoginError` (a DomainError with a translatable message) for refused changes;
 ``django.core.exceptions.ValidationError`` (the validators' messages) for a weak password.
 """
@@ -22,6 +29,7 @@ from django.utils.translation import gettext
 from scoring.demo import DEMO_PASSWORD
 from scoring.domain.errors import DomainError, gettext_noop
 from scoring.roles import LEADER, ROLE_CHOICES, ensure_groups, role_of
+from scoring.validators import validate_no_bidi_controls
 
 
 class LoginError(DomainError):
@@ -36,9 +44,13 @@ def check_new_password(password: str, user) -> None:
 
 
 def _set_role(user, role: str) -> None:
+    """Give the login exactly ``role``: its group, and neither superuser nor staff."""
     if role not in ROLE_CHOICES:
         raise LoginError(gettext_noop("Unknown role."), code="role")
     ensure_groups()
+    if user.is_superuser or user.is_staff:
+        user.is_superuser = user.is_staff = False
+        user.save(update_fields=["is_superuser", "is_staff"])
     user.groups.remove(*Group.objects.filter(name__in=ROLE_CHOICES))
     user.groups.add(Group.objects.get(name=role))
 
@@ -55,8 +67,8 @@ def _other_leaders(user) -> bool:
 
 
 def _keep_a_leader(user, role: str) -> None:
-    """Refuse to turn the last active Turnierleitung login into a Helfer."""
-    if role != LEADER and not user.is_superuser and role_of(user) == LEADER and not _other_leaders(user):
+    """Refuse to turn the last active Turnierleitung login (a superuser too) into a Helfer."""
+    if role != LEADER and role_of(user) == LEADER and not _other_leaders(user):
         raise LoginError(gettext_noop("This is the last Turnierleitung login: it keeps its role."), code="last")
 
 
@@ -70,6 +82,10 @@ def save_login(*, username: str, password: str, role: str, user=None):
     existing = user_model.objects.select_for_update().filter(username=username).first()
     target = existing or user_model(username=username)
     if existing is None:
+        try:  # the clear message for a zero-width space, before Django's "letters, digits ..."
+            validate_no_bidi_controls(username)
+        except ValidationError as error:
+            raise ValidationError({"username": error.error_list}) from None
         target.full_clean(exclude=["password"])
     check_new_password(password, target)
     if existing is not None:
@@ -92,7 +108,8 @@ def reset_password(*, user_id: int, password: str) -> None:
 
 @transaction.atomic
 def change_role(*, user_id: int, role: str) -> None:
-    """Make the login Turnierleitung or Helfer. Raises LoginError for the last Turnierleitung."""
+    """Make the login Turnierleitung or Helfer (and no superuser). Raises LoginError for the last
+    Turnierleitung."""
     user = get_user_model().objects.select_for_update().get(pk=user_id)
     _keep_a_leader(user, role)
     _set_role(user, role)

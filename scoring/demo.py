@@ -51,14 +51,14 @@ def play_seating(seating: Seating, rng: random.Random, complete: bool = True) ->
 
 @transaction.atomic
 def load_demo(players_file: Path | None = None) -> tuple[Evening, bool]:
-    """Create the organiser login (superuser, group Turnierleitung) and the demo evening unless
-    they exist.
+    """Create the organiser login (group Turnierleitung; neither superuser nor staff, so the
+    app's roles decide what it may do) and the demo evening unless they exist.
 
     Returns ``(evening, created)``.
     """
     user_model = get_user_model()
     if not user_model.objects.filter(username=DEMO_USER).exists():
-        user = user_model.objects.create_superuser(DEMO_USER, "", DEMO_PASSWORD)
+        user = user_model.objects.create_user(DEMO_USER, "", DEMO_PASSWORD)
         ensure_groups()
         user.groups.add(Group.objects.get(name=LEADER))
     evening = Evening.objects.filter(name=DEMO_EVENING).first()

@@ -6,20 +6,24 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 
 from scoring.domain.errors import DomainError
-from scoring.domain.names import BIDI_CONTROL_MESSAGE, find_bidi_control
+from scoring.domain.names import hidden_character
 from scoring.domain.tiebreaks import parse_chain
 
 
 def validate_no_bidi_controls(value: str) -> None:
-    """Refuse text with a character that changes the writing direction (it can make a name
-    display as another one); see :data:`scoring.domain.names.BIDI_CONTROLS`.
+    """Refuse text with a character that changes the writing direction or any other invisible
+    character (zero-width space, soft hyphen, ...): it can make a name display as another one;
+    see :func:`scoring.domain.names.hidden_character`. (The name is older than the invisible
+    characters; the migrations refer to it.)
 
     Raises:
-        ValidationError: code ``"bidi_control"``, the message naming the code point.
+        ValidationError: code ``"bidi_control"`` or ``"invisible_character"``, the message naming
+            the code point.
     """
-    char = find_bidi_control(value or "")
-    if char is not None:
-        raise ValidationError(gettext(BIDI_CONTROL_MESSAGE) % {"character": f"{ord(char):04X}"}, code="bidi_control")
+    found = hidden_character(value or "")
+    if found is not None:
+        message, code, character = found
+        raise ValidationError(gettext(message) % {"character": character}, code=code)
 
 
 def validate_tiebreak_chain(value: str) -> None:

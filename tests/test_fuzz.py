@@ -31,9 +31,21 @@ from hypothesis import strategies as st
 
 from scoring import forms as app_forms
 from scoring import services
+from scoring.domain.names import hidden_character
 from scoring.domain.rules import DealResult, ImpossibleResult
 from scoring.domain.rulesets import SCHWESING, rule_set
-from scoring.models import AttemptCounter, Deal, DealChange, PartnerExclusion, Player, Round, Seating, Session
+from scoring.models import (
+    AttemptCounter,
+    Deal,
+    DealChange,
+    Evening,
+    PartnerExclusion,
+    Player,
+    Round,
+    Season,
+    Seating,
+    Session,
+)
 from tests.test_no_server_errors import patterns
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,6 +89,8 @@ AWKWARD = [
     "x",
     "<b>x</b>",
     "Boy\u202eJensen",
+    "Boy\u200bJensen",
+    "Sön\u00adke",
     "%",
     "/",
     "\x00",
@@ -238,6 +252,17 @@ def assert_only_rule_valid_deals() -> None:
         assert deal.change_count == deal.version, ("history rows", deal.change_count, deal.version)
 
 
+def assert_no_invisible_names() -> None:
+    """No name, club, evening or season name holds a character that shows nothing (issue 26)."""
+    texts = [
+        *Player.objects.values_list("name", "club"),
+        *Evening.objects.values_list("name", "venue"),
+        *Season.objects.values_list("name", "name"),
+    ]
+    for first, second in texts:
+        assert hidden_character(first + second) is None, (first, second)
+
+
 @pytest.mark.django_db
 def test_fuzz_every_url_field_and_role(world):
     """For every URL its own bounded hypothesis run (so that no page is left out), all in one
@@ -258,6 +283,7 @@ def test_fuzz_every_url_field_and_role(world):
             seen_status.add(response.status_code)
             assert response.status_code < 500, (role, method, url, data, response.status_code)
         assert_only_rule_valid_deals()
+        assert_no_invisible_names()
 
     for url in url_names():
         examples = EXAMPLES_PER_URL * (10 if url[0] in ("scorer:deal", "organiser:seating_detail") else 1)

@@ -218,3 +218,66 @@ def test_bidi_controls_are_refused_in_an_imported_list():
     assert [p.name for p in parsed.players] == ["Gönke Hansen"]
     assert [(p.line, p.code) for p in parsed.problems] == [(3, "bidi_control")]
     assert "U+202E" in str(parsed.problems[0])
+
+
+# Issue 26, point 7: characters that show nothing (Unicode's format characters, category Cf):
+# zero-width space, non-joiner, joiner, word joiner, invisible operators, byte order mark, soft
+# hyphen, Mongolian vowel separator, a tag character; and a control character.
+INVISIBLE = [
+    "\u200b",
+    "\u200c",
+    "\u200d",
+    "\u2060",
+    "\u2061",
+    "\u2064",
+    "\ufeff",
+    "\u00ad",
+    "\u180e",
+    "\U000e0041",
+    "\x07",
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("char", INVISIBLE)
+def test_invisible_characters_are_refused_in_names_clubs_and_evening_names(organiser_client, char):
+    said = f"unsichtbares Zeichen (U+{ord(char):04X})"
+    response = organiser_client.post(reverse("organiser:player_list"), {"name": f"Hans{char}Hansen", "club": ""})
+    assert response.status_code == 200 and said in response.content.decode()
+    response = organiser_client.post(reverse("organiser:player_list"), {"name": "Hans", "club": f"Hu{char}sum"})
+    assert said in response.content.decode()
+    response = organiser_client.post(
+        reverse("organiser:evening_create"),
+        {
+            "name": f"Abend{char}",
+            "date": "2026-11-21",
+            "venue": "",
+            "sessions_count": 3,
+            "rounds_per_session": 4,
+            "deals_per_round": 4,
+        },
+    )
+    assert response.status_code == 200 and said in response.content.decode()
+    from scoring.models import Evening, Player
+
+    assert not Player.objects.exists() and not Evening.objects.exists()
+    with pytest.raises(services.ServiceError) as error:
+        services.add_player(name=f"Gönke{char}", club="")
+    assert error.value.code == "invisible_character" and error.value.params["character"] == f"{ord(char):04X}"
+
+
+@pytest.mark.django_db
+def test_visible_names_stay_welcome():
+    for name, club in (("Søren Ærø-Hansen", "Nordfriesland"), ("Jan de Vries", ""), ("O'Neill, Máire", "Husum")):
+        player, created = services.add_player(name=name, club=club)
+        assert created and player.name == name
+
+
+def test_invisible_characters_are_refused_in_an_imported_list():
+    from scoring.player_files import parse_player_file
+
+    text = "Name;Verein\nGönke Hansen;Husum\nBoy\u200bJensen;Husum\nSönke Pe\u00adtersen;Husum\n"
+    parsed = parse_player_file(text.encode(), "x.csv")
+    assert [p.name for p in parsed.players] == ["Gönke Hansen"]
+    assert [(p.line, p.code) for p in parsed.problems] == [(3, "invisible_character"), (4, "invisible_character")]
+    assert "U+200B" in str(parsed.problems[0]) and "U+00AD" in str(parsed.problems[1])

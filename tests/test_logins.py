@@ -8,8 +8,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from scoring.demo import DEMO_PASSWORD
-from scoring.roles import HELPER, LEADER, role_of
+from scoring.demo import DEMO_PASSWORD, DEMO_USER
+from scoring.roles import HELPER, LEADER, MANAGE_LOGINS_PERM, RUN_PERM, role_of
 from tests.conftest import make_login
 
 pytestmark = pytest.mark.django_db
@@ -92,6 +92,52 @@ def test_the_club_never_locks_itself_out(organiser_client, organiser):
         reverse("organiser:login_role", args=[organiser.pk]), {"role": "Chef"}, follow=True
     )
     assert response.status_code == 200 and role_of(organiser) == LEADER
+
+
+def test_a_superuser_made_helper_is_a_helper(organiser_client, django_user_model):
+    """Issue 26, point 7: Django lets a superuser do everything whatever its groups; a role given
+    in the app takes the superuser and staff flags away."""
+    boss = django_user_model.objects.create_superuser("chef", "", "Chef-Passwort-1")
+    response = organiser_client.post(reverse("organiser:login_role", args=[boss.pk]), {"role": HELPER}, follow=True)
+    assert response.status_code == 200
+    boss = django_user_model.objects.get(pk=boss.pk)
+    assert (boss.is_superuser, boss.is_staff, role_of(boss)) == (False, False, HELPER)
+    assert boss.has_perm("scoring.assist_evening") and not boss.has_perm(RUN_PERM)
+    chef = Client()
+    assert log_in(chef, "chef", "Chef-Passwort-1")
+    assert chef.get(reverse("organiser:evening_list")).status_code == 200
+    assert chef.get(URL).status_code == 403
+
+
+def test_make_organiser_takes_the_old_demo_logins_superuser_away(monkeypatch, django_user_model):
+    """The demo login of earlier versions was a superuser: ``make organiser`` (which the start
+    refusal asks for) leaves it a Turnierleitung login and nothing more."""
+    from django.core.management import call_command
+
+    old_demo = django_user_model.objects.create_superuser(DEMO_USER, "", DEMO_PASSWORD)
+    typed = iter(["Deichgraf-1953", "Deichgraf-1953"])
+    monkeypatch.setattr("getpass.getpass", lambda prompt="": next(typed))
+    call_command("organiser", DEMO_USER)
+    old_demo = django_user_model.objects.get(pk=old_demo.pk)
+    assert (old_demo.is_superuser, old_demo.is_staff, role_of(old_demo)) == (False, False, LEADER)
+    assert old_demo.has_perm(RUN_PERM) and old_demo.has_perm(MANAGE_LOGINS_PERM)
+
+
+def test_the_last_leader_stays_a_leader_also_as_a_superuser(django_user_model):
+    from scoring import accounts
+
+    boss = django_user_model.objects.create_superuser("chef", "", "Chef-Passwort-1")
+    with pytest.raises(accounts.LoginError):
+        accounts.change_role(user_id=boss.pk, role=HELPER)
+    assert django_user_model.objects.get(pk=boss.pk).is_superuser
+
+
+@pytest.mark.parametrize("char", ["\u200b", "\u00ad", "\ufeff", "\u202e"])
+def test_a_login_name_with_an_invisible_character_is_refused_and_says_why(organiser_client, char):
+    response = new_login(organiser_client, f"kas{char}se", "Kassentisch-2026")
+    assert response.status_code == 422
+    assert "unsichtbares Zeichen" in response.content.decode() and f"U+{ord(char):04X}" in response.content.decode()
+    assert not get_user_model().objects.filter(username__startswith="kas").exists()
 
 
 def test_the_help_page_has_the_arithmetic_of_the_table_codes(client):

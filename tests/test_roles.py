@@ -370,3 +370,6 @@ def test_the_demo_login_is_turnierleitung(settings, tmp_path):
 
     user = get_user_model().objects.get(username=DEMO_USER)
     assert user.groups.filter(name=LEADER).exists()
+    # Issue 26, point 7: a Turnierleitung by its group, no superuser (no door past the roles).
+    assert not user.is_superuser and not user.is_staff
+    assert user.has_perm("scoring.run_evening") and user.has_perm("scoring.manage_logins")

@@ -200,3 +200,35 @@ def test_organiser_can_still_correct_with_service_after_regeneration(roster_even
         seating_id=seating.pk, number=1, result=DealResult("A", False, 0, 0), via="org", user=organiser
     )
     assert deal.points_a == 1
+
+
+# --- Old doors (issue 26, point 7) --------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_django_admin_is_off_unless_admin_enabled(client, django_user_model, settings):
+    """The admin edits any record past the app's rules; off, even a superuser finds no door."""
+    assert settings.ADMIN_ENABLED is False
+    client.force_login(django_user_model.objects.create_superuser("chef", "", "Chef-Passwort-1"))
+    for path in ("/admin/", "/admin/login/", "/admin/auth/user/"):
+        assert client.get(path).status_code == 404, path
+
+
+@pytest.mark.django_db
+def test_admin_enabled_opens_the_django_admin(client, settings):
+    import importlib
+
+    from django.urls import clear_url_caches
+
+    import bruus_tournament.urls
+
+    settings.ADMIN_ENABLED = True
+    try:
+        importlib.reload(bruus_tournament.urls)
+        clear_url_caches()
+        assert client.get("/admin/login/").status_code == 200
+    finally:
+        settings.ADMIN_ENABLED = False
+        importlib.reload(bruus_tournament.urls)
+        clear_url_caches()
+    assert client.get("/admin/login/").status_code == 404

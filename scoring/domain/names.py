@@ -1,6 +1,7 @@
 """People's names: the one German alphabetical order, names told apart within an evening, the
 stored form and match key that recognise one player across files and evenings, and the
-characters a name must not contain (those that change the writing direction).
+characters a name must not contain (invisible ones, among them those that change the writing
+direction).
 
 Order (source: DIN 5007-1, "Ordnen von Schriftzeichenfolgen", variant 1, the order of German
 dictionaries and most club lists): ä is sorted as a, ö as o, ü as u, ß as ss, capitals like small
@@ -188,3 +189,40 @@ def find_bidi_control(text: str) -> str | None:
     """The first bidirectional formatting character (:data:`BIDI_CONTROLS`) in ``text``, else
     None."""
     return next((char for char in text if char in BIDI_CONTROLS), None)
+
+
+#: The refusal of any other invisible character (:func:`is_invisible`), with ``%(character)s``
+#: its code point such as ``200B``.
+INVISIBLE_CHARACTER_MESSAGE = gettext_noop(
+    "The text contains an invisible character (U+%(character)s), such as a zero-width space or a "
+    "soft hyphen; it can make a name look like another. Please retype it."
+)
+
+
+def is_invisible(char: str) -> bool:
+    """Whether ``char`` shows nothing and is not white space: a format character (Unicode
+    category Cf: the soft hyphen U+00AD, zero-width space and joiners U+200B to U+200D, the
+    direction marks and controls, the word joiner and invisible operators U+2060 to U+2064, the
+    byte order mark U+FEFF, tag characters, ...) or a control character (Cc) other than white
+    space. With a zero-width space inside, "Hans Hansen" is another name that looks the same."""
+    category = unicodedata.category(char)
+    return category == "Cf" or (category == "Cc" and not char.isspace())
+
+
+def find_invisible_character(text: str) -> str | None:
+    """The first invisible character (:func:`is_invisible`) in ``text``, else None."""
+    return next((char for char in text if is_invisible(char)), None)
+
+
+def hidden_character(text: str) -> tuple[str, str, str] | None:
+    """Why ``text`` cannot be a name, club or evening name: ``(message, code, code point)`` for
+    the first character that changes the writing direction (:data:`BIDI_CONTROL_MESSAGE`,
+    ``"bidi_control"``) or else for the first other invisible character
+    (:data:`INVISIBLE_CHARACTER_MESSAGE`, ``"invisible_character"``); None for a visible text."""
+    bidi = find_bidi_control(text)
+    if bidi is not None:
+        return BIDI_CONTROL_MESSAGE, "bidi_control", f"{ord(bidi):04X}"
+    invisible = find_invisible_character(text)
+    if invisible is not None:
+        return INVISIBLE_CHARACTER_MESSAGE, "invisible_character", f"{ord(invisible):04X}"
+    return None

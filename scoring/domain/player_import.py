@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from scoring.domain.errors import DomainError, gettext_noop
-from scoring.domain.names import find_bidi_control, match_key, normalise_name
+from scoring.domain.names import find_bidi_control, find_invisible_character, match_key, normalise_name
 
 __all__ = [
     "CLUB_HEADERS",
@@ -414,6 +414,52 @@ def _problem(line: int, message: str, code: str, **params: object) -> RowProblem
     return RowProblem(line=line, message=message, params={"line": line, **params}, code=code)
 
 
+def _invisible_problems(line: int, text: str) -> list[RowProblem]:
+    """What is wrong with a row's name and club (``text``) that nobody sees: control characters,
+    a character that changes the writing direction, or another invisible character (a zero-width
+    space, a soft hyphen, ...: :func:`scoring.domain.names.is_invisible`)."""
+    problems = []
+    if any(is_control(char) for char in text):
+        problems.append(
+            _problem(
+                line,
+                gettext_noop(
+                    "Line %(line)s: the name or club contains invisible control characters. Please retype it."
+                ),
+                "control_characters",
+            )
+        )
+    bidi = find_bidi_control(text)
+    if bidi is not None:
+        problems.append(
+            _problem(
+                line,
+                gettext_noop(
+                    "Line %(line)s: the name or club contains an invisible character that changes "
+                    "the writing direction (U+%(character)s); it can make a name look like another. "
+                    "Please retype it."
+                ),
+                "bidi_control",
+                character=f"{ord(bidi):04X}",
+            )
+        )
+    invisible = find_invisible_character(text)
+    if bidi is None and invisible is not None and not is_control(invisible):
+        problems.append(
+            _problem(
+                line,
+                gettext_noop(
+                    "Line %(line)s: the name or club contains an invisible character (U+%(character)s), "
+                    "such as a zero-width space or a soft hyphen; it can make a name look like another. "
+                    "Please retype it."
+                ),
+                "invisible_character",
+                character=f"{ord(invisible):04X}",
+            )
+        )
+    return problems
+
+
 def _check_row(
     line: int, cells: Sequence[str], layout: Layout, first_line_of: dict[str, int]
 ) -> tuple[ParsedPlayer | None, list[RowProblem]]:
@@ -469,30 +515,7 @@ def _check_row(
                 max=MAX_CLUB_LENGTH,
             )
         )
-    if any(is_control(char) for char in name + club):
-        problems.append(
-            _problem(
-                line,
-                gettext_noop(
-                    "Line %(line)s: the name or club contains invisible control characters. Please retype it."
-                ),
-                "control_characters",
-            )
-        )
-    bidi = find_bidi_control(name + club)
-    if bidi is not None:
-        problems.append(
-            _problem(
-                line,
-                gettext_noop(
-                    "Line %(line)s: the name or club contains an invisible character that changes "
-                    "the writing direction (U+%(character)s); it can make a name look like another. "
-                    "Please retype it."
-                ),
-                "bidi_control",
-                character=f"{ord(bidi):04X}",
-            )
-        )
+    problems += _invisible_problems(line, name + club)
     if problems:
         return None, problems
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from scoring.domain.errors import gettext_noop
-from scoring.domain.names import BIDI_CONTROL_MESSAGE, find_bidi_control, match_key, normalise_name
+from scoring.domain.names import hidden_character, match_key, normalise_name
 from scoring.domain.player_import import ParsedPlayer
 from scoring.models import Evening, Participant, Player
 from scoring.services.base import ServiceError, evening_changed
@@ -16,15 +16,17 @@ from scoring.services.base import ServiceError, evening_changed
 
 def _checked_name(name: str, club: str) -> tuple[str, str]:
     """Name and club normalised (``normalise_name``), or ServiceError: empty name, longer than
-    100 characters, or a character that changes the writing direction."""
+    100 characters, or an invisible character (one that changes the writing direction, a
+    zero-width space, a soft hyphen, ...)."""
     name, club = normalise_name(name), normalise_name(club)
     if not name:
         raise ServiceError(gettext_noop("Please enter the player's name."), code="name_missing")
     if len(name) > 100 or len(club) > 100:
         raise ServiceError(gettext_noop("Name and club may have at most 100 characters each."), code="too_long")
-    bidi = find_bidi_control(name + club)
-    if bidi is not None:
-        raise ServiceError(BIDI_CONTROL_MESSAGE, code="bidi_control", character=f"{ord(bidi):04X}")
+    hidden = hidden_character(name + club)
+    if hidden is not None:
+        message, code, character = hidden
+        raise ServiceError(message, code=code, character=character)
     return name, club
 
 

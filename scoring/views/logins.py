@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 from scoring import accounts
 from scoring.messages import translate
 from scoring.roles import HELPER, LEADER, role_of
+from scoring.validators import validate_no_bidi_controls
 from scoring.views.access import logins_required
 
 ROLE_FIELD_CHOICES = [
@@ -49,7 +50,7 @@ class PasswordForm(forms.Form):
 
 
 class NewLoginForm(PasswordForm):
-    username = forms.CharField(label=gettext_lazy("User name"), max_length=150)
+    username = forms.CharField(label=gettext_lazy("User name"), max_length=150, validators=[validate_no_bidi_controls])
     role = forms.ChoiceField(label=gettext_lazy("Role"), choices=ROLE_FIELD_CHOICES, initial=HELPER)
     field_order = ["username", "role", "password1", "password2"]
 
