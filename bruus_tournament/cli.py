@@ -25,6 +25,7 @@ import errno
 import os
 import socket
 import sys
+import time
 from collections.abc import Sequence
 
 #: Exit status of a start that could not happen (a setting, the data folder, the port, the database).
@@ -74,9 +75,47 @@ def url_host(address: str) -> str:
     return f"[{address}]" if ":" in address else address
 
 
-def check_port_free(address: str, port: int) -> None:
+#: How long ``serve`` waits for its port to become free (seconds): gunicorn's workers, orphaned when
+#: their master was killed, hold it for about 16 s before they notice and stop.
+PORT_WAIT_SECONDS = 30.0
+
+
+def check_port_free(address: str, port: int, wait: float = 0.0) -> None:
     """Raise :class:`StartError` naming the port when a server cannot listen on ``address:port``
-    (taken by another program, not an address of this machine, or reserved for administrators)."""
+    (taken by another program, not an address of this machine, or reserved for administrators).
+
+    A port in use is tried again for up to ``wait`` seconds (one line on standard error says so);
+    if it stays in use, the error names the program holding it where the system tells
+    (:func:`port_holder`)."""
+    deadline = time.monotonic() + wait
+    said = False
+    while True:
+        try:
+            _bind_probe(address, port)
+            return
+        except _PortInUse:
+            if time.monotonic() >= deadline:
+                holder = port_holder(port)
+                raise StartError(
+                    f"Port {port} ist belegt / is in use on {address}: another program (an earlier Bruus "
+                    f"Turnier?) listens there{f' ({holder})' if holder else ''}. Stop it, or choose another "
+                    f"port (--port or PORT)."
+                ) from None
+            if not said:
+                sys.stderr.write(
+                    f"bruus-turnier: Port {port} ist noch belegt, warte bis zu {wait:.0f} s / is still in use, "
+                    f"waiting up to {wait:.0f} s ...\n"
+                )
+                sys.stderr.flush()
+                said = True
+            time.sleep(0.5)
+
+
+class _PortInUse(Exception):
+    pass
+
+
+def _bind_probe(address: str, port: int) -> None:
     family = socket.AF_INET6 if ":" in address else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
         if os.name != "nt":  # as the servers do: a port in TIME_WAIT is free (Windows means "share")
@@ -85,15 +124,36 @@ def check_port_free(address: str, port: int) -> None:
             probe.bind((address, port))
         except OSError as error:
             if error.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", -1)):
-                raise StartError(
-                    f"Port {port} ist belegt / is in use on {address}: another program (an earlier Bruus "
-                    f"Turnier?) listens there. Stop it, or choose another port (--port or PORT)."
-                ) from None
+                raise _PortInUse from None
             if error.errno in (errno.EADDRNOTAVAIL, getattr(errno, "WSAEADDRNOTAVAIL", -1)):
                 raise StartError(f"LISTEN_ADDRESS {address} is not an address of this machine.") from None
             if error.errno in (errno.EACCES, getattr(errno, "WSAEACCES", -1)):
                 raise StartError(f"Port {port} needs administrator rights; choose a port above 1023.") from None
             raise StartError(f"Cannot listen on {address} port {port}: {error.strerror or error}.") from None
+
+
+def port_holder(port: int) -> str:
+    """The programs listening on ``port`` ("Prozess / process 1234: gunicorn: worker ..."), as far
+    as the system tells (psutil; on Linux the processes of other users only to root); "" else."""
+    try:
+        import psutil
+
+        holders = []
+        for connection in psutil.net_connections(kind="tcp"):
+            listens = connection.status == psutil.CONN_LISTEN and connection.laddr and connection.laddr.port == port
+            if listens and connection.pid and connection.pid not in holders:
+                holders.append(connection.pid)
+        described = []
+        for pid in holders[:3]:
+            try:
+                process = psutil.Process(pid)
+                command = " ".join(process.cmdline()) or process.name()
+            except psutil.Error:
+                command = ""
+            described.append(f"Prozess / process {pid}" + (f": {command[:80]}" if command else ""))
+        return "; ".join(described)
+    except Exception:  # noqa: BLE001 - only a hint in a message: never the reason a start fails
+        return ""
 
 
 def hall_addresses() -> list[str]:
@@ -247,7 +307,7 @@ def command_serve(args: argparse.Namespace) -> int:
         sys.stderr.write(f"{error}\n")
         return 1
     servers.collect_static()
-    check_port_free(address, port)
+    check_port_free(address, port, wait=PORT_WAIT_SECONDS)
     lines = ["=" * 72, "Bruus Turnier für das Hallennetz / for the hall's network:"]
     for hall in addresses or [address if address not in ("0.0.0.0", "::") else "127.0.0.1"]:
         lines.append(f"  Tablets:            http://{url_host(hall)}:{port}/tablet/")

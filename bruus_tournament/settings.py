@@ -138,6 +138,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: a request body beyond its limit is refused (413) before anything reads it.
     "bruus_tournament.request_limits.RequestBodyLimitMiddleware",
+    # A full disk or a read-only database answers 503 "nothing saved" (bruus_tournament/storage_failures.py).
+    "bruus_tournament.storage_failures.StorageFailureMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -344,6 +346,19 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 # message naming that limit. waitress is told the largest (bruus_tournament/servers.py).
 REQUEST_BODY_MAX_BYTES = 2 * 1024 * 1024
 REQUEST_BODY_LIMITS = {"organiser:player_import": 4 * 1024 * 1024}  # URL name -> bytes
+
+# The server's log (gunicorn's and waitress's: standard error): a server error (500, and the 503 of
+# a full disk) with its traceback; nothing else, so the console stays readable during an evening.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"console": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "console"}},  # stderr
+    "loggers": {
+        "django.request": {"handlers": ["console"], "level": "ERROR", "propagate": False},
+        "bruus_tournament": {"handlers": ["console"], "level": "WARNING", "propagate": False},
+    },
+}
 
 # `restore` reads a backup up to this size (MB, unpacked) and refuses a larger one before it fills
 # the memory (a small .gz can unpack to gigabytes); scoring/backup/files.py.

@@ -5,7 +5,9 @@
 - an entry made while the network is cut is kept on the tablet, marked "not sent yet", and sent
   when the network is back: exactly one Deal and one DealChange, also when it is sent again;
 - an entry whose answer is lost on the way is sent again and still saved once;
-- two tablets on the same table link: the second save of the same deal is refused as a conflict.
+- two tablets on the same table link: the second save of the same deal is refused as a conflict;
+- an entry the server cannot store (disk full: 503) stays on the tablet, which says so and never
+  "gespeichert", and is saved once there is room.
 
 Like tests/test_browser.py: Debian's Chromium (/usr/bin/chromium), never downloaded; the tests
 fail (never skip) without it. They look for numbers, names, data-testid hooks and (where the
@@ -19,6 +21,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
+from django.db import OperationalError
 from django.test import Client
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
@@ -278,6 +281,47 @@ def test_an_entry_whose_answer_is_lost_is_saved_once(live_server, new_context, t
     page.unroute("**/spiel/1/")
     expect(page.locator('[data-testid="pending-badge"]')).to_have_count(0, timeout=20_000)
     expect(page.locator('tr[data-deal="1"] td.points')).to_have_text("1:0")
+    assert Deal.objects.filter(seating=seating).count() == 1
+    assert DealChange.objects.filter(deal__seating=seating).count() == 1
+
+
+def test_an_entry_the_server_cannot_store_stays_on_the_tablet_and_says_so(
+    live_server, new_context, table_one, monkeypatch
+):
+    """Issue 26, point 4: the server's disk is full (503). The tablet never says "gespeichert": it
+    keeps the entry, says the storage is full and asks for the organiser, tries again by itself,
+    and once there is room the entry is saved, once."""
+    table, seating = table_one
+    page = open_table(new_context(TABLET), live_server, table)
+    enter_deal = services.enter_deal
+
+    def disk_full(**kwargs):
+        raise OperationalError("database or disk is full")
+
+    monkeypatch.setattr(services, "enter_deal", disk_full)
+    tap(page, "winner", "A")
+    with page.expect_response(lambda r: r.url.endswith("/spiel/1/") and r.request.method == "POST") as answer:
+        page.get_by_test_id("save").tap()
+    assert answer.value.status == 503
+    badge = page.locator('tr[data-deal="1"] [data-testid="pending-badge"]')
+    expect(badge).to_have_text("noch nicht gesendet")
+    banner = page.get_by_test_id("connection")
+    expect(banner).to_contain_text("Speicher voll – nichts gespeichert, bitte Turnierleitung rufen")
+    expect(banner).to_have_class(re.compile(r"\berror\b"))
+    expect(page.get_by_text("Spiel 1 gespeichert")).to_have_count(0)
+    assert [e["number"] for e in pending_store(page)] == [1]
+    # Tried again by itself, refused again: the message stays.
+    with page.expect_response(lambda r: r.url.endswith("/spiel/1/"), timeout=TIMEOUT_MS) as answer:
+        pass
+    assert answer.value.status == 503
+    expect(banner).to_contain_text("Speicher voll")
+    assert not Deal.objects.filter(seating=seating).exists()
+
+    monkeypatch.setattr(services, "enter_deal", enter_deal)  # room again
+    expect(badge).to_have_count(0, timeout=20_000)
+    expect(page.locator('tr[data-deal="1"] td.points')).to_have_text("1:0")
+    expect(banner).not_to_contain_text("Speicher voll")
+    assert pending_store(page) == []
     assert Deal.objects.filter(seating=seating).count() == 1
     assert DealChange.objects.filter(deal__seating=seating).count() == 1
 

@@ -16,6 +16,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -108,6 +109,37 @@ def test_a_port_in_use_is_named():
         with pytest.raises(cli.StartError, match=f"Port {port} ist belegt / is in use on 127.0.0.1"):
             cli.check_port_free("127.0.0.1", port)
     cli.check_port_free("127.0.0.1", port)  # free again: no error
+
+
+def test_a_port_in_use_is_waited_for_then_named_with_who_holds_it(capsys):
+    """``serve`` waits (cli.PORT_WAIT_SECONDS, here 2 s) and says so in one line; the refusal then
+    names the process listening there where the system tells (on Linux: this test's own)."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        started = time.monotonic()
+        with pytest.raises(cli.StartError) as error:
+            cli.check_port_free("127.0.0.1", port, wait=2)
+        assert 2 <= time.monotonic() - started < 10
+    assert str(error.value).startswith(f"Port {port} ist belegt / is in use on 127.0.0.1")
+    if sys.platform.startswith("linux"):
+        assert f"Prozess / process {os.getpid()}: " in str(error.value)
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith(f"bruus-turnier: Port {port} ist noch belegt, warte bis zu 2 s / is still in use, waiting")
+
+
+def test_a_port_freed_while_waiting_is_taken(capsys):
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    threading.Timer(1.0, taken.close).start()
+    started = time.monotonic()
+    cli.check_port_free("127.0.0.1", port, wait=30)
+    assert time.monotonic() - started < 10
+    assert capsys.readouterr().err.count("\n") == 1
 
 
 def run_cli(args: list[str], env: dict, cwd: Path = ROOT, timeout: int = 120) -> subprocess.CompletedProcess:

@@ -1,7 +1,11 @@
 """Friendly error pages in the user's language."""
 
+import sys
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+
+from bruus_tournament.storage_failures import is_storage_failure, storage_failure_response
 
 
 def forbidden(request: HttpRequest, exception=None) -> HttpResponse:
@@ -14,4 +18,10 @@ def not_found(request: HttpRequest, exception=None) -> HttpResponse:
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
+    """Django calls this while handling the exception: a full disk or a read-only database
+    anywhere (a middleware saving the session, say) answers 503 "nothing saved", never the 500
+    page's "nothing is lost" (``bruus_tournament.storage_failures``; Django logs the traceback)."""
+    error = sys.exc_info()[1]
+    if is_storage_failure(error):
+        return storage_failure_response(request, error, log=False)
     return render(request, "errors/500.html", status=500)

@@ -6,6 +6,9 @@
  * the connection returns (the browser's "online" event, and every few seconds while any are
  * waiting). Each entry carries the idempotency key of its form, so the server saves it exactly
  * once, however often it is sent. Every text shown comes translated from the page (data-msg-*).
+ * An answer 503 means the server saved nothing (its disk is full or its database read-only): the
+ * entry is kept like any other, and the banner says so and asks for the organiser until an entry
+ * is saved again.
  */
 (function () {
   "use strict";
@@ -18,6 +21,7 @@
   var SEND_TIMEOUT_MS = 10000;
   var flushing = false;
   var retryTimer = null;
+  var storageFull = false;  // the last answer was 503: nothing saved, the server cannot write
 
   // --- the queue in localStorage -------------------------------------------------------------
 
@@ -168,8 +172,11 @@
       nextDeal(form);
     }
     var count = load().length;
-    if (count) {
-      banner(count === 1 ? msg.msgPendingOne : msg.msgPendingMany.replace("{n}", count), "warn");
+    var waiting = count === 1 ? msg.msgPendingOne : msg.msgPendingMany.replace("{n}", count);
+    if (count && storageFull) {
+      banner(msg.msgStorageFull + " " + waiting, "error");
+    } else if (count) {
+      banner(waiting, "warn");
     } else if (!navigator.onLine) {
       banner(msg.msgOffline, "warn");
     } else if (document.getElementById("connection").dataset.wasPending) {
@@ -289,9 +296,13 @@
       }
       var entry = queue[i];
       send(entry).then(function (response) {
-        if (response.status >= 500 || response.status === 429) { throw new Error("later"); }
+        if (response.status >= 500 || response.status === 429) {
+          storageFull = response.status === 503;
+          throw new Error("later");
+        }
         return response.text().then(function (text) {
           var answered = response.ok || response.status === 409 || response.status === 422;
+          if (answered) { storageFull = false; }
           var left = load();
           left.forEach(function (e) { if (e.fields.key === entry.fields.key && !answered) { e.rejected = response.status; } });
           store(left.filter(function (e) { return !(answered && e.fields.key === entry.fields.key); }));
@@ -335,7 +346,11 @@
   });
   document.body.addEventListener("htmx:responseError", function (evt) {
     var status = evt.detail.xhr ? evt.detail.xhr.status : 0;
-    if (isDealForm(evt.detail.elt) && (status >= 500 || status === 429)) { keep(evt.detail.elt); return; }
+    if (isDealForm(evt.detail.elt) && (status >= 500 || status === 429)) {
+      storageFull = status === 503;
+      keep(evt.detail.elt);
+      return;
+    }
     if (status === 403 || status === 404) { window.location.reload(); }  // link replaced, session expired
   });
   document.body.addEventListener("htmx:confirm", function (evt) {
@@ -344,7 +359,10 @@
   });
   document.body.addEventListener("htmx:afterSwap", function () { show(); });
   document.body.addEventListener("htmx:afterRequest", function (evt) {
-    if (evt.detail.successful) { schedule(); }
+    if (evt.detail.successful) {
+      if (isDealForm(evt.detail.elt)) { storageFull = false; }
+      schedule();
+    }
   });
   window.addEventListener("online", function () { show(); flush(); });
   window.addEventListener("offline", show);

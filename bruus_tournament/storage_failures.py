@@ -1,0 +1,90 @@
+"""A full disk or a read-only database during the evening (issue 26, point 4): a clear 503, never
+the 500 page's "nothing you entered is lost".
+
+What counts as such a failure (:func:`is_storage_failure`), anywhere in the exception's chain:
+
+- SQLite: "database or disk is full", "attempt to write a readonly database", "disk I/O error"
+  (``sqlite3.OperationalError``, raised by Django as ``django.db.OperationalError``);
+- PostgreSQL: SQLSTATE 53100 (disk full);
+- a file the app writes (the screens' and logins' caches in ``DATA_DIR``): ``OSError`` with
+  ENOSPC (no space left), EDQUOT (quota exceeded) or EROFS (read-only file system).
+
+The answer is 503 with "Speicher voll – nichts gespeichert, bitte Turnierleitung rufen" (in the
+request's language) and a line for the organiser; the traceback goes to the server's log
+(standard error). The tablets' page script keeps an entry answered with 503 in its queue and sends
+it again (``static/js/scorer.js``); the idempotency key saves it once.
+
+:class:`StorageFailureMiddleware` answers for the views; ``scoring.views.errors.server_error``
+(``handler500``) for a failure anywhere else (a middleware saving the session, say).
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import sqlite3
+from collections.abc import Callable
+
+from django.db import Error as DatabaseError
+from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+
+logger = logging.getLogger("bruus_tournament.storage")
+
+#: SQLite's messages for a write that found no room or no permission (lower case).
+SQLITE_MESSAGES = ("database or disk is full", "attempt to write a readonly database", "disk i/o error")
+#: PostgreSQL's SQLSTATE for "disk full".
+POSTGRES_DISK_FULL = "53100"
+#: OSError numbers of a file that cannot be written for want of room or permission to write there.
+OS_ERRNOS = frozenset(n for n in (errno.ENOSPC, errno.EROFS, getattr(errno, "EDQUOT", None)) if n is not None)
+#: How long a client should wait before trying again (seconds): the tablets retry every few
+#: seconds by themselves.
+RETRY_AFTER = 10
+
+
+def is_storage_failure(error: BaseException | None) -> bool:
+    """Whether ``error``, or an exception it was raised from or while handling, is a failure to
+    store for want of room or permission (see the module)."""
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        if isinstance(error, OSError) and error.errno in OS_ERRNOS:
+            return True
+        if isinstance(error, (sqlite3.Error, DatabaseError)):
+            if any(message in str(error).lower() for message in SQLITE_MESSAGES):
+                return True
+            if POSTGRES_DISK_FULL in (getattr(error, "sqlstate", None), getattr(error, "pgcode", None)):
+                return True
+        error = error.__cause__ or error.__context__
+    return False
+
+
+def storage_failure_response(request: HttpRequest, error: BaseException, *, log: bool = True) -> HttpResponse:
+    """503 "nothing saved" in the active language; the traceback to the log (``log=False`` when
+    Django logs it already: ``handler500``). The page is rendered without the request's context
+    (no query: the database may be what failed)."""
+    if log:
+        logger.error(
+            "Service Unavailable (nothing saved: storage full or read-only): %s %s",
+            request.method,
+            request.path,
+            exc_info=error,
+        )
+    response = HttpResponse(render_to_string("errors/503.html"), status=503)
+    response["Retry-After"] = str(RETRY_AFTER)
+    return response
+
+
+class StorageFailureMiddleware:
+    """Answer a view's storage failure (:func:`is_storage_failure`) with 503 (see the module)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if is_storage_failure(exception):
+            return storage_failure_response(request, exception)
+        return None
