@@ -63,19 +63,28 @@ def storage_problems(
     data_dir: str | os.PathLike | None = None, database: dict | None = None, alias: str = "default"
 ) -> list[str]:
     """Why the data cannot be kept, each reason in German and English naming the folder or file;
-    [] when it can: the data folder (``DATA_DIR``, and the SQLite database's folder) does not take
-    a file, an SQLite database file (or its ``-wal``, ``-shm``) cannot be written, or the database
-    fails ``PRAGMA quick_check`` (through the connection ``alias``; ``database``: its settings,
-    by default ``DATABASES[alias]``)."""
+    [] when it can: the data folder (``DATA_DIR``, the SQLite database's folder, the file caches'
+    folders) does not take a file, an SQLite database file (or its ``-wal``, ``-shm``) cannot be
+    written, or the database fails ``PRAGMA quick_check`` (through the connection ``alias``;
+    ``database``: its settings, by default ``DATABASES[alias]``)."""
     folder = Path(settings.DATA_DIR if data_dir is None else data_dir)
     problems = []
     database = settings.DATABASES[alias] if database is None else database
-    sqlite = database["ENGINE"] == "django.db.backends.sqlite3"
-    file = Path(str(database["NAME"])) if sqlite else None
+    name = str(database["NAME"])
+    in_memory = name == ":memory:" or "mode=memory" in name  # the tests' database
+    file = Path(name) if database["ENGINE"] == "django.db.backends.sqlite3" and not in_memory else None
     folders = [folder]
-    if file is not None and file.parent.is_dir() and file.parent.resolve() != folder.resolve():
+    if file is not None and file.parent.is_dir():
         folders.append(file.parent)  # SQLite writes its -wal and -shm beside the database
+    # The screens' and logins' file caches: left behind by a server run as another user, say.
+    folders += [
+        Path(c["LOCATION"]) for c in settings.CACHES.values() if _file_cache(c) and Path(c["LOCATION"]).is_dir()
+    ]
+    seen = set()
     for where in folders:
+        if where.resolve() in seen:
+            continue
+        seen.add(where.resolve())
         reason = _write_problem(where)
         if reason:
             problems.append(
@@ -103,6 +112,17 @@ def storage_problems(
                     f"database: bruus-turnier restore FILE."
                 )
     return problems
+
+
+def _file_cache(cache: dict) -> bool:
+    """Whether a cache of ``settings.CACHES`` keeps its entries in files (Django's FileBasedCache)."""
+    from django.core.cache.backends.filebased import FileBasedCache
+    from django.utils.module_loading import import_string
+
+    try:
+        return issubclass(import_string(cache["BACKEND"]), FileBasedCache) and bool(cache.get("LOCATION"))
+    except ImportError:
+        return False
 
 
 def _write_problem(folder: Path) -> str | None:

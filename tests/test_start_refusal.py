@@ -14,6 +14,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -173,6 +174,23 @@ def test_a_data_folder_that_takes_no_file_stops_the_start_naming_it(settings, tm
         finally:
             tmp_path.chmod(0o755)
     assert list(tmp_path.iterdir()) == [blocker]  # the check leaves nothing behind
+
+
+@pytest.mark.django_db
+def test_a_cache_folder_left_by_another_user_stops_the_start_naming_it(settings, monkeypatch, organiser):
+    """Say `sudo make serve` once: the screens' cache folder belongs to root, and every screen
+    would fail for the next server, run as the organiser."""
+    screens = Path(settings.CACHES["screens"]["LOCATION"])
+    screens.mkdir(parents=True, exist_ok=True)
+    real_mkstemp = tempfile.mkstemp
+
+    def mkstemp(*args, dir=None, **kwargs):
+        if Path(dir) == screens:
+            raise PermissionError(errno.EACCES, "Permission denied")
+        return real_mkstemp(*args, dir=dir, **kwargs)
+
+    monkeypatch.setattr("scoring.startup.tempfile.mkstemp", mkstemp)
+    assert f"The data folder {screens} cannot be written (Permission denied)" in refused()
 
 
 def test_a_read_only_database_file_stops_the_start_naming_it(tmp_path, monkeypatch):
