@@ -222,7 +222,9 @@ def test_bidi_controls_are_refused_in_an_imported_list():
 
 # Issue 26, point 7: characters that show nothing (Unicode's format characters, category Cf):
 # zero-width space, non-joiner, joiner, word joiner, invisible operators, byte order mark, soft
-# hyphen, Mongolian vowel separator, a tag character; and a control character.
+# hyphen, Mongolian vowel separator, a tag character; a control character; and the blank
+# letters outside Cf (Hangul fillers, combining grapheme joiner, a variation selector, the blank
+# Braille pattern).
 INVISIBLE = [
     "\u200b",
     "\u200c",
@@ -235,6 +237,11 @@ INVISIBLE = [
     "\u180e",
     "\U000e0041",
     "\x07",
+    "\u3164",
+    "\u115f",
+    "\u034f",
+    "\ufe0f",
+    "\u2800",
 ]
 
 

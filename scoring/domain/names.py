@@ -199,14 +199,35 @@ INVISIBLE_CHARACTER_MESSAGE = gettext_noop(
 )
 
 
+#: Characters outside categories Cf and Cc that show nothing either (Unicode's
+#: Default_Ignorable_Code_Point list, DerivedCoreProperties.txt, less its Cf members, plus the
+#: blank Braille pattern): the combining grapheme joiner, the Hangul fillers, the Khmer inherent
+#: vowels, the Mongolian variation selectors and the variation selectors, as (first, last) code points.
+BLANK_RANGES = (
+    (0x034F, 0x034F),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x2800, 0x2800),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFFA0, 0xFFA0),
+    (0xE0100, 0xE01EF),
+)
+
+
 def is_invisible(char: str) -> bool:
     """Whether ``char`` shows nothing and is not white space: a format character (Unicode
     category Cf: the soft hyphen U+00AD, zero-width space and joiners U+200B to U+200D, the
     direction marks and controls, the word joiner and invisible operators U+2060 to U+2064, the
-    byte order mark U+FEFF, tag characters, ...) or a control character (Cc) other than white
-    space. With a zero-width space inside, "Hans Hansen" is another name that looks the same."""
+    byte order mark U+FEFF, tag characters, ...), a control character (Cc) other than white
+    space, or one of :data:`BLANK_RANGES` (the Hangul filler U+3164, variation selectors, ...).
+    With a zero-width space inside, "Hans Hansen" is another name that looks the same."""
     category = unicodedata.category(char)
-    return category == "Cf" or (category == "Cc" and not char.isspace())
+    if category == "Cf" or (category == "Cc" and not char.isspace()):
+        return True
+    point = ord(char)
+    return any(first <= point <= last for first, last in BLANK_RANGES)
 
 
 def find_invisible_character(text: str) -> str | None:
