@@ -141,7 +141,7 @@ def test_a_wrong_code_says_so_and_a_helper_is_turned_away_from_the_organiser_onl
     )
     page.get_by_role("button", name="Tisch öffnen").tap()
     expect(page.get_by_test_id("join-error")).to_contain_text("Das ist nicht der Code von Tisch 2")
-    expect(page.get_by_test_id("join-error")).to_contain_text("Noch 9 Versuche")
+    expect(page.get_by_test_id("join-error")).to_contain_text("Verbleibende Versuche auf diesem Tablet: 9")
     expect(page.get_by_label("Tischnummer")).to_have_value("2")
 
     helper_page = new_context(LAPTOP).new_page()

@@ -107,7 +107,7 @@ def test_wrong_old_and_foreign_codes_are_refused_and_counted(drawn):
     response = join(client, 5, three.code)  # a foreign code: table 3's code for table 5
     assert response.status_code == 422
     assert "nicht der Code von Tisch 5" in response.content.decode()
-    assert "Noch 9 Versuche auf diesem Tablet" in response.content.decode()
+    assert "Verbleibende Versuche auf diesem Tablet: 9." in response.content.decode()
     assert COOKIE not in client.cookies
     old = three.code
     services.regenerate_table_link(table_id=three.pk)
