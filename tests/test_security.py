@@ -4,6 +4,7 @@ read-only public pages, CSRF and security headers."""
 from __future__ import annotations
 
 import math
+import uuid
 
 import pytest
 from axes.models import AccessAttempt
@@ -160,6 +161,23 @@ def test_behind_a_proxy_wrong_passwords_lock_only_their_device(settings, organis
     assert AccessAttempt.objects.get().ip_address == "192.168.1.66"
     response = laptop.post(reverse("login"), {"username": "leitung", "password": "geheim-123"})
     assert response.status_code == 302 and laptop.session["_auth_user_id"] == str(organiser.pk)
+
+
+@pytest.mark.django_db
+def test_behind_a_proxy_the_deal_history_names_the_tablets_address(settings, roster_evening):
+    """The history of a deal keeps the device's address, not the proxy's (TRUSTED_PROXY_COUNT)."""
+    settings.TRUSTED_PROXY_COUNT = 1
+    services.draw_session(evening=roster_evening, seed=1)
+    seating = Seating.objects.select_related("table").get(
+        table__evening=roster_evening, table__number=1, round__number=1
+    )
+    tablet = behind_proxy("192.168.1.31")
+    url = reverse("scorer:deal", args=[seating.table.token, 1])
+    data = {"seating": seating.pk, "winner": "A", "bonus_a": 0, "bonus_b": 0, "key": str(uuid.uuid4()), "version": 0}
+    response = tablet.post(url, data)
+    assert response.status_code in (200, 302)
+    change = Deal.objects.get(seating=seating, number=1).changes.get()
+    assert change.client == "192.168.1.31"
 
 
 @pytest.mark.django_db

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST, require_safe
 from django_tables2 import RequestConfig
 
 from scoring import links, screen_cache, selectors, services, tiebreak_labels
+from scoring.client_address import client_address
 from scoring.domain.errors import DomainError
 from scoring.domain.player_import import ParsedPlayer, PlayerFileError
 from scoring.domain.rulesets import DRAW
@@ -427,7 +428,7 @@ def _record_draw(request: HttpRequest, seating: Seating, number: int, form) -> H
             via=organiser_via(request.user),
             user=request.user,
             key=form.cleaned_data["key"],
-            client=request.META.get("REMOTE_ADDR", ""),
+            client=client_address(request),
         )
     except DomainError as error:
         messages.error(request, translate(error))
@@ -470,7 +471,7 @@ def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
                     accept_impossible=form.cleaned_data["accept_impossible"],
                     key=form.cleaned_data["key"],
                     based_on_version=form.cleaned_data["version"],
-                    client=request.META.get("REMOTE_ADDR", ""),
+                    client=client_address(request),
                 )
             except DomainError as error:
                 form.add_error(None, translate(error))

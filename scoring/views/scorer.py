@@ -41,8 +41,8 @@ def _failure_key(request: HttpRequest) -> str:
 
 
 def _client(request: HttpRequest) -> str:
-    """The device's address for the history of a deal."""
-    return request.META.get("REMOTE_ADDR", "")
+    """The device's address for the history of a deal (behind a trusted proxy, the device's own)."""
+    return client_address(request)
 
 
 def _via(table: Table) -> str:
