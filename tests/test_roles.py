@@ -373,3 +373,29 @@ def test_the_demo_login_is_turnierleitung(settings, tmp_path):
     # Issue 26, point 7: a Turnierleitung by its group, no superuser (no door past the roles).
     assert not user.is_superuser and not user.is_staff
     assert user.has_perm("scoring.run_evening") and user.has_perm("scoring.manage_logins")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_takes_superuser_and_staff_from_logins_with_a_role():
+    """Issue 26, point 7, for a database of an earlier version: its demo login (a superuser in
+    Turnierleitung) and a superuser made Helfer lose the flags; a superuser without a role keeps them."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    executor.migrate([("scoring", "0016_sixhanded_teams_of_three")])
+    executor.loader.build_graph()
+    from django.contrib.auth import get_user_model
+
+    users = get_user_model().objects
+    old_demo = users.create_superuser("turnierleitung", "", "x-1-long-password")
+    old_demo.groups.add(Group.objects.get(name=LEADER))
+    helper = users.create_superuser("helfer1", "", "x-1-long-password")
+    helper.groups.add(Group.objects.get(name=HELPER))
+    admin = users.create_superuser("it", "", "x-1-long-password")
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    flags = {u.username: (u.is_superuser, u.is_staff) for u in users.all()}
+    assert flags == {"turnierleitung": (False, False), "helfer1": (False, False), "it": (True, True)}
+    assert users.get(username="turnierleitung").has_perm("scoring.run_evening")
+    assert admin.pk
