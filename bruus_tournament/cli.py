@@ -14,8 +14,9 @@ Commands (``bruus-turnier --help``):
 Settings come from the environment (``bruus_tournament.settings``); ``LISTEN_ADDRESS``, ``PORT``,
 ``SERVER``, ``WORKERS`` and ``THREADS`` are read here. Whatever a person can get wrong (a setting,
 a data folder that cannot be written, a port in use, a database that cannot be opened) ends with one
-line on standard error naming it and exit status 2, never a traceback; a refused start (demo
-password) with its explanation and exit status 1.
+line on standard error naming it and exit status 2, never a traceback (``serve`` first waits for a
+port in use, saying so in one line); a refused start (demo password, a data folder or database that
+fails the start checks) with its explanation and exit status 1.
 """
 
 from __future__ import annotations

@@ -21,6 +21,9 @@ Every setting has a default that is safe on an organiser's laptop:
 - ``ADMIN_ENABLED`` (true/false, default ``false``): Django's admin at ``/admin/``.
 - ``TRUSTED_PROXY_COUNT`` (0 to 10, default 0): reverse proxies in front of the app; the guessing
   limits then take the device's address from ``X-Forwarded-For`` (``scoring.client_address``).
+- ``RESTORE_MAX_MB`` (default 100): the largest backup ``restore`` unpacks, in megabytes.
+- Read by ``bruus-turnier run``/``serve`` (``bruus_tournament.cli``), not here: ``LISTEN_ADDRESS``,
+  ``PORT``, ``SERVER``, ``WORKERS``, ``THREADS``.
 
 A wrong value stops the start with ``ImproperlyConfigured`` naming the setting.
 """
