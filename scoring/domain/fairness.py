@@ -52,9 +52,10 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 from scoring.domain.draw import EXACT_MATCHING_MAX_NODES, SessionDraw, pairs_within
+from scoring.domain.draw.input import PlayerId as DrawPlayerId
 from scoring.domain.errors import gettext_noop
 
 __all__ = [
@@ -70,13 +71,13 @@ __all__ = [
     "rounds_of",
 ]
 
-PlayerId = Hashable
+P = TypeVar("P", bound=Hashable)  # a player: whatever the caller identifies players by (an id in the app)
 _Key = TypeVar("_Key", bound=Hashable)  # a player or a partnership
-Team = tuple[PlayerId, ...]
+Team = tuple[P, ...]  # a partnership (two or three players), or a player sitting out alone
 
 
 @dataclass(frozen=True)
-class PlayedRound:
+class PlayedRound(Generic[P]):
     """One round as played.
 
     Attributes:
@@ -89,15 +90,15 @@ class PlayedRound:
 
     session: int
     number: int
-    tables: tuple[tuple[Team, Team], ...]
-    sitting_out: tuple[Team, ...] = ()
+    tables: tuple[tuple[Team[P], Team[P]], ...]
+    sitting_out: tuple[Team[P], ...] = ()
 
 
-def rounds_of(draw: SessionDraw, session: int) -> list[PlayedRound]:
+def rounds_of(draw: SessionDraw, session: int) -> list[PlayedRound[DrawPlayerId]]:
     """The rounds of a drawn session as :class:`PlayedRound` values."""
     played = []
     for round_draw in draw.rounds:
-        sitting: list[Team] = []
+        sitting: list[Team[DrawPlayerId]] = []
         if round_draw.sitout_partnership is not None:
             sitting.append(tuple(draw.partnerships[round_draw.sitout_partnership]))
         sitting.extend((player,) for player in draw.sitout_players)
@@ -117,9 +118,9 @@ def rounds_of(draw: SessionDraw, session: int) -> list[PlayedRound]:
 # --- the measure ---------------------------------------------------------------------------------
 
 
-def opponent_counts(rounds: Iterable[PlayedRound]) -> dict[frozenset, int]:
+def opponent_counts(rounds: Iterable[PlayedRound[P]]) -> dict[frozenset[P], int]:
     """Pair of players -> number of rounds in which they sat at one table as opponents."""
-    counts: Counter[frozenset] = Counter()
+    counts: Counter[frozenset[P]] = Counter()
     for played in rounds:
         for team_a, team_b in played.tables:
             for a in team_a:
@@ -167,14 +168,14 @@ def _meeting_bound(meetings: Mapping[_Key, int], possible: Mapping[_Key, int]) -
     return _half_up(sum(max(0, meetings[x] - possible.get(x, 0)) for x in meetings))
 
 
-def lower_bound(rounds: Sequence[PlayedRound]) -> int:
+def lower_bound(rounds: Sequence[PlayedRound[P]]) -> int:
     """Fewest repeated opponents any seating of these partnerships and sit-outs could have.
 
     The two arguments of the module documentation with the actual figures; the larger wins.
     """
-    meetings: Counter[PlayerId] = Counter()
-    could_meet: dict[PlayerId, set[PlayerId]] = defaultdict(set)
-    by_session: dict[int, list[PlayedRound]] = defaultdict(list)
+    meetings: Counter[P] = Counter()
+    could_meet: dict[P, set[P]] = defaultdict(set)
+    by_session: dict[int, list[PlayedRound[P]]] = defaultdict(list)
     for played in rounds:
         by_session[played.session].append(played)
         seated = [p for table in played.tables for team in table for p in team]
@@ -188,7 +189,7 @@ def lower_bound(rounds: Sequence[PlayedRound]) -> int:
     return max(by_players, by_teams)
 
 
-def _table_pairs(session_rounds: Sequence[PlayedRound]) -> int:
+def _table_pairs(session_rounds: Sequence[PlayedRound[P]]) -> int:
     """Pairs of opponents at one of the session's tables: 4 (teams of two) or 9 (of three)."""
     for played in session_rounds:
         for team_a, team_b in played.tables:
@@ -196,10 +197,10 @@ def _table_pairs(session_rounds: Sequence[PlayedRound]) -> int:
     return 0
 
 
-def _session_team_bound(session_rounds: Iterable[PlayedRound]) -> int:
+def _session_team_bound(session_rounds: Iterable[PlayedRound[P]]) -> int:
     """Fewest repeated meetings of partnerships within one session (second argument)."""
-    team_games: Counter[frozenset] = Counter()
-    team_could: dict[frozenset, set[frozenset]] = defaultdict(set)
+    team_games: Counter[frozenset[P]] = Counter()
+    team_could: dict[frozenset[P], set[frozenset[P]]] = defaultdict(set)
     for played in session_rounds:
         teams = [frozenset(team) for table in played.tables for team in table]
         for team in teams:
@@ -221,7 +222,7 @@ class Reason:
 
 
 @dataclass(frozen=True)
-class PlayerFairness:
+class PlayerFairness(Generic[P]):
     """One player's evening.
 
     Attributes:
@@ -233,12 +234,12 @@ class PlayerFairness:
         repeated: ``(opponent, times met)`` for every opponent met more than once, most first.
     """
 
-    player: PlayerId
-    partners: tuple[tuple[int, PlayerId], ...]
+    player: P
+    partners: tuple[tuple[int, P], ...]
     rounds_played: int
     rounds_sat_out: int
     opponents: int
-    repeated: tuple[tuple[PlayerId, int], ...]
+    repeated: tuple[tuple[P, int], ...]
 
     @property
     def repeats(self) -> int:
@@ -247,17 +248,17 @@ class PlayerFairness:
 
 
 @dataclass(frozen=True)
-class EveningFairness:
+class EveningFairness(Generic[P]):
     """The fairness report of an evening (see :func:`evening_fairness`)."""
 
-    players: dict[PlayerId, PlayerFairness]
+    players: dict[P, PlayerFairness[P]]
     repeated_opponents: int
     lower_bound: int
-    repeated_partners: tuple[tuple[frozenset, int], ...]
+    repeated_partners: tuple[tuple[frozenset[P], int], ...]
     reasons: tuple[Reason, ...]
 
 
-def evening_fairness(rounds: Sequence[PlayedRound]) -> EveningFairness:
+def evening_fairness(rounds: Sequence[PlayedRound[P]]) -> EveningFairness[P]:
     """Per player and for the evening: partners, opponents, repeats, sit-outs, and why.
 
     The reasons say whether the repeats reach the lower bound (then every repeat was
@@ -266,13 +267,13 @@ def evening_fairness(rounds: Sequence[PlayedRound]) -> EveningFairness:
     above the bound.
     """
     counts = opponent_counts(rounds)
-    partners: dict[PlayerId, list[tuple[int, PlayerId]]] = defaultdict(list)
-    played: Counter[PlayerId] = Counter()
-    sat_out: Counter[PlayerId] = Counter()
-    partnerships: dict[frozenset, set[int]] = defaultdict(set)
-    everyone: set[PlayerId] = set()
+    partners: dict[P, list[tuple[int, P]]] = defaultdict(list)
+    played: Counter[P] = Counter()
+    sat_out: Counter[P] = Counter()
+    partnerships: dict[frozenset[P], set[int]] = defaultdict(set)
+    everyone: set[P] = set()
 
-    def note_team(session: int, team: Team) -> None:
+    def note_team(session: int, team: Team[P]) -> None:
         everyone.update(team)
         # Every two players of a team (one pair, or three in a team of three) are partners.
         for a, b in pairs_within(team):
@@ -323,9 +324,9 @@ def evening_fairness(rounds: Sequence[PlayedRound]) -> EveningFairness:
     )
 
 
-def _opponents_met(counts: Mapping[frozenset, int]) -> dict[PlayerId, Counter[PlayerId]]:
+def _opponents_met(counts: Mapping[frozenset[P], int]) -> dict[P, Counter[P]]:
     """Per player: how many times they met each opponent (from the pair counts)."""
-    met: dict[PlayerId, Counter[PlayerId]] = defaultdict(Counter)
+    met: dict[P, Counter[P]] = defaultdict(Counter)
     for pair, count in counts.items():
         a, b = tuple(pair)
         met[a][b] += count
@@ -334,10 +335,10 @@ def _opponents_met(counts: Mapping[frozenset, int]) -> dict[PlayerId, Counter[Pl
 
 
 def _reasons(
-    rounds: Sequence[PlayedRound],
+    rounds: Sequence[PlayedRound[P]],
     total: int,
     bound: int,
-    repeated_partners: Sequence[tuple[frozenset, int]],
+    repeated_partners: Sequence[tuple[frozenset[P], int]],
 ) -> list[Reason]:
     reasons: list[Reason] = []
     if not rounds:

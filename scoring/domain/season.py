@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from typing import Generic, TypeVar
 
 from scoring.domain.errors import DomainError, gettext_noop
 from scoring.domain.tiebreaks import Criterion, RankedRow, Row, rank_rows
@@ -82,8 +83,11 @@ class SeasonCell:
     dropped: bool = False
 
 
+P = TypeVar("P", bound=Hashable)  # a player: whatever the caller keys players by (an id in the app)
+
+
 @dataclass(frozen=True)
-class SeasonLine:
+class SeasonLine(Generic[P]):
     """One player's line of the season ranking.
 
     Attributes:
@@ -99,7 +103,7 @@ class SeasonLine:
             their season values are equal (None otherwise).
     """
 
-    player: Hashable
+    player: P
     cells: Mapping[int, SeasonCell]
     total: Fraction
     counted: int
@@ -209,7 +213,7 @@ def evening_value(result: EveningResult, rules: SeasonRules) -> Fraction:
     return Fraction(result.total)
 
 
-def season_line(player: Hashable, results: Mapping[int, EveningResult], rules: SeasonRules) -> SeasonLine:
+def season_line(player: P, results: Mapping[int, EveningResult], rules: SeasonRules) -> SeasonLine[P]:
     """One player's evenings scored: values, drops (best N), the season value (unranked, no place)."""
     values = {index: evening_value(result, rules) for index, result in results.items()}
     dropped: set[int] = set()
@@ -250,12 +254,12 @@ def season_tiebreaks(results: Sequence[EveningResult]) -> dict[Criterion, int | 
 
 
 def season_ranking(
-    results: Mapping[Hashable, Mapping[int, EveningResult]],
+    results: Mapping[P, Mapping[int, EveningResult]],
     rules: SeasonRules,
     *,
-    name_key: Callable[[Hashable], object] | None = None,
+    name_key: Callable[[P], object] | None = None,
     chain: Sequence[Criterion] = (),
-) -> list[SeasonLine]:
+) -> list[SeasonLine[P]]:
     """The season ranking: ranked players first (by season value, highest first, places shared
     on equal values: 1, 2, 2, 4, unless ``chain`` separates them), then the players below the
     minimum (no place), in the same order.
@@ -272,7 +276,7 @@ def season_ranking(
     """
     lines = {player: season_line(player, by_evening, rules) for player, by_evening in results.items() if by_evening}
 
-    def ordered(ranked: bool) -> list[RankedRow]:
+    def ordered(ranked: bool) -> list[RankedRow[P]]:
         rows = [Row(p, line.total, line.tiebreaks) for p, line in lines.items() if line.ranked == ranked]
         return rank_rows(rows, chain, name_key=(lambda row: name_key(row.key)) if name_key else None)
 

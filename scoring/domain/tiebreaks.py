@@ -21,10 +21,11 @@ The default chain is empty: equal totals share a place, as before.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
+from typing import Generic, TypeVar
 
 from scoring.domain.errors import DomainError, gettext_noop
 
@@ -116,8 +117,11 @@ def chain_text(chain: Iterable[Criterion]) -> str:
     return CHAIN_SEPARATOR.join(criterion.value for criterion in chain)
 
 
+K = TypeVar("K", bound=Hashable)  # what identifies a row: a player id, a name, an index
+
+
 @dataclass(frozen=True)
-class Row:
+class Row(Generic[K]):
     """One player to rank.
 
     Attributes:
@@ -127,13 +131,13 @@ class Row:
             chain may be missing.
     """
 
-    key: Hashable
+    key: K
     total: Number
     values: Mapping[Criterion, Number] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
-class RankedRow:
+class RankedRow(Generic[K]):
     """One line of the ranking.
 
     Attributes:
@@ -146,14 +150,14 @@ class RankedRow:
             (the next line's ``above_by``); None otherwise.
     """
 
-    row: Row
+    row: Row[K]
     place: int
     shared: bool
     above_by: Criterion | None = None
     below_by: Criterion | None = None
 
     @property
-    def key(self) -> Hashable:
+    def key(self) -> K:
         return self.row.key
 
 
@@ -165,7 +169,9 @@ def _separating(chain: Sequence[Criterion], upper: Row, lower: Row) -> Criterion
     return None
 
 
-def rank_rows(rows: Sequence[Row], chain: Sequence[Criterion] = (), name_key=None) -> list[RankedRow]:
+def rank_rows(
+    rows: Sequence[Row[K]], chain: Sequence[Criterion] = (), name_key: Callable[[Row[K]], object] | None = None
+) -> list[RankedRow[K]]:
     """Order rows by total (highest first), then by the chain, and give places.
 
     Args:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from scoring.domain.fairness import PlayedRound
 from scoring.domain.names import person_key
 from scoring.models import Evening, Participant, Player
-from scoring.selectors.history import evening_history
+from scoring.selectors.history import Team, evening_history
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ class FairnessReport:
     sessions_drawn: int
 
 
-def played_rounds(evening: Evening) -> tuple[list, dict[int, tuple[int, int]]]:
+def played_rounds(evening: Evening) -> tuple[list[PlayedRound[int]], dict[int, Team]]:
     """Every drawn round of the evening as :class:`scoring.domain.fairness.PlayedRound` (who sat
     at which table, who sat out), with players who replaced a leaver in the rounds they played
     (4 queries, :func:`scoring.selectors.history.evening_history`). Also returns partnership
@@ -58,7 +59,7 @@ def evening_fairness(evening: Evening) -> FairnessReport:
     if missing:
         players.update({p.pk: p for p in Player.objects.filter(pk__in=missing)})
 
-    def name(pid) -> str:
+    def name(pid: int) -> str:
         return players[pid].name
 
     rows = [
@@ -75,9 +76,12 @@ def evening_fairness(evening: Evening) -> FairnessReport:
         for pid, line in report.players.items()
     ]
     rows.sort(key=lambda row: (-row.repeats, person_key(row.player.name, row.player.club, row.player.pk)))
-    repeated_partners = tuple(
-        (*sorted((name(pid) for pid in pair), key=person_key), count) for pair, count in report.repeated_partners
-    )
+
+    def partners_line(pair: frozenset[int], count: int) -> tuple[str, str, int]:
+        first, second = sorted((name(pid) for pid in pair), key=person_key)
+        return first, second, count
+
+    repeated_partners = tuple(partners_line(pair, count) for pair, count in report.repeated_partners)
     return FairnessReport(
         rows=rows,
         repeated_opponents=report.repeated_opponents,

@@ -205,7 +205,7 @@ class EveningHistory:
                 sitouts[pid] = sitouts.get(pid, 0) + 1
         return draw_domain.History(partners=partners, opponents=opponents, sitouts=sitouts)
 
-    def played_rounds(self) -> list[PlayedRound]:
+    def played_rounds(self) -> list[PlayedRound[int]]:
         """Every round as :class:`scoring.domain.fairness.PlayedRound`, for the fairness report."""
         return [
             PlayedRound(r.session, r.number, tuple((t.team_a, t.team_b) for t in r.tables), r.sitting_out)
@@ -281,7 +281,7 @@ def evening_histories(
         partnerships[loaded[p["session_id"]][0]].append(partnership)
         team_of[partnership.id] = partnership.players
     tables: dict[int, list[TableHistory]] = {}
-    seatings = (
+    seating_rows = (
         seatings.order_by("table__number")
         .values(
             "id",
@@ -304,7 +304,7 @@ def evening_histories(
             bonus_b=Sum("deals__bonus_b"),
         )
     )
-    for s in seatings:
+    for s in seating_rows:
         deals_per_round = by_id[s["round__session__evening_id"]].deals_per_round
         tables.setdefault(s["round_id"], []).append(
             TableHistory(

@@ -9,13 +9,13 @@ evenings or players.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from scoring.domain import season as season_domain
 from scoring.domain.errors import DomainError
 from scoring.domain.names import person_key
 from scoring.domain.tiebreaks import Criterion, parse_chain
-from scoring.models import Evening, Season
+from scoring.models import Evening, Player, Season
 from scoring.selectors.history import EveningHistory, evening_histories
 from scoring.selectors.ranking import ranked_evenings
 
@@ -43,18 +43,18 @@ class SeasonRanking:
     season: Season
     rules: season_domain.SeasonRules
     evenings: tuple[SeasonColumn, ...]
-    lines: tuple[season_domain.SeasonLine, ...]
+    lines: tuple[season_domain.SeasonLine[Player], ...]
     final: bool
 
     @property
-    def ranked(self) -> list[season_domain.SeasonLine]:
+    def ranked(self) -> list[season_domain.SeasonLine[Player]]:
         return [line for line in self.lines if line.ranked]
 
     @property
-    def unranked(self) -> list[season_domain.SeasonLine]:
+    def unranked(self) -> list[season_domain.SeasonLine[Player]]:
         return [line for line in self.lines if not line.ranked]
 
-    def row(self, line: season_domain.SeasonLine) -> list[season_domain.SeasonCell | None]:
+    def row(self, line: season_domain.SeasonLine[Player]) -> list[season_domain.SeasonCell | None]:
         """The line's cell for every evening of the season, in order (None: not played)."""
         return [line.cells.get(index) for index in range(len(self.evenings))]
 
@@ -93,19 +93,20 @@ def season_ranking(season: Season) -> SeasonRanking:
     histories = evening_histories(evenings)
     ranked = ranked_evenings(evenings, histories)
     figures, people = ranked.figures, ranked.people
+    # One Player object per player, whichever evenings they played: the season ranks by it.
     players = {pid: p for ranked in people.values() for pid, p in ranked.items()}
 
-    def name_key(pid) -> tuple:
-        return person_key(players[pid].name, players[pid].club, pid)
+    def name_key(player: Player) -> tuple:
+        return person_key(player.name, player.club, player.pk)
 
-    results: dict[int, dict[int, season_domain.EveningResult]] = defaultdict(dict)
+    results: dict[Player, dict[int, season_domain.EveningResult]] = defaultdict(dict)
     infos = []
     for index, evening in enumerate(evenings):
         rows = ranked.rankings[evening.pk]
         drawn = figures[evening.pk].scores
         for row in rows:
             if row.player.pk in drawn:
-                results[row.player.pk][index] = season_domain.EveningResult(
+                results[players[row.player.pk]][index] = season_domain.EveningResult(
                     total=row.total, place=row.place, shared=row.shared, tiebreaks=row.tiebreaks
                 )
         infos.append(
@@ -122,7 +123,7 @@ def season_ranking(season: Season) -> SeasonRanking:
         season=season,
         rules=rules,
         evenings=tuple(infos),
-        lines=tuple(replace(line, player=players[line.player]) for line in lines),
+        lines=tuple(lines),
         final=season_domain.season_is_final(season.planned_evenings, [i.confirmed for i in infos]),
     )
 
