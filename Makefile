@@ -13,7 +13,7 @@ help:
 	@echo "make serve - serve for the hall's network with gunicorn (address printed for the tablets; SERVER=waitress)"
 	@echo "make organiser - create an organiser login or set a new password (asks for name and password)"
 	@echo "make test  - install what the tests need (incl. Chromium) and run every test, with coverage"
-	@echo "make lint  - ruff (lint + format check) and mypy (the pure domain), as the CI runs them"
+	@echo "make lint  - ruff (lint + format check) and mypy (domain, services, selectors), as the CI runs them"
 	@echo "make wheels-check - every runtime dependency installs from a wheel on Windows, macOS and Linux"
 	@echo "make bench - time the documents, the draw, the pages, the season ranking and the room under load (SQLite and PostgreSQL)"
 
@@ -67,7 +67,7 @@ test: $(VENV)/.installed-dev translations chromium
 	scripts/with-postgres.sh $(PY) -m pytest -p no:cacheprovider
 
 # Lint (ruff), formatting (ruff format --check: run `ruff format .` to apply) and types (mypy,
-# django-stubs) of the pure domain; all configured in pyproject.toml.
+# django-stubs) of the domain, services and selectors; all configured in pyproject.toml.
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import secrets
 import string
+from typing import Literal
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -269,9 +270,10 @@ class Partnership(models.Model):
     @property
     def players(self) -> tuple[Player, ...]:
         """The team's players in seat order: two, or three for a team of three."""
-        if self.player_3_id is None:
+        player_3 = self.player_3  # None without a query when player_3_id is None
+        if player_3 is None:
             return (self.player_1, self.player_2)
-        return (self.player_1, self.player_2, self.player_3)
+        return (self.player_1, self.player_2, player_3)
 
     @property
     def player_ids(self) -> tuple[int, ...]:
@@ -345,8 +347,15 @@ class Seating(models.Model):
         ]
 
 
+#: What the service that was sent a deal did with it, told on the Deal or DrawnDeal it returns
+#: (``outcome``, not stored): :func:`scoring.services.deals.enter_deal` and ``record_draw``.
+DealOutcome = Literal["created", "changed", "unchanged", "replayed"]
+
+
 class Deal(models.Model):
     """The entered result of one deal (Spiel) at one seating, and its matchsticks."""
+
+    outcome: DealOutcome  # not a field: set by the service that returns the deal
 
     seating = models.ForeignKey(Seating, on_delete=models.CASCADE, related_name="deals")
     number = models.PositiveSmallIntegerField(_("deal"))
@@ -374,6 +383,8 @@ class Deal(models.Model):
 class DrawnDeal(models.Model):
     """A Bräus deal nobody could decide (no six tricks, no five and ♣K): recorded for the audit;
     it does not use up the deal, the table deals it again (our decision, DOMAIN.md "Rule sets")."""
+
+    outcome: DealOutcome  # not a field: set by the service that returns it
 
     seating = models.ForeignKey(Seating, on_delete=models.CASCADE, related_name="drawn_deals")
     number = models.PositiveSmallIntegerField(_("deal"))

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import ForeignObjectRel, Model, Q
 
 from scoring.domain.errors import gettext_noop
 from scoring.models import Deal, Evening, Participant, PartnerExclusion, Partnership, Player
@@ -120,7 +120,8 @@ def merge_players(*, keep_id: int, remove_id: int) -> MergePreview:
                 )
             _move_exclusions(preview.keep.pk, preview.remove.pk)
             for model, field in _player_references():
-                model.objects.filter(**{field: preview.remove.pk}).update(**{field: preview.keep.pk})
+                # the model's own manager, whatever it is called (every model here: objects)
+                model._default_manager.filter(**{field: preview.remove.pk}).update(**{field: preview.keep.pk})
             preview.remove.delete()
             evening_changed(participants__player=preview.keep.pk)  # every evening of the merged person
     except IntegrityError:
@@ -146,12 +147,14 @@ def _move_exclusions(keep_id: int, remove_id: int) -> None:
             PartnerExclusion.objects.filter(pk=wish.pk).update(player_a=a, player_b=b)
 
 
-def _player_references() -> list[tuple[type, str]]:
+def _player_references() -> list[tuple[type[Model], str]]:
     """(model, field name) of every foreign key to Player except the wishes "not together"
     (moved by :func:`_move_exclusions`), also those without a reverse name (``related_name="+"``)."""
     references = []
     for relation in Player._meta.get_fields(include_hidden=True):
-        if not (relation.auto_created and relation.is_relation and not relation.concrete):
+        # the reverse side of a relation to Player (a ForeignObjectRel: its foreign key is .field)
+        reverse = relation.auto_created and relation.is_relation and not relation.concrete
+        if not (reverse and isinstance(relation, ForeignObjectRel)):
             continue
         if relation.many_to_many or relation.related_model is PartnerExclusion:
             continue
