@@ -6,13 +6,14 @@ PORT   ?= 8000
 HOST   ?= 127.0.0.1
 export DEBUG ?= true
 
-.PHONY: run serve organiser test lint bench messages translations migrate demo clean help wheels-check
+.PHONY: run serve organiser test test-quick lint bench messages translations migrate demo clean help wheels-check
 
 help:
 	@echo "make run   - set everything up, load the demo evening, serve on http://$(HOST):$(PORT)"
 	@echo "make serve - serve for the hall's network with gunicorn (address printed for the tablets; SERVER=waitress)"
 	@echo "make organiser - create an organiser login or set a new password (asks for name and password)"
 	@echo "make test  - install what the tests need (incl. Chromium) and run every test, with coverage"
+	@echo "make test-quick - while working: SQLite, in parallel, no browser tests, no coverage (PYTEST_ARGS=--lf, a file ...)"
 	@echo "make lint  - ruff (lint + format check) and mypy (domain, services, selectors), as the CI runs them"
 	@echo "make wheels-check - every runtime dependency installs from a wheel on Windows, macOS and Linux"
 	@echo "make bench - time the documents, the draw, the pages, the season ranking and the room under load (SQLite and PostgreSQL)"
@@ -58,13 +59,26 @@ chromium:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils >/dev/null; \
 	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils >/dev/null; fi; }
 
-# Every test twice: on SQLite (the embedded default) and on a real PostgreSQL server.
-# The SQLite run reports line coverage (pyproject.toml [tool.coverage]) and fails below the floor
-# (measured 97.0 % on 2026-11-22 with 835 tests: floor(measured) - 1; raise it when coverage rises).
+# Every test on SQLite (the embedded default), with line coverage (pyproject.toml [tool.coverage]),
+# failing below the floor (measured 97.0 % on 2026-11-22 with 835 tests: floor(measured) - 1; raise
+# it when coverage rises). Then on a real PostgreSQL server every test that uses the database
+# (marker `database`, set by tests/conftest.py from the test's fixtures) except the browser tests:
+# those check the pages in Chromium, and run once like the tests that never reach the database.
+# Both runs spread the tests over one process per core (pytest-xdist; TEST_WORKERS=1 for one) and
+# say how long they took. Settings of the tests: tests/settings.py.
 COVERAGE_FLOOR ?= 96
+TEST_WORKERS ?= auto
+PYTEST := $(PY) -m pytest --numprocesses $(TEST_WORKERS) --dist worksteal
+# $(call timed,what,command): run command, then say how long it took; fails when it fails.
+timed = @echo '$(2)'; started=$$(date +%s); $(2); status=$$?; echo "$(1) took $$(( $$(date +%s) - started )) s"; exit $$status
 test: $(VENV)/.installed-dev translations chromium
-	$(PY) -m pytest --cov --cov-report=term-missing:skip-covered --cov-fail-under=$(COVERAGE_FLOOR)
-	scripts/with-postgres.sh $(PY) -m pytest -p no:cacheprovider
+	$(call timed,The tests on SQLite,$(PYTEST) --cov --cov-report=term-missing:skip-covered --cov-fail-under=$(COVERAGE_FLOOR))
+	$(call timed,The tests on PostgreSQL,scripts/with-postgres.sh $(PYTEST) -p no:cacheprovider -m "database and not browser")
+
+# While working: the tests on SQLite in parallel, without the browser tests and without coverage.
+# PYTEST_ARGS adds to it, e.g. PYTEST_ARGS=--lf (what failed last time) or a file.
+test-quick: $(VENV)/.installed-dev translations
+	$(call timed,The quick tests,$(PYTEST) -m "not browser" $(PYTEST_ARGS))
 
 # Lint (ruff), formatting (ruff format --check: run `ruff format .` to apply) and types (mypy,
 # django-stubs) of the domain, services and selectors; all configured in pyproject.toml.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
@@ -19,6 +20,62 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 #: The club roster the demo is built from (26 players of Schwesing), part of the repository.
 ROSTER = Path(__file__).resolve().parent.parent / "scoring" / "data" / "players-schwesing.csv"
+
+
+# --- The test settings (tests/settings.py) and what runs on which database -------------------------
+
+#: pytest-django's fixtures that give a test the database: a test asking for none of them (nor
+#: marked ``django_db``) cannot reach it, pytest-django refuses.
+DATABASE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+    "live_server",
+}
+
+
+def pytest_configure(config):
+    """Refuse to run with other settings than tests/settings.py (an exported
+    DJANGO_SETTINGS_MODULE wins over pytest.ini): the workers would share one data folder."""
+    from django.conf import settings
+
+    if settings.configured and not getattr(settings, "TEST_DATA_DIR", None):
+        raise pytest.UsageError(
+            f"The tests run with tests.settings (pytest.ini), not {settings.SETTINGS_MODULE}: "
+            "unset DJANGO_SETTINGS_MODULE."
+        )
+
+
+def pytest_unconfigure(config):
+    """Remove this process's data folder (tests/settings.py)."""
+    from django.conf import settings
+
+    if settings.configured and getattr(settings, "TEST_DATA_DIR", None):
+        shutil.rmtree(settings.TEST_DATA_DIR, ignore_errors=True)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark every test that uses the database ``database`` (pytest.ini): ``make test`` runs those
+    on PostgreSQL too, the others (pure domain, documents from plain data, settings, processes with
+    their own SQLite file) once."""
+    for item in items:
+        if item.get_closest_marker("django_db") or DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.database)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _started_processes_get_the_app_settings():
+    """pytest-django exports DJANGO_SETTINGS_MODULE=tests.settings; a process a test starts with
+    this environment (``manage.py check``, a server) gets the application's settings, as outside
+    the tests."""
+    saved = os.environ.get("DJANGO_SETTINGS_MODULE")
+    os.environ["DJANGO_SETTINGS_MODULE"] = "bruus_tournament.settings"
+    yield
+    if saved is None:
+        os.environ.pop("DJANGO_SETTINGS_MODULE", None)
+    else:
+        os.environ["DJANGO_SETTINGS_MODULE"] = saved
 
 
 def make_login(django_user_model, username: str, role: str | None):
