@@ -14,7 +14,7 @@ help:
 	@echo "make organiser - create an organiser login or set a new password (asks for name and password)"
 	@echo "make test  - install what the tests need (incl. Chromium) and run every test, with coverage"
 	@echo "make test-quick - while working: SQLite, in parallel, no browser tests, no coverage (PYTEST_ARGS=--lf, a file ...)"
-	@echo "make lint  - ruff (lint + format check) and mypy (domain, services, selectors), as the CI runs them"
+	@echo "make lint  - the pre-commit checks over the tree (ruff, formatting, templates, migrations, mypy, file sizes), as the CI runs them"
 	@echo "make wheels-check - every runtime dependency installs from a wheel on Windows, macOS and Linux"
 	@echo "make bench - time the documents, the draw, the pages, the season ranking and the room under load (SQLite and PostgreSQL)"
 
@@ -80,12 +80,14 @@ test: $(VENV)/.installed-dev translations chromium
 test-quick: $(VENV)/.installed-dev translations
 	$(call timed,The quick tests,$(PYTEST) -m "not browser" $(PYTEST_ARGS))
 
-# Lint (ruff), formatting (ruff format --check: run `ruff format .` to apply) and types (mypy,
-# django-stubs) of the domain, services and selectors; all configured in pyproject.toml.
+# The hooks of .pre-commit-config.yaml over every file git knows (a new file counts once added):
+# lint (ruff check), formatting (ruff format --check, djhtml --check on templates/: run
+# `.venv/bin/ruff format .` and `.venv/bin/djhtml templates` to apply), a migration for every model
+# change (makemigrations --check), no file over 500 kB, and types (mypy, django-stubs) of the
+# domain, services and selectors (pyproject.toml). Local hooks with the tools of .venv: needs no
+# GitHub, no network and no installed git hook (`.venv/bin/pre-commit install` for one).
 lint: $(VENV)/.installed-dev
-	$(VENV)/bin/ruff check .
-	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy
+	$(VENV)/bin/pre-commit run --all-files
 
 # How long the printed documents take to build (200 and 1,000 players) against bare reportlab,
 # the draw, the busiest pages, table-side entry under load, and the room of issue 15 (tablets,
