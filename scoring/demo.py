@@ -44,7 +44,9 @@ def play_seating(seating: Seating, rng: random.Random, complete: bool = True) ->
     """Enter every deal of a seating as its table's scorer would, then finish the round."""
     table = seating.table
     for number in range(1, seating.round.session.evening.deals_per_round + 1):
-        services.enter_deal(seating_id=seating.pk, number=number, result=random_result(rng), via="Demo", table=table)
+        services.enter_deal(
+            seating_id=seating.pk, number=number, result=random_result(rng), origin=services.Origin.demo(), table=table
+        )
     if complete:
         services.enter_and_confirm_seating(seating_id=seating.pk, table=table)
 

@@ -22,6 +22,7 @@ from scoring.domain import rulesets
 from scoring.domain.names import match_key
 from scoring.domain.rules import TEAM_A, TEAM_B
 from scoring.domain.rulesets import RULE_SETS, RuleSet, rule_set
+from scoring.origin import OriginRole, Source
 from scoring.table_codes import new_table_code
 from scoring.validators import validate_no_bidi_controls, validate_tiebreak_chain
 
@@ -337,7 +338,12 @@ class Seating(models.Model):
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    confirmed_via = models.CharField(max_length=120, blank=True)
+    # Where the confirmation came from (scoring.origin): source, table, team, role and name then.
+    confirmed_source = models.CharField(max_length=10, choices=Source.choices, blank=True)
+    confirmed_table_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    confirmed_team = models.CharField(max_length=1, choices=TeamLetter.choices, blank=True)
+    confirmed_role = models.CharField(max_length=10, choices=OriginRole.choices, blank=True)
+    confirmed_name = models.CharField(max_length=150, blank=True)
 
     class Meta:
         ordering = ["round", "table__number"]
@@ -392,7 +398,12 @@ class DrawnDeal(models.Model):
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    via = models.CharField(max_length=120)
+    # Where the change came from (scoring.origin): source, table, team, the login's role and name then.
+    source = models.CharField(max_length=10, choices=Source.choices)
+    table_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    team = models.CharField(max_length=1, choices=TeamLetter.choices, blank=True)
+    role = models.CharField(max_length=10, choices=OriginRole.choices, blank=True)
+    name = models.CharField(max_length=150, blank=True)
     client = models.CharField(max_length=64, blank=True)
     submission = models.UUIDField(null=True, blank=True)  # idempotency key of the form sent
 
@@ -411,7 +422,12 @@ class DealChange(models.Model):
     changed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    via = models.CharField(max_length=120)
+    # Where the change came from (scoring.origin): source, table, team, the login's role and name then.
+    source = models.CharField(max_length=10, choices=Source.choices)
+    table_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    team = models.CharField(max_length=1, choices=TeamLetter.choices, blank=True)
+    role = models.CharField(max_length=10, choices=OriginRole.choices, blank=True)
+    name = models.CharField(max_length=150, blank=True)
     previous = models.JSONField(null=True, blank=True)
     new = models.JSONField()
     reason = models.TextField(blank=True)

@@ -12,6 +12,7 @@ from datetime import date
 from scoring import services
 from scoring.demo import DEMO_SEED, play_seating, random_result
 from scoring.models import Evening, Seating, Table
+from scoring.origin import Origin
 from scoring.player_files import parse_player_file
 from tests.conftest import ROSTER
 
@@ -46,7 +47,11 @@ def build_layout_evening(language: str = "de") -> LayoutEvening:
     entering, finished, all_entered = second[1], second[2], second[4]
     for number in (1, 2):
         services.enter_deal(
-            seating_id=entering.pk, number=number, result=random_result(rng), via="Test", table=entering.table
+            seating_id=entering.pk,
+            number=number,
+            result=random_result(rng),
+            origin=Origin.other("Test"),
+            table=entering.table,
         )
     for seating in (finished, all_entered):
         play_seating(seating, rng, complete=False)

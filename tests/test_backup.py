@@ -17,6 +17,7 @@ from django.utils import timezone, translation
 
 from scoring import backup, selectors, services
 from scoring.backup import BackupError
+from scoring.backup.base import OLD_ORIGIN_TEXTS
 from scoring.domain.rules import DealResult
 from scoring.messages import translate
 from scoring.models import (
@@ -31,6 +32,7 @@ from scoring.models import (
     Session,
     Table,
 )
+from scoring.origin import Origin, Source, describe, origin_from_text
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +49,7 @@ def play_session(evening, user, seed: int, rng: random.Random, complete: bool = 
             a, b = rng.choice(POSSIBLE)
             result = DealResult(rng.choice("AB"), rng.random() < 0.15, a, b)
             services.enter_deal(
-                seating_id=seating.pk, number=number, result=result, via=f"Tisch {seating.table.number} (Tablet)"
+                seating_id=seating.pk, number=number, result=result, origin=Origin.table_link(seating.table.number)
             )
         if complete:
             services.enter_and_confirm_seating(seating_id=seating.pk)
@@ -65,7 +67,7 @@ def played_evening(roster_evening, organiser):
         seating_id=seating.pk,
         number=2,
         result=DealResult("B", True, 0, 1),
-        via="Turnierleitung leitung",
+        origin=Origin.organiser(organiser),
         user=organiser,
         reason="Zählfehler",
     )
@@ -73,7 +75,7 @@ def played_evening(roster_evening, organiser):
         seating_id=seating.pk,
         number=3,
         result=DealResult("A", False, 3, 3),
-        via="Turnierleitung leitung",
+        origin=Origin.organiser(organiser),
         user=organiser,
         reason="Hausregel",
         accept_impossible=True,
@@ -84,7 +86,9 @@ def played_evening(roster_evening, organiser):
     Evening.objects.filter(pk=roster_evening.pk).update(ranking_hidden=True)
     Session.objects.filter(evening=roster_evening, number=1).update(closed=True)
     Round.objects.filter(session__evening=roster_evening, session__number=1, number=4).update(locked=True)
-    Seating.objects.filter(pk=seating.pk).update(confirmed_by=organiser, confirmed_via="Turnierleitung", entered_by="B")
+    Seating.objects.filter(pk=seating.pk).update(
+        confirmed_by=organiser, **Origin.organiser(organiser).fields("confirmed_"), entered_by="B"
+    )
     DealChange.objects.filter(deal__seating=seating).update(client="192.168.178.23")
     DealChange.objects.filter(pk=DealChange.objects.filter(deal__seating=seating).first().pk).update(
         submission=uuid.UUID("5b1c0d6e-8f43-4f0a-9a57-0b3c2f1e7d42")
@@ -203,7 +207,7 @@ def snapshot(evening: Evening, tokens: bool = True) -> dict:
                 c.deal.number,
                 c.changed_at,
                 c.changed_by.username if c.changed_by else None,
-                c.via,
+                Origin.of(c),
                 json.dumps(c.previous, sort_keys=True),
                 json.dumps(c.new, sort_keys=True),
                 c.reason,
@@ -271,7 +275,9 @@ def six_handed_evening(db):
     session = draw_six_handed(evening)
     assert session.sitout_player_id and session.sitout_player_2_id
     for seating in Seating.objects.filter(round__session=session):
-        services.enter_deal(seating_id=seating.pk, number=1, result=DealResult("B", True, 0, 0), via="Test")
+        services.enter_deal(
+            seating_id=seating.pk, number=1, result=DealResult("B", True, 0, 0), origin=Origin.other("Test")
+        )
         if seating.round.number == 1:
             Seating.objects.filter(pk=seating.pk).update(entered_at=timezone.now(), confirmed_at=timezone.now())
     return evening
@@ -338,6 +344,10 @@ def test_files_written_by_earlier_versions_restore_every_field(name, organiser):
     for records in document["data"].values():
         for i, record in enumerate(records):
             records[i] = {today.get(name, name): value for name, value in record.items()}
+    for key, (text_field, prefix) in OLD_ORIGIN_TEXTS.items():  # a sentence then, data now
+        for record in document["data"].get(key, []):
+            text = record.pop(text_field)
+            record.update(origin_from_text(text).fields(prefix) if text else {})
     for key in backup.ADDED_LATER:  # models added after the file was written: it has none
         document["data"].setdefault(key, [])
     expected = normalised(document)
@@ -347,6 +357,15 @@ def test_files_written_by_earlier_versions_restore_every_field(name, organiser):
         assert len(exported[key]) == len(records), key
         for mine, theirs in zip(exported[key], records, strict=True):
             assert {name: mine[name] for name in theirs} == theirs, key
+    changes = DealChange.objects.filter(deal__seating__round__session__evening=restored)
+    assert {Origin.of(c) for c in changes} == {
+        *(Origin.table_link(n) for n in range(1, 7)),  # "Tisch 1 (Tablet)" ...
+        Origin(Source.ORGANISER, role="leader", name="leitung"),  # "Turnierleitung leitung"
+    }
+    confirmed = Seating.objects.get(round__session__evening=restored, confirmed_source="organiser")
+    with translation.override("en"):  # written in German, read in English
+        assert describe(Origin.of(confirmed, "confirmed_")) == "Organiser"
+        assert describe(Origin.table_link(1)) == "Table 1 (table link)"
 
 
 def test_automatic_dates_the_file_does_not_hold_are_the_time_of_the_restore(played_evening):
@@ -463,7 +482,8 @@ def test_unknown_login_is_left_empty_and_reported(played_evening, django_user_mo
     assert outcome.unknown_users == ["leitung"]
     changes = DealChange.objects.filter(reason="Zählfehler")
     assert changes.count() == 1 and changes[0].changed_by is None
-    assert changes[0].via == "Turnierleitung leitung"
+    with translation.override("de"):
+        assert describe(Origin.of(changes[0])) == "Turnierleitung leitung"
 
 
 def test_every_model_is_backed_up_and_restorable_in_order():

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from scoring import services
 from scoring.domain.rules import DealResult
 from scoring.models import Table
+from scoring.origin import Origin
 
 pytestmark = pytest.mark.browser
 
@@ -73,7 +74,11 @@ def test_no_page_breaks_the_policy_and_the_questions_still_ask(
     assert page.evaluate("window.__same_page === true")
     seating = services.current_seating(table)
     services.enter_deal(
-        seating_id=seating.pk, number=2, result=DealResult("B", False, 0, 0), via="other tablet", table=table
+        seating_id=seating.pk,
+        number=2,
+        result=DealResult("B", False, 0, 0),
+        origin=Origin.other("other tablet"),
+        table=table,
     )
     expect(page.locator('tr[data-deal="2"]')).to_have_attribute("data-entered", "1", timeout=25_000)
     assert not [p for p in problems if "Content Security Policy" in p or "Refused" in p], problems

@@ -27,6 +27,7 @@ from scoring.documents import pdf_base
 from scoring.domain.names import person_key
 from scoring.domain.rules import DealResult
 from scoring.models import Deal, Evening, Partnership, Round, Seating
+from scoring.origin import Origin
 from tests.conftest import make_evening
 
 MARKUP_NAME = '<b>Jan</b> "Hinnerk" O\'Neill'
@@ -80,7 +81,10 @@ def enter(seating, results):
     """Enter deals 1.. with the given (winner, to_nil, bonus_a, bonus_b)."""
     for number, (winner, to_nil, bonus_a, bonus_b) in enumerate(results, start=1):
         services.enter_deal(
-            seating_id=seating.pk, number=number, result=DealResult(winner, to_nil, bonus_a, bonus_b), via="Test"
+            seating_id=seating.pk,
+            number=number,
+            result=DealResult(winner, to_nil, bonus_a, bonus_b),
+            origin=Origin.other("Test"),
         )
 
 

@@ -33,6 +33,7 @@ from scoring.models import (
     Substitution,
     Table,
 )
+from scoring.origin import Origin
 from tests.conftest import make_evening
 
 PLAIN_A = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
@@ -41,7 +42,9 @@ PLAIN_A = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
 def play_round(session: Session, number: int, result: DealResult = PLAIN_A) -> None:
     for seating in Seating.objects.filter(round__session=session, round__number=number).select_related("table"):
         for deal in range(1, session.evening.deals_per_round + 1):
-            services.enter_deal(seating_id=seating.pk, number=deal, result=result, via="t", table=seating.table)
+            services.enter_deal(
+                seating_id=seating.pk, number=deal, result=result, origin=Origin.other("t"), table=seating.table
+            )
         services.enter_and_confirm_seating(seating_id=seating.pk, table=seating.table)
 
 
@@ -354,7 +357,7 @@ def test_a_round_begun_stays_with_the_leaver():
     session = services.draw_session(evening=evening, seed=8)
     play_round(session, 1)
     seating = Seating.objects.filter(round__session=session, round__number=2).select_related("table").first()
-    services.enter_deal(seating_id=seating.pk, number=1, result=PLAIN_A, via="t", table=seating.table)
+    services.enter_deal(seating_id=seating.pk, number=1, result=PLAIN_A, origin=Origin.other("t"), table=seating.table)
     change = services.replace_player(
         session_id=session.pk, leaving_id=seating.team_a.player_1_id, replacement_id=session.sitout_player_id
     )
@@ -410,7 +413,7 @@ def test_redraw_and_swap_after_a_deal_are_refused_and_change_nothing():
     evening = make_evening(24)
     session = services.draw_session(evening=evening, seed=12)
     seating = Seating.objects.filter(round__session=session).select_related("table").first()
-    services.enter_deal(seating_id=seating.pk, number=1, result=PLAIN_A, via="t", table=seating.table)
+    services.enter_deal(seating_id=seating.pk, number=1, result=PLAIN_A, origin=Origin.other("t"), table=seating.table)
     before = snapshot(session)
     with pytest.raises(services.SessionStartedError) as error:
         services.redraw_session(session_id=session.pk)

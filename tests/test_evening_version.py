@@ -12,6 +12,7 @@ from scoring import services
 from scoring.domain.player_import import ParsedPlayer
 from scoring.domain.rules import DealResult, ImpossibleResult
 from scoring.models import Evening, Partnership, Seating
+from scoring.origin import Origin
 from tests.conftest import make_evening
 
 PLAIN_A = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
@@ -73,7 +74,7 @@ def test_every_service_write_bumps_the_evening_version(organiser):
             seating_id=seating.pk,
             number=number,
             result=PLAIN_A,
-            via="Tisch",
+            origin=Origin.other("Tisch"),
             table=table,
             key=uuid.uuid4(),
             based_on_version=0,
@@ -84,7 +85,9 @@ def test_every_service_write_bumps_the_evening_version(organiser):
     walk("confirm_seating", seating_id=seating.pk, team="B", table=table)
     other = Seating.objects.filter(round__session=session, round__number=1).exclude(pk=seating.pk).first()
     for number in range(1, evening.deals_per_round + 1):
-        walk("enter_deal", seating_id=other.pk, number=number, result=PLAIN_A, via="org", user=organiser)
+        walk(
+            "enter_deal", seating_id=other.pk, number=number, result=PLAIN_A, origin=Origin.other("org"), user=organiser
+        )
     walk("enter_and_confirm_seating", seating_id=other.pk)
     walk("set_checked_in", evening=evening, player=extra, checked_in=True)
     leaving = seating.team_a.player_1_id
@@ -111,7 +114,7 @@ def test_every_service_write_bumps_the_evening_version(organiser):
     walk("add_evening_to_season", season=season, evening=braeus)
     drawn = services.draw_session(evening=braeus, user=organiser, seed=3)
     at = Seating.objects.filter(round__session=drawn).select_related("table").first()
-    walk("record_draw", seating_id=at.pk, number=1, via="Tisch", table=at.table, key=uuid.uuid4())
+    walk("record_draw", seating_id=at.pk, number=1, origin=Origin.other("Tisch"), table=at.table, key=uuid.uuid4())
 
     not_bumped = {name for name, bumps in walk.bumped.items() if not all(bumps)}
     assert not_bumped == set()
@@ -126,18 +129,24 @@ def test_nothing_saved_nothing_bumped():
     session = services.draw_session(evening=evening, seed=1)
     seating = Seating.objects.filter(round__session=session).select_related("table").first()
     key = uuid.uuid4()
-    services.enter_deal(seating_id=seating.pk, number=1, result=PLAIN_A, via="t", table=seating.table, key=key)
+    services.enter_deal(
+        seating_id=seating.pk, number=1, result=PLAIN_A, origin=Origin.other("t"), table=seating.table, key=key
+    )
     before = _version(evening)
     with pytest.raises(ImpossibleResult):
         services.enter_deal(
             seating_id=seating.pk,
             number=2,
             result=DealResult(winner="A", to_nil=False, bonus_a=9, bonus_b=9),
-            via="t",
+            origin=Origin.other("t"),
             table=seating.table,
         )
-    replay = services.enter_deal(seating_id=seating.pk, number=1, result=PLAIN_A, via="t", table=seating.table, key=key)
-    same = services.enter_deal(seating_id=seating.pk, number=1, result=PLAIN_A, via="t", table=seating.table)
+    replay = services.enter_deal(
+        seating_id=seating.pk, number=1, result=PLAIN_A, origin=Origin.other("t"), table=seating.table, key=key
+    )
+    same = services.enter_deal(
+        seating_id=seating.pk, number=1, result=PLAIN_A, origin=Origin.other("t"), table=seating.table
+    )
     assert (replay.outcome, same.outcome) == ("replayed", "unchanged")
     assert _version(evening) == before
 

@@ -18,6 +18,7 @@ from django.utils import timezone
 from scoring import selectors, services
 from scoring.domain.rules import DealResult
 from scoring.models import Deal, Player, Seating
+from scoring.origin import Origin
 from tests.conftest import make_evening
 
 pytestmark = pytest.mark.django_db
@@ -56,7 +57,7 @@ def play(evening, seed=1, deals=4, rounds=None):
                 seating_id=seating.pk,
                 number=number,
                 result=DealResult(rng.choice("AB"), rng.random() < 0.2, a, b),
-                via="Tablet",
+                origin=Origin.other("Tablet"),
             )
     return session
 
@@ -150,7 +151,9 @@ def test_ranking_page_links_both_exports(organiser_client, roster_evening):
 def test_deal_export_has_one_row_per_deal_with_the_right_points(organiser_client, roster_evening):
     play(roster_evening, seed=4)
     seating = Seating.objects.filter(round__session__evening=roster_evening).order_by("pk").first()
-    services.enter_deal(seating_id=seating.pk, number=1, result=DealResult("B", True, 2, 1), via="Leitung")
+    services.enter_deal(
+        seating_id=seating.pk, number=1, result=DealResult("B", True, 2, 1), origin=Origin.other("Leitung")
+    )
     deals = list(selectors.evening_deals(roster_evening))
     assert len(deals) == 6 * 4 * 4
 
@@ -277,7 +280,9 @@ def test_deal_export_of_six_handed_braeus_names_three_players_a_team(organiser_c
         )
     )
     for seating in seatings:
-        services.enter_deal(seating_id=seating.pk, number=1, result=DealResult("A", False, 0, 0), via="Leitung")
+        services.enter_deal(
+            seating_id=seating.pk, number=1, result=DealResult("A", False, 0, 0), origin=Origin.other("Leitung")
+        )
     url = reverse("organiser:deal_results", args=[evening.pk])
     for rows in (
         xlsx_rows(organiser_client.get(url + "?_export=xlsx"))[1],

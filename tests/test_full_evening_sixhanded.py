@@ -23,6 +23,7 @@ from django.urls import reverse
 from scoring import selectors, services
 from scoring.domain.rules import DealResult
 from scoring.models import DrawnDeal, Evening, Partnership, Round, Seating, Session
+from scoring.origin import Origin
 from scoring.services import ServiceError
 from tests.conftest import make_evening
 from tests.test_draw_wishes import play_round
@@ -282,10 +283,10 @@ def test_correction_form_records_a_braeus_draw(organiser_client, rule_set):
     response = organiser_client.post(url + "?deal=2", data, follow=True)
     assert "Spiel 2 als unentschieden erfasst: Am Tisch wird es neu gegeben." in response.content.decode()
     drawn = DrawnDeal.objects.get(seating=seating)
-    assert drawn.number == 2 and drawn.recorded_by is not None and "leitung" in drawn.via
+    assert drawn.number == 2 and drawn.recorded_by is not None and drawn.name == "leitung" and drawn.role == "leader"
     assert not seating.deals.exists()
     # A deal already entered cannot have been drawn: refused, nothing recorded.
-    services.enter_deal(seating_id=seating.pk, number=1, result=DealResult("A", False, 0, 0), via="t")
+    services.enter_deal(seating_id=seating.pk, number=1, result=DealResult("A", False, 0, 0), origin=Origin.other("t"))
     response = organiser_client.post(url + "?deal=1", data | {"number": 1}, follow=True)
     assert "Spiel 1 ist schon eingetragen" in response.content.decode()
     assert DrawnDeal.objects.filter(seating=seating).count() == 1

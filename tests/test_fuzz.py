@@ -46,6 +46,7 @@ from scoring.models import (
     Seating,
     Session,
 )
+from scoring.origin import Origin
 from tests.test_no_server_errors import patterns
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,7 +116,7 @@ def world(roster_evening, organiser):
                 seating_id=seating.pk,
                 number=number,
                 result=DealResult("B", False, 0, 1),
-                via="setup",
+                origin=Origin.other("setup"),
                 table=seating.table,
                 based_on_version=0,
             )

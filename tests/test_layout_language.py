@@ -17,6 +17,7 @@ from pypdf import PdfReader
 
 from scoring import services
 from scoring.models import DealChange, Evening, Seating
+from scoring.origin import Origin
 from tests.conftest import make_evening
 from tests.test_exports import play
 
@@ -118,11 +119,12 @@ def test_tablet_messages_are_in_the_evenings_language(german_evening):
 
 
 def test_the_history_names_the_table_link_in_the_readers_language(organiser_client, german_evening):
-    """The tablet writes "Tisch 1 (Tisch-Link)"; the English organiser reads "Table 1 (table link)"."""
+    """The tablet keeps where a change came from as data; the English organiser reads "Table 1
+    (table link)" though the evening's language is German."""
     seating = Seating.objects.filter(round__session__evening=german_evening, round__number=1).first()
-    DealChange.objects.filter(deal__seating=seating, deal__number=1).update(via="Tisch 1 (Tisch-Link)")
+    DealChange.objects.filter(deal__seating=seating, deal__number=1).update(**Origin.table_link(1).fields())
     Seating.objects.filter(pk=seating.pk).update(
-        confirmed_via="Tisch 1 (Tisch-Link), Team B", confirmed_at="2026-11-21T20:00:00Z"
+        **Origin.table_link(1, "B").fields("confirmed_"), confirmed_at="2026-11-21T20:00:00Z"
     )
     english_organiser(organiser_client)
     page = text(organiser_client.get(reverse("organiser:seating_detail", args=[seating.pk]), **GERMAN_BROWSER))

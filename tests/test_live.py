@@ -14,6 +14,7 @@ from django.urls import reverse
 from scoring import services
 from scoring.domain.rules import DealResult
 from scoring.models import Evening, Player, Round, Seating, Session
+from scoring.origin import Origin
 from tests.conftest import make_evening
 
 A_WINS = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
@@ -27,7 +28,9 @@ def seating_at(evening, table, round_number=1, session=1) -> Seating:
 
 def enter(seating, count=None):
     for n in range(1, (count or seating.round.session.evening.deals_per_round) + 1):
-        services.enter_deal(seating_id=seating.pk, number=n, result=A_WINS, via="t", table=seating.table)
+        services.enter_deal(
+            seating_id=seating.pk, number=n, result=A_WINS, origin=Origin.other("t"), table=seating.table
+        )
 
 
 def cell_states(html: str) -> dict[tuple[int, int], str]:

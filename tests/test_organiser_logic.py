@@ -12,6 +12,7 @@ from scoring import selectors, services
 from scoring.domain.rules import DealResult
 from scoring.forms import DealNumberForm
 from scoring.models import Seating
+from scoring.origin import Origin
 from scoring.player_files import parse_player_file
 from tests.conftest import make_evening
 from tests.test_draw_wishes import play_session
@@ -67,10 +68,18 @@ def test_seating_sheet_totals_and_rows():
     services.draw_session(evening=evening, seed=1)
     seating = Seating.objects.select_related("table").get(round__number=1)
     services.enter_deal(
-        seating_id=seating.pk, number=1, result=DealResult("A", True, 0, 0), via="t", table=seating.table
+        seating_id=seating.pk,
+        number=1,
+        result=DealResult("A", True, 0, 0),
+        origin=Origin.other("t"),
+        table=seating.table,
     )
     services.enter_deal(
-        seating_id=seating.pk, number=3, result=DealResult("B", False, 0, 0), via="t", table=seating.table
+        seating_id=seating.pk,
+        number=3,
+        result=DealResult("B", False, 0, 0),
+        origin=Origin.other("t"),
+        table=seating.table,
     )
     sheet = selectors.seating_sheet(seating, evening.deals_per_round)
     assert (sheet.total_a, sheet.total_b) == (2, 1)

@@ -15,6 +15,7 @@ from django.urls import reverse
 from scoring import charts, selectors, services
 from scoring.domain.rules import DealResult
 from scoring.models import Seating
+from scoring.origin import Origin
 from tests.test_player_merge import small_evening
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +45,7 @@ def anke_evenings():
         seating_id=seating.pk,
         number=1,
         result=DealResult("A", False, 1, 0),
-        via="Organiser",
+        origin=Origin.other("Organiser"),
         reason="Wagen vergessen",
     )
     return anke, evenings

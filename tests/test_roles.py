@@ -15,8 +15,8 @@ from django.utils import translation
 from scoring import services
 from scoring.domain.rules import DealResult
 from scoring.models import DealChange, PartnerExclusion, Player, Round, Seating
+from scoring.origin import Origin, describe
 from scoring.roles import HELPER, LEADER
-from scoring.via import show_via
 from tests.conftest import make_evening, make_login
 
 A_WINS = DealResult("A", False, 0, 0)
@@ -189,7 +189,7 @@ def test_a_helper_enters_deals_from_paper_but_never_corrects_a_confirmed_round(c
         client.post(url, {**data, "number": number})
     # Confirmed on both teams' behalf: only the Turnierleitung may correct it now.
     services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="A")
-    services.confirm_seating(seating_id=seating.pk, team="B", table=seating.table, via="Test")
+    services.confirm_seating(seating_id=seating.pk, team="B", table=seating.table, origin=Origin.other("Test"))
     changes = DealChange.objects.count()
     for extra in ({"reason": "Zettel falsch gelesen"}, {"reason": "Brauch", "accept_impossible": "on"}):
         response = client.post(url, {**data, "winner": "B", "version": 1, **extra})
@@ -203,7 +203,9 @@ def test_a_helper_enters_deals_from_paper_but_never_corrects_a_confirmed_round(c
 def _played(seating):
     """Every deal of ``seating`` entered at its table and the round finished by team A."""
     for number in range(1, seating.round.session.evening.deals_per_round + 1):
-        services.enter_deal(seating_id=seating.pk, number=number, result=A_WINS, via="t", table=seating.table)
+        services.enter_deal(
+            seating_id=seating.pk, number=number, result=A_WINS, origin=Origin.other("t"), table=seating.table
+        )
     services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="A")
 
 
@@ -218,7 +220,7 @@ def test_a_round_confirmed_while_the_helpers_correction_is_on_its_way_stays_as_c
     enter_deal = services.enter_deal
 
     def confirmed_meanwhile(**kwargs):
-        services.confirm_seating(seating_id=seating.pk, team="B", table=seating.table, via="Tisch")
+        services.confirm_seating(seating_id=seating.pk, team="B", table=seating.table, origin=Origin.other("Tisch"))
         return enter_deal(**kwargs)
 
     monkeypatch.setattr(services, "enter_deal", confirmed_meanwhile)
@@ -251,7 +253,9 @@ def test_on_postgresql_the_helpers_correction_waits_for_the_confirmations_lock_a
     def confirm():
         try:
             with transaction.atomic():
-                services.confirm_seating(seating_id=seating.pk, team="B", table=seating.table, via="Tisch")
+                services.confirm_seating(
+                    seating_id=seating.pk, team="B", table=seating.table, origin=Origin.other("Tisch")
+                )
                 locked.set()
                 release.wait(10)
         finally:
@@ -260,7 +264,12 @@ def test_on_postgresql_the_helpers_correction_waits_for_the_confirmations_lock_a
     def correct():
         try:
             services.enter_deal(
-                seating_id=seating.pk, number=1, result=B_WINS, via="x", user=helper, reason="Zettel falsch gelesen"
+                seating_id=seating.pk,
+                number=1,
+                result=B_WINS,
+                origin=Origin.other("x"),
+                user=helper,
+                reason="Zettel falsch gelesen",
             )
             outcome.append("saved")
         except services.ServiceError as error:
@@ -292,9 +301,15 @@ def test_on_postgresql_the_helpers_correction_waits_for_the_confirmations_lock_a
 def test_the_correction_service_refuses_a_helper_on_a_confirmed_round_and_lets_the_leader(world):
     seating = world["seating"]
     _played(seating)
-    services.confirm_seating(seating_id=seating.pk, team="B", table=seating.table, via="Tisch")
+    services.confirm_seating(seating_id=seating.pk, team="B", table=seating.table, origin=Origin.other("Tisch"))
     helper, leader = world["users"]["helper"], world["users"]["leader"]
-    correction = {"seating_id": seating.pk, "number": 1, "result": B_WINS, "via": "x", "reason": "Zettel"}
+    correction = {
+        "seating_id": seating.pk,
+        "number": 1,
+        "result": B_WINS,
+        "origin": Origin.other("x"),
+        "reason": "Zettel",
+    }
     with pytest.raises(services.ServiceError) as refused:
         services.enter_deal(**correction, user=helper)
     assert refused.value.code == "confirmed_leader_only"
@@ -306,7 +321,13 @@ def test_the_correction_service_refuses_a_helper_on_a_confirmed_round_and_lets_t
 def test_only_the_leader_accepts_an_impossible_result(world):
     seating = world["seating"]
     impossible = DealResult("A", False, 2, 2)
-    entry = {"seating_id": seating.pk, "number": 1, "result": impossible, "via": "x", "reason": "Brauch"}
+    entry = {
+        "seating_id": seating.pk,
+        "number": 1,
+        "result": impossible,
+        "origin": Origin.other("x"),
+        "reason": "Brauch",
+    }
     with pytest.raises(services.ServiceError) as refused:
         services.enter_deal(**entry, user=world["users"]["helper"], accept_impossible=True)
     assert refused.value.code == "impossible_leader_only"
@@ -329,15 +350,20 @@ def test_the_history_names_the_role_the_login_has_and_its_full_name(client, worl
     client.post(reverse("organiser:seating_confirm", args=[seating.pk]), {"team": "B"})
     client.force_login(leader)
     client.post(url, {**data, "number": 1, "winner": "B", "version": 1, "reason": "nachgezählt"})
-    vias = list(
-        DealChange.objects.filter(deal__seating=seating, deal__number=1).order_by("pk").values_list("via", flat=True)
-    )
-    assert vias == ["Helfer Gönke Hansen", "Turnierleitung leitung"]
+    changes = list(DealChange.objects.filter(deal__seating=seating, deal__number=1).order_by("pk"))
     seating.refresh_from_db()
-    assert seating.confirmed_via == "Helfer Gönke Hansen für Team B"
+    # Kept as data (the role then, the name then), shown in the reader's language: nothing parsed.
+    assert [(c.source, c.role, c.name, c.team) for c in changes] == [
+        ("organiser", "helper", "Gönke Hansen", ""),
+        ("organiser", "leader", "leitung", ""),
+    ]
+    assert (seating.confirmed_role, seating.confirmed_name, seating.confirmed_team) == ("helper", "Gönke Hansen", "B")
+    with translation.override("de"):
+        assert [describe(Origin.of(c)) for c in changes] == ["Helfer Gönke Hansen", "Turnierleitung leitung"]
+        assert describe(Origin.of(seating, "confirmed_")) == "Helfer Gönke Hansen für Team B"
     with translation.override("en"):
-        assert show_via(seating.confirmed_via) == "Helper Gönke Hansen for team B"
-        assert show_via(vias[0]) == "Helper Gönke Hansen" and show_via(vias[1]) == "Organiser leitung"
+        assert describe(Origin.of(seating, "confirmed_")) == "Helper Gönke Hansen for team B"
+        assert [describe(Origin.of(c)) for c in changes] == ["Helper Gönke Hansen", "Organiser leitung"]
 
 
 @pytest.mark.django_db

@@ -15,6 +15,7 @@ from scoring.domain.rules import DealResult, ImpossibleResult
 from scoring.domain.rulesets import BOCK, BRAEUS, DRAW, RINGKOBING, SCHWESING, TREIA
 from scoring.messages import translate
 from scoring.models import Deal, DealChange, DrawnDeal, Evening, Seating
+from scoring.origin import Origin
 from tests.conftest import make_evening
 from tests.test_backup import wipe
 
@@ -28,7 +29,9 @@ def first_seating(rule_set: str, players: int = 8) -> Seating:
 
 
 def enter(seating: Seating, number: int, result: DealResult, **kwargs) -> Deal:
-    return services.enter_deal(seating_id=seating.pk, number=number, result=result, via="test", **kwargs)
+    return services.enter_deal(
+        seating_id=seating.pk, number=number, result=result, origin=Origin.other("test"), **kwargs
+    )
 
 
 def points(seating: Seating) -> list[tuple[int, int]]:
@@ -64,7 +67,7 @@ def test_the_rule_set_cannot_change_once_a_deal_is_entered():
 
 def test_a_recorded_draw_also_fixes_the_rule_set():
     seating = first_seating(BRAEUS)
-    services.record_draw(seating_id=seating.pk, number=1, via="test")
+    services.record_draw(seating_id=seating.pk, number=1, origin=Origin.other("test"))
     with pytest.raises(services.ServiceError):
         services.set_evening_rule_set(evening_id=seating.round.session.evening_id, rule_set=SCHWESING)
 
@@ -121,8 +124,8 @@ def test_braeus_has_no_bonus_and_a_draw_does_not_use_up_the_deal():
         enter(seating, 1, DealResult("A", False, 1, 0))
     assert bonus.value.code == "no_bonus"
     key = uuid.uuid4()
-    drawn = services.record_draw(seating_id=seating.pk, number=1, via="test", key=key)
-    again = services.record_draw(seating_id=seating.pk, number=1, via="test", key=key)
+    drawn = services.record_draw(seating_id=seating.pk, number=1, origin=Origin.other("test"), key=key)
+    again = services.record_draw(seating_id=seating.pk, number=1, origin=Origin.other("test"), key=key)
     assert (drawn.outcome, again.outcome, DrawnDeal.objects.count()) == ("created", "replayed", 1)
     assert not Deal.objects.exists()
     with pytest.raises(services.ServiceError) as not_a_deal:
@@ -131,14 +134,14 @@ def test_braeus_has_no_bonus_and_a_draw_does_not_use_up_the_deal():
     enter(seating, 1, DealResult("B", True, 0, 0))
     assert points(seating) == [(0, 2)]
     with pytest.raises(services.ServiceError) as entered:
-        services.record_draw(seating_id=seating.pk, number=1, via="test")
+        services.record_draw(seating_id=seating.pk, number=1, origin=Origin.other("test"))
     assert entered.value.code == "draw_after_entry"
 
 
 def test_a_draw_outside_braeus_is_refused():
     seating = first_seating(TREIA)
     with pytest.raises(ImpossibleResult):
-        services.record_draw(seating_id=seating.pk, number=1, via="test")
+        services.record_draw(seating_id=seating.pk, number=1, origin=Origin.other("test"))
     assert not DrawnDeal.objects.exists()
 
 
@@ -161,7 +164,7 @@ def test_backup_round_trip_keeps_rule_set_bocks_and_draws():
     enter(seating, 1, DealResult(BOCK, False, 0, 0))
     enter(seating, 2, DealResult("A", True, 0, 0))
     braeus = first_seating(BRAEUS)
-    services.record_draw(seating_id=braeus.pk, number=1, via="Tisch 1")
+    services.record_draw(seating_id=braeus.pk, number=1, origin=Origin.other("Tisch 1"))
     enter(braeus, 1, DealResult("B", False, 0, 0))
     documents = [backup.export_evening(s.round.session.evening) for s in (seating, braeus)]
     wipe()
@@ -207,6 +210,8 @@ def test_braeus_sheets_have_the_braeus_legend_and_no_daring(organiser_client):
 
 def test_the_organiser_sees_the_draws_of_a_table(organiser_client):
     seating = first_seating(BRAEUS)
-    services.record_draw(seating_id=seating.pk, number=2, via="Tisch 1 (Tisch-Link)", client="192.168.1.20")
+    services.record_draw(
+        seating_id=seating.pk, number=2, origin=Origin.other("Tisch 1 (Tisch-Link)"), client="192.168.1.20"
+    )
     page = organiser_client.get(reverse("organiser:seating_detail", args=[seating.pk])).content.decode()
     assert "Unentschiedene Spiele" in page and "Spiel 2 unentschieden um" in page and "192.168.1.20" in page

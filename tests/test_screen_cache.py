@@ -17,6 +17,7 @@ from django.urls import reverse
 from scoring import screen_cache, selectors, services
 from scoring.domain.rules import DealResult
 from scoring.models import Seating
+from scoring.origin import Origin
 from scoring.views import live, screens
 from tests.conftest import make_evening
 
@@ -33,7 +34,9 @@ def drawn(db):
 
 def _deal(evening, number=1, result=PLAIN_A):
     seating = Seating.objects.filter(round__session__evening=evening).select_related("table").first()
-    services.enter_deal(seating_id=seating.pk, number=number, result=result, via="t", table=seating.table)
+    services.enter_deal(
+        seating_id=seating.pk, number=number, result=result, origin=Origin.other("t"), table=seating.table
+    )
     return seating
 
 

@@ -15,6 +15,7 @@ from scoring import services
 from scoring.client_address import client_address
 from scoring.domain.rules import DealResult
 from scoring.models import Deal, Seating, Table
+from scoring.origin import Origin
 
 
 @pytest.mark.django_db
@@ -215,7 +216,7 @@ def test_organiser_can_still_correct_with_service_after_regeneration(roster_even
     seating = Seating.objects.filter(round__number=1).select_related("table").first()
     services.regenerate_table_link(table_id=seating.table_id)
     deal = services.enter_deal(
-        seating_id=seating.pk, number=1, result=DealResult("A", False, 0, 0), via="org", user=organiser
+        seating_id=seating.pk, number=1, result=DealResult("A", False, 0, 0), origin=Origin.other("org"), user=organiser
     )
     assert deal.points_a == 1
 

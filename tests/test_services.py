@@ -7,6 +7,7 @@ import pytest
 from scoring import services
 from scoring.domain.rules import DealResult, ImpossibleResult
 from scoring.models import Deal, DealChange, Partnership, Round, Seating, Session
+from scoring.origin import Origin
 from tests.conftest import make_evening
 
 PLAIN_A = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
@@ -15,7 +16,9 @@ PLAIN_A = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
 def play_session(session: Session, result: DealResult = PLAIN_A) -> None:
     for seating in Seating.objects.filter(round__session=session).select_related("table"):
         for number in range(1, session.evening.deals_per_round + 1):
-            services.enter_deal(seating_id=seating.pk, number=number, result=result, via="t", table=seating.table)
+            services.enter_deal(
+                seating_id=seating.pk, number=number, result=result, origin=Origin.other("t"), table=seating.table
+            )
         services.enter_and_confirm_seating(seating_id=seating.pk, table=seating.table)
 
 
@@ -73,11 +76,19 @@ def test_deal_entry_scores_and_keeps_every_previous_value(roster_evening, organi
     session = services.draw_session(evening=roster_evening, seed=3)
     seating = Seating.objects.filter(round__session=session, round__number=1).select_related("table").first()
     deal = services.enter_deal(
-        seating_id=seating.pk, number=1, result=DealResult("A", True, 0, 1), via="Tisch 1", table=seating.table
+        seating_id=seating.pk,
+        number=1,
+        result=DealResult("A", True, 0, 1),
+        origin=Origin.other("Tisch 1"),
+        table=seating.table,
     )
     assert (deal.points_a, deal.points_b) == (2, 1)
     deal = services.enter_deal(
-        seating_id=seating.pk, number=1, result=DealResult("B", False, 0, 0), via="Tisch 1", table=seating.table
+        seating_id=seating.pk,
+        number=1,
+        result=DealResult("B", False, 0, 0),
+        origin=Origin.other("Tisch 1"),
+        table=seating.table,
     )
     assert (deal.points_a, deal.points_b) == (0, 1)
     changes = list(DealChange.objects.filter(deal=deal).order_by("id"))
@@ -92,18 +103,25 @@ def test_impossible_result_saves_nothing_unless_the_organiser_accepts_it(roster_
     seating = Seating.objects.filter(round__session=session, round__number=1).select_related("table").first()
     impossible = DealResult("A", False, 2, 2)
     with pytest.raises(ImpossibleResult):
-        services.enter_deal(seating_id=seating.pk, number=1, result=impossible, via="t", table=seating.table)
+        services.enter_deal(
+            seating_id=seating.pk, number=1, result=impossible, origin=Origin.other("t"), table=seating.table
+        )
     assert not Deal.objects.exists()
     with pytest.raises(services.ServiceError) as error:
         services.enter_deal(
-            seating_id=seating.pk, number=1, result=impossible, via="o", user=organiser, accept_impossible=True
+            seating_id=seating.pk,
+            number=1,
+            result=impossible,
+            origin=Origin.other("o"),
+            user=organiser,
+            accept_impossible=True,
         )
     assert error.value.code == "reason_missing"
     deal = services.enter_deal(
         seating_id=seating.pk,
         number=1,
         result=impossible,
-        via="o",
+        origin=Origin.other("o"),
         user=organiser,
         accept_impossible=True,
         reason="Ortsbrauch in Treia",
@@ -117,7 +135,9 @@ def test_deal_number_out_of_range(roster_evening, number):
     session = services.draw_session(evening=roster_evening, seed=3)
     seating = Seating.objects.filter(round__session=session).select_related("table").first()
     with pytest.raises(services.ServiceError) as error:
-        services.enter_deal(seating_id=seating.pk, number=number, result=PLAIN_A, via="t", table=seating.table)
+        services.enter_deal(
+            seating_id=seating.pk, number=number, result=PLAIN_A, origin=Origin.other("t"), table=seating.table
+        )
     assert error.value.code == "deal_out_of_range"
     assert not Deal.objects.exists()
 
@@ -127,17 +147,21 @@ def test_table_link_cannot_touch_another_table_or_a_finished_round(roster_evenin
     session = services.draw_session(evening=roster_evening, seed=3)
     first, second = Seating.objects.filter(round__session=session, round__number=1).select_related("table")[:2]
     with pytest.raises(services.ServiceError) as error:
-        services.enter_deal(seating_id=first.pk, number=1, result=PLAIN_A, via="t", table=second.table)
+        services.enter_deal(seating_id=first.pk, number=1, result=PLAIN_A, origin=Origin.other("t"), table=second.table)
     assert error.value.code == "foreign_table"
     with pytest.raises(services.ServiceError) as error:
         services.enter_and_confirm_seating(seating_id=first.pk, table=first.table)
     assert error.value.code == "deals_missing"
     for n in range(1, 5):
-        services.enter_deal(seating_id=first.pk, number=n, result=PLAIN_A, via="t", table=first.table)
+        services.enter_deal(seating_id=first.pk, number=n, result=PLAIN_A, origin=Origin.other("t"), table=first.table)
     services.enter_and_confirm_seating(seating_id=first.pk, table=first.table)
     with pytest.raises(services.ServiceError) as error:
         services.enter_deal(
-            seating_id=first.pk, number=1, result=DealResult("B", False, 0, 0), via="t", table=first.table
+            seating_id=first.pk,
+            number=1,
+            result=DealResult("B", False, 0, 0),
+            origin=Origin.other("t"),
+            table=first.table,
         )
     assert error.value.code == "round_complete"
     # The organiser can still correct, with the trail kept.
@@ -145,7 +169,7 @@ def test_table_link_cannot_touch_another_table_or_a_finished_round(roster_evenin
         seating_id=first.pk,
         number=1,
         result=DealResult("B", False, 0, 0),
-        via="org",
+        origin=Origin.other("org"),
         user=organiser,
         reason="Streit am Tisch",
     )

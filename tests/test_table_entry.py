@@ -9,10 +9,12 @@ import uuid
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from scoring import selectors, services
 from scoring.domain.rules import DealResult
 from scoring.models import Deal, DealChange, Evening, Seating, Session, Table
+from scoring.origin import Origin, describe
 
 A_WINS = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
 B_WINS = DealResult(winner="B", to_nil=False, bonus_a=0, bonus_b=0)
@@ -45,7 +47,9 @@ def post_deal(client, seating, number, *, winner="A", key=None, version=None, ht
 
 def enter_all(seating, result=A_WINS):
     for n in range(1, seating.round.session.evening.deals_per_round + 1):
-        services.enter_deal(seating_id=seating.pk, number=n, result=result, via="t", table=seating.table)
+        services.enter_deal(
+            seating_id=seating.pk, number=n, result=result, origin=Origin.other("t"), table=seating.table
+        )
 
 
 def page_of(client, seating) -> str:
@@ -76,13 +80,19 @@ def test_the_same_form_sent_twice_is_saved_once(client, seating, htmx):
 def test_a_replay_after_a_correction_does_not_undo_it(seating):
     key = uuid.uuid4()
     services.enter_deal(
-        seating_id=seating.pk, number=1, result=A_WINS, via="t", table=seating.table, key=key, based_on_version=0
+        seating_id=seating.pk,
+        number=1,
+        result=A_WINS,
+        origin=Origin.other("t"),
+        table=seating.table,
+        key=key,
+        based_on_version=0,
     )
     services.enter_deal(
         seating_id=seating.pk,
         number=1,
         result=B_WINS,
-        via="t",
+        origin=Origin.other("t"),
         table=seating.table,
         key=uuid.uuid4(),
         based_on_version=1,
@@ -91,7 +101,13 @@ def test_a_replay_after_a_correction_does_not_undo_it(seating):
     # "saved" (the database does not hold it), a conflict naming what is stored.
     with pytest.raises(services.ConflictError) as conflict:
         services.enter_deal(
-            seating_id=seating.pk, number=1, result=A_WINS, via="t", table=seating.table, key=key, based_on_version=0
+            seating_id=seating.pk,
+            number=1,
+            result=A_WINS,
+            origin=Origin.other("t"),
+            table=seating.table,
+            key=key,
+            based_on_version=0,
         )
     assert conflict.value.code == "changed_since" and conflict.value.params["winner"] == "B"
     assert Deal.objects.get().winner == "B" and Deal.objects.get().version == 2
@@ -115,8 +131,8 @@ def test_every_form_shown_has_a_fresh_key_and_the_deal_version(client, seating):
     first = re.search(r'name="key" value="([0-9a-f-]{36})"', page_of(client, seating)).group(1)
     second = re.search(r'name="key" value="([0-9a-f-]{36})"', page_of(client, seating)).group(1)
     assert first != second
-    services.enter_deal(seating_id=seating.pk, number=1, result=A_WINS, via="t", table=seating.table)
-    services.enter_deal(seating_id=seating.pk, number=1, result=B_WINS, via="t", table=seating.table)
+    services.enter_deal(seating_id=seating.pk, number=1, result=A_WINS, origin=Origin.other("t"), table=seating.table)
+    services.enter_deal(seating_id=seating.pk, number=1, result=B_WINS, origin=Origin.other("t"), table=seating.table)
     page = client.get(reverse("scorer:table", args=[seating.table.token]) + "?deal=1").content.decode()
     assert 'name="version" value="2"' in page
     assert 'data-deal="1" data-entered="1" data-version="2"' in page
@@ -146,7 +162,7 @@ def test_a_stale_form_is_refused_with_the_current_value(seating):
         seating_id=seating.pk,
         number=1,
         result=DealResult("A", True, 0, 0),
-        via="tablet 1",
+        origin=Origin.other("tablet 1"),
         table=seating.table,
         key=uuid.uuid4(),
         based_on_version=0,
@@ -156,7 +172,7 @@ def test_a_stale_form_is_refused_with_the_current_value(seating):
             seating_id=seating.pk,
             number=1,
             result=B_WINS,
-            via="tablet 2",
+            origin=Origin.other("tablet 2"),
             table=seating.table,
             key=uuid.uuid4(),
             based_on_version=0,
@@ -171,13 +187,18 @@ def test_a_stale_form_is_refused_with_the_current_value(seating):
 @pytest.mark.django_db
 def test_a_stale_form_with_the_same_result_is_no_conflict(seating):
     services.enter_deal(
-        seating_id=seating.pk, number=1, result=A_WINS, via="t", table=seating.table, based_on_version=0
+        seating_id=seating.pk,
+        number=1,
+        result=A_WINS,
+        origin=Origin.other("t"),
+        table=seating.table,
+        based_on_version=0,
     )
     deal = services.enter_deal(
         seating_id=seating.pk,
         number=1,
         result=A_WINS,
-        via="t",
+        origin=Origin.other("t"),
         table=seating.table,
         based_on_version=0,
         key=uuid.uuid4(),
@@ -205,7 +226,7 @@ def test_conflict_on_the_tablet_page_says_so_and_changes_nothing(client, seating
 
 @pytest.mark.django_db
 def test_the_organiser_form_also_refuses_a_stale_version(organiser_client, seating):
-    services.enter_deal(seating_id=seating.pk, number=1, result=A_WINS, via="t", table=seating.table)
+    services.enter_deal(seating_id=seating.pk, number=1, result=A_WINS, origin=Origin.other("t"), table=seating.table)
     url = reverse("organiser:seating_detail", args=[seating.pk])
     data = {
         "number": 1,
@@ -218,7 +239,11 @@ def test_the_organiser_form_also_refuses_a_stale_version(organiser_client, seati
         "reason": "",
     }
     services.enter_deal(
-        seating_id=seating.pk, number=1, result=DealResult("A", True, 0, 0), via="t", table=seating.table
+        seating_id=seating.pk,
+        number=1,
+        result=DealResult("A", True, 0, 0),
+        origin=Origin.other("t"),
+        table=seating.table,
     )  # the table corrects meanwhile: version 2
     response = organiser_client.post(url, data)
     assert response.status_code == 200 and "anderen Gerät" in response.content.decode()
@@ -246,7 +271,8 @@ def test_finish_then_the_other_team_confirms(client, seating):
     response = client.post(reverse("scorer:confirm", args=[token]), {"seating": seating.pk, "team": "B"})
     assert response.status_code == 302
     seating.refresh_from_db()
-    assert seating.confirmed_at is not None and "Tisch 1" in seating.confirmed_via
+    assert seating.confirmed_at is not None
+    assert Origin.of(seating, "confirmed_") == Origin.table_link(1, "B")
     assert services.current_seating(seating.table).round.number == 2
 
 
@@ -265,7 +291,7 @@ def test_the_team_that_entered_cannot_confirm(client, seating):
 @pytest.mark.django_db
 def test_confirming_needs_a_finished_round_and_finishing_needs_every_deal(client, seating):
     token = seating.table.token
-    services.enter_deal(seating_id=seating.pk, number=1, result=A_WINS, via="t", table=seating.table)
+    services.enter_deal(seating_id=seating.pk, number=1, result=A_WINS, origin=Origin.other("t"), table=seating.table)
     response = client.post(reverse("scorer:finish", args=[token]), {"seating": seating.pk, "team": "A"}, follow=True)
     assert any("3 von 4 Spielen fehlen noch" in m for m in messages_in(response))
     enter_all(seating)
@@ -328,7 +354,7 @@ def test_organiser_confirms_on_a_teams_behalf(organiser_client, seating):
     organiser_client.post(url, {"team": "A"})
     seating.refresh_from_db()
     assert seating.confirmed_at is not None and seating.confirmed_by is not None
-    assert "leitung" in seating.confirmed_via
+    assert seating.confirmed_source == "organiser" and seating.confirmed_name == "leitung"
 
 
 @pytest.mark.django_db
@@ -346,7 +372,7 @@ def test_the_next_session_waits_for_every_confirmation(organiser_client, drawn):
     assert not services.session_is_confirmed(session)
     organiser_client.post(reverse("organiser:session_draw", args=[drawn.pk]))
     assert Session.objects.filter(evening=drawn).count() == 1
-    services.confirm_seating(seating_id=last.pk, team="B", user=None, via="test")
+    services.confirm_seating(seating_id=last.pk, team="B", user=None, origin=Origin.other("test"))
     organiser_client.post(reverse("organiser:session_draw", args=[drawn.pk]))
     assert Session.objects.filter(evening=drawn).count() == 2
 
@@ -379,7 +405,9 @@ def test_after_confirmation_only_the_organiser_corrects_with_a_reason(client, or
     response = organiser_client.post(url, {**data, "reason": ""})
     assert response.status_code == 200 and response.context["form"].errors
     with pytest.raises(services.ServiceError) as refused:
-        services.enter_deal(seating_id=seating.pk, number=2, result=B_WINS, via="org", user=organiser, reason="")
+        services.enter_deal(
+            seating_id=seating.pk, number=2, result=B_WINS, origin=Origin.other("org"), user=organiser, reason=""
+        )
     assert refused.value.code == "reason_required"
     assert Deal.objects.get(seating=seating, number=2).winner == "A"
     response = organiser_client.post(url, {**data, "reason": "Team B hat nachgezählt"}, REMOTE_ADDR="192.0.2.9")
@@ -400,7 +428,9 @@ def test_after_confirmation_only_the_organiser_corrects_with_a_reason(client, or
 def test_every_change_records_table_link_and_device(client, seating):
     post_deal(client, seating, 1, key=uuid.uuid4(), version=0, REMOTE_ADDR="198.51.100.7")
     change = DealChange.objects.get()
-    assert change.via == "Tisch 1 (Tisch-Link)" and change.client == "127.0.0.1"
+    assert Origin.of(change) == Origin.table_link(1) and change.client == "127.0.0.1"
+    with translation.override("de"):
+        assert describe(Origin.of(change)) == "Tisch 1 (Tisch-Link)"
     other = Client(REMOTE_ADDR="198.51.100.7")
     post_deal(other, seating, 1, winner="B", key=uuid.uuid4(), version=1)
     assert DealChange.objects.latest("id").client == "198.51.100.7"
@@ -412,7 +442,7 @@ def test_every_change_records_table_link_and_device(client, seating):
 @pytest.mark.django_db
 def test_a_locked_round_takes_no_entries_but_can_be_finished(client, seating):
     token = seating.table.token
-    services.enter_deal(seating_id=seating.pk, number=1, result=A_WINS, via="t", table=seating.table)
+    services.enter_deal(seating_id=seating.pk, number=1, result=A_WINS, origin=Origin.other("t"), table=seating.table)
     services.set_round_locked(round_id=seating.round_id, locked=True)
     response = post_deal(client, seating, 2, key=uuid.uuid4(), version=0, htmx=True)
     page = response.content.decode()
@@ -440,8 +470,8 @@ def test_a_closed_session_takes_nothing_from_the_tables(client, organiser, seati
     seating.refresh_from_db()
     assert seating.entered_at is None and Deal.objects.get(seating=seating, number=1).winner == "A"
     # The organiser still corrects and confirms.
-    services.enter_deal(seating_id=seating.pk, number=1, result=B_WINS, via="org", user=organiser)
-    services.confirm_seating(seating_id=seating.pk, team="B", user=organiser, via="org")
+    services.enter_deal(seating_id=seating.pk, number=1, result=B_WINS, origin=Origin.other("org"), user=organiser)
+    services.confirm_seating(seating_id=seating.pk, team="B", user=organiser, origin=Origin.other("org"))
     seating.refresh_from_db()
     assert seating.confirmed_at is not None
 
@@ -517,7 +547,9 @@ def test_polling_answers_204_until_something_changes(client, seating):
     signature = re.search(r"/stand/\?s=([0-9a-f]+)", page).group(1)
     poll = reverse("scorer:poll", args=[seating.table.token])
     assert client.get(poll, {"s": signature}, HTTP_HX_REQUEST="true").status_code == 204
-    services.enter_deal(seating_id=seating.pk, number=1, result=A_WINS, via="other tablet", table=seating.table)
+    services.enter_deal(
+        seating_id=seating.pk, number=1, result=A_WINS, origin=Origin.other("other tablet"), table=seating.table
+    )
     response = client.get(poll, {"s": signature}, HTTP_HX_REQUEST="true")
     assert response.status_code == 200 and 'data-testid="total-a">1<' in response.content.decode()
     assert "<html" not in response.content.decode()  # only the changing part
@@ -544,18 +576,22 @@ def test_every_change_the_tablet_shows_ends_the_204s(client, seating):
     table = seating.table
     services.set_evening_rule_set(evening_id=evening.pk, rule_set="braeus")
     redrawn("rule set changed")
-    services.record_draw(seating_id=seating.pk, number=1, via="t", table=table)
+    services.record_draw(seating_id=seating.pk, number=1, origin=Origin.other("t"), table=table)
     redrawn("a draw recorded")
-    services.enter_deal(seating_id=seating.pk, number=1, result=A_WINS, via="other tablet", table=table)
+    services.enter_deal(
+        seating_id=seating.pk, number=1, result=A_WINS, origin=Origin.other("other tablet"), table=table
+    )
     redrawn("deal entered")
-    services.enter_deal(seating_id=seating.pk, number=1, result=B_WINS, via="organiser", based_on_version=1)
+    services.enter_deal(
+        seating_id=seating.pk, number=1, result=B_WINS, origin=Origin.other("organiser"), based_on_version=1
+    )
     redrawn("deal corrected")
     services.set_round_locked(round_id=seating.round_id, locked=True)
     redrawn("round locked")
     services.set_round_locked(round_id=seating.round_id, locked=False)
     redrawn("round open again")
     for n in range(2, evening.deals_per_round + 1):
-        services.enter_deal(seating_id=seating.pk, number=n, result=A_WINS, via="t", table=table)
+        services.enter_deal(seating_id=seating.pk, number=n, result=A_WINS, origin=Origin.other("t"), table=table)
     redrawn("every deal entered")
     services.mark_seating_entered(seating_id=seating.pk, table=table, team="A")
     redrawn("round finished")

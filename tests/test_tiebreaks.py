@@ -27,6 +27,7 @@ from scoring import selectors, services
 from scoring.domain.rules import DealResult
 from scoring.domain.tiebreaks import Criterion
 from scoring.models import Deal, Evening, Round, Seating
+from scoring.origin import Origin
 from tests.conftest import make_evening
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +38,10 @@ B, D, S, F = Criterion.BEST_SESSION, Criterion.DEALS_WON, Criterion.BONUS_STICKS
 def enter(seating, results):
     for number, (winner, bonus_a, bonus_b) in enumerate(results, start=1):
         services.enter_deal(
-            seating_id=seating.pk, number=number, result=DealResult(winner, False, bonus_a, bonus_b), via="Test"
+            seating_id=seating.pk,
+            number=number,
+            result=DealResult(winner, False, bonus_a, bonus_b),
+            origin=Origin.other("Test"),
         )
 
 

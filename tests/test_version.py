@@ -22,6 +22,7 @@ from bruus_tournament import __version__
 from scoring import backup, services
 from scoring.domain.rules import DealResult
 from scoring.models import Evening, Seating
+from scoring.origin import Origin
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).parent / "data"
@@ -140,7 +141,9 @@ def test_every_pdf_names_the_program_and_its_version_as_creator(organiser_client
     table cards, season ranking."""
     services.draw_session(evening=roster_evening, seed=1)
     seating = Seating.objects.filter(round__session__evening=roster_evening).order_by("pk").first()
-    services.enter_deal(seating_id=seating.pk, number=1, result=DealResult("A", False, 0, 0), via="Test")
+    services.enter_deal(
+        seating_id=seating.pk, number=1, result=DealResult("A", False, 0, 0), origin=Origin.other("Test")
+    )
     season = services.save_season(name="Jahreswertung 2026", year=2026, scoring="sum", evening_ids=[roster_evening.pk])
     values = {"pk": roster_evening.pk, "number": 1, "season_pk": season.pk}
     routes = pdf_routes()
@@ -164,7 +167,9 @@ def test_every_pdf_names_the_program_and_its_version_as_creator(organiser_client
 def played(roster_evening):
     services.draw_session(evening=roster_evening, seed=1)
     seating = Seating.objects.filter(round__session__evening=roster_evening).order_by("pk").first()
-    services.enter_deal(seating_id=seating.pk, number=1, result=DealResult("B", True, 1, 0), via="Test")
+    services.enter_deal(
+        seating_id=seating.pk, number=1, result=DealResult("B", True, 1, 0), origin=Origin.other("Test")
+    )
     return roster_evening
 
 

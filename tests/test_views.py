@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.models import Deal, Evening, Participant, Player, Seating, Session
+from scoring.origin import Origin
 from tests.conftest import ROSTER, make_evening
 
 
@@ -280,7 +281,7 @@ def test_page_query_counts_do_not_grow_with_players(organiser_client, client):
                 seating_id=seating.pk,
                 number=n,
                 result=services.DealResult("A", False, 0, 0),
-                via="t",
+                origin=Origin.other("t"),
                 table=seating.table,
             )
         services.enter_and_confirm_seating(seating_id=seating.pk, table=seating.table)

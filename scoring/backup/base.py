@@ -84,6 +84,16 @@ OLD_FIELD_NAMES: dict[tuple[str, str], str] = {
 }
 
 
+#: Where a change came from, kept before as a sentence (issue 25, point 5): key -> (the field of
+#: older files, the prefix of today's fields). Read with scoring.origin.origin_from_text, as
+#: migration 0018 read the database.
+OLD_ORIGIN_TEXTS: dict[str, tuple[str, str]] = {
+    "deal_changes": ("via", ""),
+    "drawn_deals": ("via", ""),
+    "seatings": ("confirmed_via", "confirmed_"),
+}
+
+
 class BackupError(DomainError):
     """A backup file that cannot be restored (foreign, damaged, newer, contradicting the
     database), or a backup that cannot be written. ``message`` is an English msgid."""

@@ -22,6 +22,7 @@ from scoring.backup.base import (
     KEY_OF_MODEL,
     MODELS,
     OLD_FIELD_NAMES,
+    OLD_ORIGIN_TEXTS,
     SCOPES,
     VERSION,
     BackupError,
@@ -36,6 +37,7 @@ from scoring.backup.base import (
 from scoring.backup.game import check_game, check_unique_in_file
 from scoring.domain.errors import DomainError, gettext_noop
 from scoring.models import TABLE_TOKEN_LENGTH, Table, is_table_token
+from scoring.origin import origin_from_text
 
 #: The longest ``app_version`` read from a file (a version such as ``0.9.0`` or ``1.0.0rc1+g1a2b3c4``).
 APP_VERSION_LENGTH = 40
@@ -199,7 +201,8 @@ def _user_map(data: dict) -> dict[str, Any]:
 def _known_names(key: str, model: type[models.Model]) -> set[str]:
     """The field names a file may hold for ``model``: today's and those of older files."""
     names = {f.name for f in backed_up_fields(model)}
-    return names | {OLD_FIELD_NAMES[key, name] for name in names if (key, name) in OLD_FIELD_NAMES}
+    old_text = [OLD_ORIGIN_TEXTS[key][0]] if key in OLD_ORIGIN_TEXTS else []
+    return names | {OLD_FIELD_NAMES[key, name] for name in names if (key, name) in OLD_FIELD_NAMES} | set(old_text)
 
 
 def _may_be_missing(f: models.Field) -> bool:
@@ -231,6 +234,7 @@ def _serializer_record(key: str, model: type[models.Model], record: dict, users:
     Raises:
         BackupError: a field missing that has no default, or a value of the wrong JSON type.
     """
+    record = _with_origin_fields(key, record)
     fields = {}
     for f in backed_up_fields(model):
         name = f.name if f.name in record else OLD_FIELD_NAMES.get((key, f.name), f.name)
@@ -245,6 +249,19 @@ def _serializer_record(key: str, model: type[models.Model], record: dict, users:
             value = getattr(users.get(value), "pk", None)
         fields[f.name] = value
     return {"model": model._meta.label_lower, "pk": record["id"], "fields": fields}
+
+
+def _with_origin_fields(key: str, record: dict) -> dict:
+    """A record of an older file, which kept where a change came from as a sentence ("Tisch 3
+    (Tisch-Link)", ``OLD_ORIGIN_TEXTS``), with the fields of today read from it as migration 0018
+    read them (:func:`scoring.origin.origin_from_text`); any other record as it is."""
+    if key not in OLD_ORIGIN_TEXTS:
+        return record
+    text_field, prefix = OLD_ORIGIN_TEXTS[key]
+    text = record.get(text_field)
+    if prefix + "source" in record or not isinstance(text, str) or not text:
+        return record
+    return {**record, **origin_from_text(text).fields(prefix)}
 
 
 def _deserialize(key: str, model: type[models.Model], records: list[dict], users: dict[str, Any]) -> list:

@@ -22,6 +22,7 @@ Every public name is re-exported here, so callers write ``from scoring import se
 from __future__ import annotations
 
 from scoring.domain.rules import TEAMS, DealResult
+from scoring.origin import Origin
 from scoring.services.base import ServiceError
 from scoring.services.confirmation import (
     confirm_seating,
@@ -60,6 +61,7 @@ from scoring.services.tiebreaks import set_evening_tiebreaks
 
 __all__ = [
     "DealResult",
+    "Origin",
     "ServiceError",
     "mark_seating_entered",
     "reopen_seating",

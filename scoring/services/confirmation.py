@@ -8,6 +8,7 @@ from django.utils import timezone
 from scoring.domain.errors import gettext_noop
 from scoring.domain.rules import TEAMS, other_team
 from scoring.models import Seating, Table
+from scoring.origin import Origin
 from scoring.services.base import ServiceError, evening_changed
 from scoring.services.deals import (
     _check_all_deals_entered,
@@ -62,7 +63,9 @@ def reopen_seating(*, seating_id: int, table: Table) -> Seating:
 
 
 @transaction.atomic
-def confirm_seating(*, seating_id: int, team: str, table: Table | None = None, user=None, via: str = "") -> Seating:
+def confirm_seating(
+    *, seating_id: int, team: str, origin: Origin | None = None, table: Table | None = None, user=None
+) -> Seating:
     """The other team confirms the round's deals (Bridgemate style); only then is it final.
 
     Args:
@@ -71,7 +74,8 @@ def confirm_seating(*, seating_id: int, team: str, table: Table | None = None, u
         table: through a table link: that table's current round, finished by its scorer.
         user: the organiser confirming on the team's behalf (the round need not be finished at
             the table, but every deal must be entered).
-        via: who/where, kept on the seating.
+        origin: where the confirmation came from (scoring.origin), kept on the seating (none:
+            left empty, as by ``enter_and_confirm_seating``).
 
     Returns the seating; confirming a confirmed round again changes nothing.
 
@@ -108,8 +112,10 @@ def confirm_seating(*, seating_id: int, team: str, table: Table | None = None, u
     seating.entered_at = seating.entered_at or now
     seating.confirmed_at = now
     seating.confirmed_by = user
-    seating.confirmed_via = via[:120]
-    seating.save(update_fields=["entered_at", "confirmed_at", "confirmed_by", "confirmed_via"])
+    fields = origin.fields("confirmed_") if origin else {}
+    for name, value in fields.items():
+        setattr(seating, name, value)
+    seating.save(update_fields=["entered_at", "confirmed_at", "confirmed_by", *fields])
     evening_changed(seating.round.session.evening_id)
     return seating
 

@@ -11,6 +11,7 @@ from scoring.domain.errors import gettext_noop
 from scoring.domain.rules import DealResult, DealScore, ImpossibleResult
 from scoring.domain.rulesets import BOCK, DRAW, RuleSet
 from scoring.models import Deal, DealChange, DrawnDeal, Seating, Table
+from scoring.origin import Origin
 from scoring.parsing import ascii_int
 from scoring.roles import RUN_PERM
 from scoring.services.base import ServiceError, evening_changed
@@ -147,7 +148,7 @@ def enter_deal(
     seating_id: int,
     number: int,
     result: DealResult,
-    via: str,
+    origin: Origin,
     user=None,
     table: Table | None = None,
     reason: str = "",
@@ -162,7 +163,8 @@ def enter_deal(
         seating_id: the seating (two partnerships at one table in one round).
         number: deal number, 1 .. the evening's deals per round.
         result: what the scorer entered (rules.DealResult).
-        via: who/where for the history, e.g. "Tisch 3 (Tablet)" or the organiser's login.
+        origin: where the change came from, for the history (scoring.origin): a table link, an
+            organiser page (with the login's role and name then), the demo.
         user: the organiser, when entered from an organiser page. A Helfer (no permission to
             run the evening) may neither change a confirmed round nor accept an impossible
             result; checked with the seating locked, like every state the change depends on.
@@ -194,17 +196,17 @@ def enter_deal(
     try:
         with transaction.atomic():
             return _enter_deal(
-                seating_id,
-                number,
-                result,
-                via,
-                user,
-                table,
-                reason.strip(),
-                accept_impossible,
-                key,
-                based_on_version,
-                client[:64],
+                seating_id=seating_id,
+                number=number,
+                result=result,
+                origin=origin,
+                user=user,
+                table=table,
+                reason=reason.strip(),
+                accept_impossible=accept_impossible,
+                key=key,
+                based_on_version=based_on_version,
+                client=client[:64],
             )
     except IntegrityError:  # a backstop: the seating lock serialises entries for one seating
         raise ServiceError(
@@ -262,7 +264,18 @@ def _replayed(sent: DealChange, number: int, result: DealResult) -> Deal:
 
 
 def _enter_deal(
-    seating_id, number, result, via, user, table, reason, accept_impossible, key, based_on_version, client
+    *,
+    seating_id: int,
+    number: int,
+    result: DealResult,
+    origin: Origin,
+    user,
+    table: Table | None,
+    reason: str,
+    accept_impossible: bool,
+    key: uuid.UUID | None,
+    based_on_version: int | None,
+    client: str,
 ) -> Deal:
     seating = _check_own_table(_locked_seating(seating_id), table)
     _check_deal_number(seating, number)
@@ -309,7 +322,7 @@ def _enter_deal(
     DealChange.objects.create(
         deal=deal,
         changed_by=user,
-        via=via,
+        **origin.fields(),
         previous=previous,
         new=new,
         reason=reason,
@@ -321,7 +334,7 @@ def _enter_deal(
         seating.entered_by = ""
         seating.save(update_fields=["entered_at", "entered_by"])
     if rules.no_winner == BOCK:
-        _rescore_after_bock(seating, rules, number, via=via, user=user, client=client)
+        _rescore_after_bock(seating, rules, number, origin=origin, user=user, client=client)
     evening_changed(seating.round.session.evening_id)
     deal.outcome = "created" if previous is None else "changed"
     return deal
@@ -339,7 +352,7 @@ def _round_results(seating: Seating, rules: RuleSet, number: int) -> dict[int, D
     return {d.number: _result_of(d) for d in seating.deals.exclude(number=number)}
 
 
-def _rescore_after_bock(seating: Seating, rules: RuleSet, number: int, *, via: str, user, client: str) -> None:
+def _rescore_after_bock(seating: Seating, rules: RuleSet, number: int, *, origin: Origin, user, client: str) -> None:
     """After deal ``number`` changed: the later deals whose matchsticks change because a Bock is
     carried to them (or no longer is) get their new points, a new version and a history entry."""
     deals = {d.number: d for d in seating.deals.all()}
@@ -358,7 +371,7 @@ def _rescore_after_bock(seating: Seating, rules: RuleSet, number: int, *, via: s
         DealChange.objects.create(
             deal=deal,
             changed_by=user,
-            via=via,
+            **origin.fields(),
             previous=previous,
             new=_snapshot(deal),
             reason=gettext("Matchsticks recalculated: deal %(number)s changed what a Bock carries.")
@@ -371,7 +384,7 @@ def record_draw(
     *,
     seating_id: int,
     number: int,
-    via: str,
+    origin: Origin,
     user=None,
     table: Table | None = None,
     key: uuid.UUID | None = None,
@@ -410,7 +423,12 @@ def record_draw(
                 number=number,
             )
         drawn = DrawnDeal.objects.create(
-            seating=seating, number=number, recorded_by=user, via=via, client=client[:64], submission=key
+            seating=seating,
+            number=number,
+            recorded_by=user,
+            **origin.fields(),
+            client=client[:64],
+            submission=key,
         )
         drawn.outcome = "created"
         evening_changed(seating.round.session.evening_id)

@@ -9,7 +9,7 @@ from django.utils.formats import number_format
 
 from bruus_tournament import __version__
 from scoring.domain.ranking import one_decimal
-from scoring.via import show_via
+from scoring.origin import Origin, describe
 
 register = template.Library()
 
@@ -53,9 +53,16 @@ def get_item(mapping, key):
 
 
 @register.filter
-def via(text: str) -> str:
-    """Where a change or confirmation came from, in the reader's language (scoring/via.py)."""
-    return show_via(text)
+def origin(record) -> str:
+    """Where a deal change or a drawn deal came from, in the reader's language (scoring.origin)."""
+    return describe(Origin.of(record))
+
+
+@register.filter
+def confirmed_origin(seating) -> str:
+    """Where a seating's confirmation came from, in the reader's language (scoring.origin);
+    "" when it has none."""
+    return describe(Origin.of(seating, "confirmed_")) if seating.confirmed_source else ""
 
 
 @register.simple_tag

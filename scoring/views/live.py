@@ -19,9 +19,9 @@ from scoring import links, screen_cache, selectors, services
 from scoring.domain.errors import DomainError
 from scoring.messages import translate
 from scoring.models import Evening, Round, Seating, Session
+from scoring.origin import Origin
 from scoring.parsing import ascii_int
 from scoring.templatetags import grids
-from scoring.via import organiser_via
 from scoring.views.access import helper_required, leader_required
 from scoring.views.common import evening_or_404 as _evening
 
@@ -179,7 +179,7 @@ def seating_confirm(request: HttpRequest, pk: int) -> HttpResponse:
             seating_id=seating.pk,
             team=team,
             user=request.user,
-            via=organiser_via(request.user, team),
+            origin=Origin.organiser(request.user, team),
         )
     except DomainError as error:
         messages.error(request, translate(error))

@@ -26,11 +26,11 @@ from scoring.exports import EXPORT_FORMATS, export_response
 from scoring.forms import DealNumberForm, EveningForm, ImportForm, OrganiserDealForm, PlayerForm
 from scoring.messages import translate
 from scoring.models import Evening, Participant, Player, RuleSetChoice, Seating
+from scoring.origin import Origin
 from scoring.parsing import ascii_int
 from scoring.player_files import parse_player_file
 from scoring.roles import RUN_PERM
 from scoring.tables import DealResultTable, RankingTable, ranking_rows
-from scoring.via import organiser_via
 from scoring.views.access import helper_required, leader_required
 from scoring.views.common import evening_or_404 as _evening
 
@@ -425,7 +425,7 @@ def _record_draw(request: HttpRequest, seating: Seating, number: int, form) -> H
         services.record_draw(
             seating_id=seating.pk,
             number=number,
-            via=organiser_via(request.user),
+            origin=Origin.organiser(request.user),
             user=request.user,
             key=form.cleaned_data["key"],
             client=client_address(request),
@@ -465,7 +465,7 @@ def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
                     seating_id=seating.pk,
                     number=number_int,
                     result=form.result(),
-                    via=organiser_via(request.user),
+                    origin=Origin.organiser(request.user),
                     user=request.user,
                     reason=form.cleaned_data["reason"],
                     accept_impossible=form.cleaned_data["accept_impossible"],

@@ -45,10 +45,6 @@ def _client(request: HttpRequest) -> str:
     return client_address(request)
 
 
-def _via(table: Table) -> str:
-    return _("Table %(number)s (table link)") % {"number": table.number}
-
-
 def _table(request: HttpRequest, token: str) -> Table | HttpResponse:
     """The table of a private link, or the page to show instead.
 
@@ -176,7 +172,7 @@ def table_deal(request: HttpRequest, token: str, number: int) -> HttpResponse:
             seating_id=form.cleaned_data["seating"],
             number=number,
             result=form.result(),
-            via=_via(table),
+            origin=services.Origin.table_link(table.number),
             table=table,
             key=form.cleaned_data["key"],
             based_on_version=form.cleaned_data["version"],
@@ -198,7 +194,7 @@ def _draw(request: HttpRequest, table: Table, form: DealForm, number: int) -> Ht
         services.record_draw(
             seating_id=form.cleaned_data["seating"],
             number=number,
-            via=_via(table),
+            origin=services.Origin.table_link(table.number),
             table=table,
             key=form.cleaned_data["key"],
             client=_client(request),
@@ -251,7 +247,7 @@ def table_confirm(request: HttpRequest, token: str) -> HttpResponse:
             seating_id=_seating_id(request),
             team=team,
             table=table,
-            via=_("Table %(number)s (table link), team %(team)s") % {"number": table.number, "team": team},
+            origin=services.Origin.table_link(table.number, team),
         )
     except DomainError as error:
         messages.error(request, translate(error))
