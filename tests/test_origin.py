@@ -131,6 +131,11 @@ def test_the_migration_reads_every_old_text(roster_evening):
     pks = list(
         OldChange.objects.filter(deal__seating_id=seating.pk).order_by("deal__number").values_list("pk", flat=True)
     )
+    # Going back wrote the sentences again (the site's language).
+    assert (
+        list(OldChange.objects.filter(pk__in=pks).order_by("deal__number").values_list("via", flat=True))
+        == (texts[: len(pks)])
+    )
     for pk, text in zip(pks, texts, strict=False):
         OldChange.objects.filter(pk=pk).update(via=text)
     # Every old text once more, on drawn deals; a confirmation in German for team B.

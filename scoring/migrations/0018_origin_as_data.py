@@ -2,11 +2,14 @@
 confirmations get the fields of scoring.origin (source, table number, team, the login's role and
 name at the time); the sentence each kept so far ("Tisch 3 (Tisch-Link)", "Turnierleitung Anna
 Jensen", in German or English) is read into them one last time (scoring.origin.origin_from_text,
-the same function the restore of older backups uses). Migration 0019 removes the old texts."""
+the same function the restore of older backups uses). Migration 0019 removes the old texts; going
+back writes them again in the site's language."""
 
+from django.conf import settings
 from django.db import migrations, models
+from django.utils import translation
 
-from scoring.origin import FIELDS, origin_from_text
+from scoring.origin import FIELDS, Origin, describe, origin_from_text
 
 SOURCES = [("table", "table link"), ("organiser", "organiser page"), ("demo", "demo"), ("other", "other")]
 ROLES = [("leader", "organiser"), ("helper", "helper")]
@@ -32,6 +35,22 @@ def texts_to_data(apps, schema_editor):
     _convert(apps.get_model("scoring", "DealChange"), "via", "")
     _convert(apps.get_model("scoring", "DrawnDeal"), "via", "")
     _convert(apps.get_model("scoring", "Seating"), "confirmed_via", "confirmed_")
+
+
+def _back_to_text(model, text_field: str, prefix: str) -> None:
+    """Going back: the sentence again, in the site's language (as the tablets wrote it)."""
+    rows = []
+    with translation.override(settings.LANGUAGE_CODE):
+        for record in model.objects.exclude(**{prefix + "source": ""}).iterator(chunk_size=BATCH):
+            setattr(record, text_field, describe(Origin.of(record, prefix))[:120])
+            rows.append(record)
+    model.objects.bulk_update(rows, [text_field], batch_size=BATCH)
+
+
+def data_to_texts(apps, schema_editor):
+    _back_to_text(apps.get_model("scoring", "DealChange"), "via", "")
+    _back_to_text(apps.get_model("scoring", "DrawnDeal"), "via", "")
+    _back_to_text(apps.get_model("scoring", "Seating"), "confirmed_via", "confirmed_")
 
 
 def _origin_fields(prefix: str, source_blank: bool) -> list:
@@ -62,5 +81,5 @@ class Migration(migrations.Migration):
             )
             for name, field, keep in _origin_fields(prefix, blank)
         ),
-        migrations.RunPython(texts_to_data, migrations.RunPython.noop),
+        migrations.RunPython(texts_to_data, data_to_texts),
     ]
