@@ -181,8 +181,9 @@ def test_deeply_nested_json_is_a_damaged_file_not_a_recursion_error():
     [
         b'{"format": "bruus-turnier-backup", "version": ' + b"1" * 5000 + b"}",  # ValueError: too many digits
         b'{"format": "bruus-turnier-backup", "version": 1, "scope": "\xff\xfe"}',  # UnicodeDecodeError
-        gzip.compress(b"\xff\xfe\xfd" * 1000),
+        gzip.compress(b"\xff\xfe\xfd" * 1000, mtime=0),
     ],
+    ids=["too-many-digits", "not-utf8", "gzip-not-utf8"],  # the same ids in every test process (xdist)
 )
 def test_any_parse_failure_is_the_usual_damaged_file_message(content):
     with pytest.raises(BackupError) as error:
