@@ -136,11 +136,21 @@ def test_server_command_lines():
     assert servers.waitress_argv("0.0.0.0", 8000, 8)[1:] == ["-m", "bruus_tournament.servers", "0.0.0.0", "8000", "8"]
 
 
+class Replaced(Exception):
+    """os.execv does not come back: the recorded stand-in raises instead."""
+
+
 def test_on_posix_the_server_replaces_the_command(monkeypatch):
     replaced = []
-    monkeypatch.setattr(os, "execv", lambda path, argv: replaced.append(argv))
+
+    def execv(path, argv):
+        replaced.append(argv)
+        raise Replaced
+
+    monkeypatch.setattr(os, "execv", execv)
     monkeypatch.setattr(os, "name", "posix")
-    servers.start("waitress", "127.0.0.1", 8000, workers=4, threads=8)
+    with pytest.raises(Replaced):
+        servers.start("waitress", "127.0.0.1", 8000, workers=4, threads=8)
     assert replaced == [servers.waitress_argv("127.0.0.1", 8000, 8)]
 
 
