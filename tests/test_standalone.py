@@ -50,7 +50,7 @@ def test_a_file_beside_the_checkout_cannot_be_opened_by_a_test():
 
 # A path leaving the checkout: the workshop folder beside it, a machine's absolute path, or code
 # climbing above the repository from a file inside it.
-OUTSIDE = re.compile(r"\.\./shared|[\"']shared[\"']\s*/|/work/|parent\.parent\.parent|BASE_DIR\.parent")
+OUTSIDE = re.compile(r"\.\./shared|[\"']shared[\"']\s*/|/w[o]rk/|parent\.parent\.parent|BASE_DIR\.parent")
 
 
 def tracked_files() -> list[Path]:
