@@ -86,8 +86,8 @@ evening = services.create_evening(name="Lasttest", date=date(2026, 11, 21), roun
 roster = [ParsedPlayer(line=n, name=f"Spieler {{n:03d}}", club="Bench") for n in range(1, {players} + 1)]
 services.import_players(roster, check_in_to=evening)
 services.draw_session(evening=evening, seed=2026)
-# A served app (DEBUG off) refuses to start without an organiser login (scoring.startup).
-from scoring.accounts import save_login
+# A served app (DEBUG off) refuses to start without an organiser login (scoring.setup.startup).
+from scoring.services.accounts import save_login
 import secrets
 user = save_login(username="bench-leitung", password=secrets.token_urlsafe(16), role="Turnierleitung")
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model

@@ -54,9 +54,9 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
-from scoring import services  # noqa: E402
-from scoring.demo import play_seating  # noqa: E402
+from scoring import selectors, services  # noqa: E402
 from scoring.models import Seating  # noqa: E402
+from scoring.setup.demo import play_seating  # noqa: E402
 
 
 def evening_with(players: int):
@@ -103,7 +103,7 @@ def main() -> None:
     user = get_user_model().objects.create_superuser("bench", password="bench-bench-bench")
     organiser = Client()
     organiser.force_login(user)
-    organiser.get(reverse("organiser:evening_list"))  # the login's copy (scoring.auth_backends), as after any page
+    organiser.get(reverse("organiser:evening_list"))  # the login's copy (scoring.hall.auth_backends), as after any page
     tablet = Client()
 
     evenings = {}
@@ -123,7 +123,7 @@ def main() -> None:
 
     evening = evenings[200]
     table = evening.tables.get(number=1)
-    seating = services.current_seating(table)
+    seating = selectors.current_seating(table)
     deal_url = reverse("scorer:deal", args=[table.token, 1])
     ranking_url = reverse("organiser:ranking", args=[evening.pk])
     flip = {"n": 0}

@@ -6,7 +6,7 @@ Builds, in a throw-away SQLite database (``DATA_DIR`` is a temporary folder; not
 ``var/``), 40 fully played evenings of 60 players in the Schwesing format (3 sessions of 4
 rounds of 4 deals at 15 tables, every round confirmed: 28,800 deals) with bulk inserts, not
 through the services (that would take minutes; the services are proven by
-``tests/test_seasons.py``). Then prints, one figure per line:
+``tests/services/test_seasons.py``). Then prints, one figure per line:
 
 - the SQL queries of the season ranking (``scoring.selectors.season_ranking``) for a season of 4
   and of 40 evenings (they must be equal), and of the season page for both;
@@ -47,6 +47,7 @@ from django.utils import timezone  # noqa: E402
 
 from scoring import selectors, services  # noqa: E402
 from scoring.domain.names import match_key  # noqa: E402
+from scoring.hall.table_codes import new_table_code  # noqa: E402
 from scoring.models import (  # noqa: E402
     Deal,
     Evening,
@@ -59,7 +60,6 @@ from scoring.models import (  # noqa: E402
     Table,
     new_table_token,
 )
-from scoring.table_codes import new_table_code  # noqa: E402
 
 PLAYERS = 60
 EVENINGS = 40

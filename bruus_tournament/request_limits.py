@@ -1,7 +1,7 @@
 """Request bodies bounded before they are read (issue 26, point 5).
 
 Every form of the app posts a few kilobytes; only the player import uploads a file (at most
-2 MB, ``scoring.player_files``). A body larger than ``settings.REQUEST_BODY_MAX_BYTES`` (or the
+2 MB, ``scoring.transfer.player_files``). A body larger than ``settings.REQUEST_BODY_MAX_BYTES`` (or the
 URL's own limit in ``settings.REQUEST_BODY_LIMITS``, by URL name) is refused with 413 and a short
 page in the browser's language before a byte of it is read, on every URL; Django's
 ``DATA_UPLOAD_MAX_MEMORY_SIZE`` would not stop an upload, whose file parts go to temporary files.

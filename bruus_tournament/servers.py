@@ -109,7 +109,7 @@ def waitress_main(address: str, port: int, threads: int) -> None:
         connection_limit=1000,
         channel_timeout=60,
         # Proxy headers (X-Forwarded-For, -Proto) reach the app only behind a proxy: the app reads
-        # them itself (TRUSTED_PROXY_COUNT: scoring.client_address; USE_TLS: Django's
+        # them itself (TRUSTED_PROXY_COUNT: scoring.hall.client_address; USE_TLS: Django's
         # SECURE_PROXY_SSL_HEADER). Served directly, waitress removes them.
         clear_untrusted_proxy_headers=not (settings.TRUSTED_PROXY_COUNT or settings.USE_TLS),
         _quiet=True,

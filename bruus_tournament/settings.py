@@ -20,7 +20,7 @@ Every setting has a default that is safe on an organiser's laptop:
 - ``WIFI_NAME``: the hall's Wi-Fi name, printed on the table cards (may be empty).
 - ``ADMIN_ENABLED`` (true/false, default ``false``): Django's admin at ``/admin/``.
 - ``TRUSTED_PROXY_COUNT`` (0 to 10, default 0): reverse proxies in front of the app; the guessing
-  limits then take the device's address from ``X-Forwarded-For`` (``scoring.client_address``).
+  limits then take the device's address from ``X-Forwarded-For`` (``scoring.hall.client_address``).
 - ``RESTORE_MAX_MB`` (default 100): the largest backup ``restore`` unpacks, in megabytes.
 - Read by ``bruus-turnier run``/``serve`` (``bruus_tournament.cli``), not here: ``LISTEN_ADDRESS``,
   ``PORT``, ``SERVER``, ``WORKERS``, ``THREADS``.
@@ -147,8 +147,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    # Printouts, public screens and tablets in the evening's language (scoring/middleware.py).
-    "scoring.middleware.EveningLanguageMiddleware",
+    # Printouts, public screens and tablets in the evening's language (scoring/web/middleware.py).
+    "scoring.web.middleware.EveningLanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -162,8 +162,8 @@ MIDDLEWARE = [
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    # ModelBackend with the permissions in one query (scoring/auth_backends.py)
-    "scoring.auth_backends.OrganiserBackend",
+    # ModelBackend with the permissions in one query (scoring/hall/auth_backends.py)
+    "scoring.hall.auth_backends.OrganiserBackend",
 ]
 # Five wrong passwords lock the login for 15 minutes (per user name and address).
 AXES_FAILURE_LIMIT = 5
@@ -176,9 +176,9 @@ AXES_VERBOSE = False
 # gunicorn worker sees the same count, and a restart forgets nothing.
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 # The device's address as the other guessing limits see it (TRUSTED_PROXY_COUNT below).
-AXES_CLIENT_IP_CALLABLE = "scoring.client_address.client_address"
+AXES_CLIENT_IP_CALLABLE = "scoring.hall.client_address.client_address"
 
-# Guessing limits count failures per device (scoring.throttle): LIMIT failures at once, then one
+# Guessing limits count failures per device (scoring.hall.throttle): LIMIT failures at once, then one
 # more each WINDOW / LIMIT seconds (a failure is forgotten that often, so at most LIMIT per WINDOW
 # in the long run); a success never resets the count and is never refused for it.
 # Wrong table links: from the limit on, a wrong link answers "please wait" (HTTP 429); a valid
@@ -197,7 +197,7 @@ TABLET_COOKIE_AGE = 18 * 60 * 60  # seconds
 
 # Reverse proxies in front of the app that append the client's address to X-Forwarded-For: the
 # device limits above and django-axes then count the N-th address from the right of that header
-# (scoring.client_address); 0 (default): no proxy, the header is never read.
+# (scoring.hall.client_address); 0 (default): no proxy, the header is never read.
 _trusted_proxy_count = env.str("TRUSTED_PROXY_COUNT", default="0").strip()
 if not (_trusted_proxy_count.isascii() and _trusted_proxy_count.isdigit() and int(_trusted_proxy_count) <= 10):
     raise ImproperlyConfigured(
@@ -238,7 +238,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
-                "scoring.links.context",
+                "scoring.web.links.context",
             ],
         },
     },
@@ -280,7 +280,7 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 # "screens": computed rankings and live grids shared by every gunicorn worker, in files under
 # DATA_DIR (writing them takes no database write lock, so deal entries never wait for a screen);
-# keyed on the evening's version (scoring/screen_cache.py). A second machine computes its own.
+# keyed on the evening's version (scoring/web/screen_cache.py). A second machine computes its own.
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "screens": {
@@ -288,10 +288,10 @@ CACHES = {
         "LOCATION": str(DATA_DIR / "screen-cache"),
         "OPTIONS": {"MAX_ENTRIES": 2000},
     },
-    # Organiser logins read without a query (scoring/caches.py): a copy of the database's
+    # Organiser logins read without a query (scoring/web/caches.py): a copy of the database's
     # sessions in files, each kept at most a minute.
     "sessions": {
-        "BACKEND": "scoring.caches.ShortLivedFileCache",
+        "BACKEND": "scoring.web.caches.ShortLivedFileCache",
         "LOCATION": str(DATA_DIR / "session-cache"),
         "OPTIONS": {"MAX_ENTRIES": 5000},
     },
@@ -345,7 +345,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 # Request bodies beyond these sizes are refused (413) before they are read, on every URL
 # (bruus_tournament/request_limits.py): a form posts a few kB. The player import has its own, above
-# its file limit of 2 MB (scoring/player_files.py) so that a file slightly too big gets the page's
+# its file limit of 2 MB (scoring/transfer/player_files.py) so that a file slightly too big gets the page's
 # message naming that limit. waitress is told the largest (bruus_tournament/servers.py).
 REQUEST_BODY_MAX_BYTES = 2 * 1024 * 1024
 REQUEST_BODY_LIMITS = {"organiser:player_import": 4 * 1024 * 1024}  # URL name -> bytes

@@ -1,7 +1,7 @@
 """WSGI entry point (gunicorn ``bruus_tournament.wsgi``; also what ``runserver`` loads).
 
 With DEBUG off the app refuses to start while a login still has the demo password or no
-organiser login exists (``scoring.startup``).
+organiser login exists (``scoring.setup.startup``).
 """
 
 import os
@@ -15,7 +15,7 @@ application = get_wsgi_application()
 if not settings.DEBUG:
     from django.db import connections
 
-    from scoring.startup import refuse_unsafe_start
+    from scoring.setup.startup import refuse_unsafe_start
 
     try:
         refuse_unsafe_start()

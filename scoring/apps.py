@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 def _ensure_groups(sender, **kwargs):
     """After every migrate (and a test database flush): the roles' groups exist."""
-    from scoring.roles import ensure_groups
+    from scoring.hall.roles import ensure_groups
 
     ensure_groups()
 
@@ -16,6 +16,6 @@ class ScoringConfig(AppConfig):
 
     def ready(self):
         post_migrate.connect(_ensure_groups, sender=self, dispatch_uid="scoring-ensure-groups")
-        from scoring.auth_backends import connect_signals
+        from scoring.hall.auth_backends import connect_signals
 
         connect_signals()

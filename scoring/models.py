@@ -22,8 +22,8 @@ from scoring.domain import rulesets
 from scoring.domain.names import match_key
 from scoring.domain.rules import TEAM_A, TEAM_B
 from scoring.domain.rulesets import RULE_SETS, RuleSet, rule_set
-from scoring.origin import OriginRole, Source
-from scoring.table_codes import new_table_code
+from scoring.hall.origin import OriginRole, Source
+from scoring.hall.table_codes import new_table_code
 from scoring.validators import validate_no_bidi_controls, validate_tiebreak_chain
 
 
@@ -162,7 +162,7 @@ class Evening(models.Model):
         ordering = ["-date", "-id"]
         verbose_name = _("evening")
         verbose_name_plural = _("evenings")
-        # The organiser roles (scoring.roles): Helfer have assist_evening, Turnierleitung all three.
+        # The organiser roles (scoring.hall.roles): Helfer have assist_evening, Turnierleitung all three.
         permissions = [
             ("assist_evening", _("Can check in players, enter and confirm deals on a team's behalf and print")),
             ("run_evening", _("Can draw and change sessions, lock, correct confirmed rounds and renew table links")),
@@ -217,7 +217,7 @@ class Table(models.Model):
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField(_("table"))
     token = models.CharField(max_length=64, unique=True, default=new_table_token)
-    # Typed at /tablet/ with the table number (scoring.table_codes); renewed with the link.
+    # Typed at /tablet/ with the table number (scoring.hall.table_codes); renewed with the link.
     code = models.CharField(_("table code"), max_length=6, default=new_table_code)
 
     class Meta:
@@ -338,7 +338,7 @@ class Seating(models.Model):
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    # Where the confirmation came from (scoring.origin): source, table, team, role and name then.
+    # Where the confirmation came from (scoring.hall.origin): source, table, team, role and name then.
     confirmed_source = models.CharField(max_length=10, choices=Source.choices, blank=True)
     confirmed_table_number = models.PositiveSmallIntegerField(null=True, blank=True)
     confirmed_team = models.CharField(max_length=1, choices=TeamLetter.choices, blank=True)
@@ -398,7 +398,7 @@ class DrawnDeal(models.Model):
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    # Where the change came from (scoring.origin): source, table, team, the login's role and name then.
+    # Where the change came from (scoring.hall.origin): source, table, team, the login's role and name then.
     source = models.CharField(max_length=10, choices=Source.choices)
     table_number = models.PositiveSmallIntegerField(null=True, blank=True)
     team = models.CharField(max_length=1, choices=TeamLetter.choices, blank=True)
@@ -422,7 +422,7 @@ class DealChange(models.Model):
     changed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    # Where the change came from (scoring.origin): source, table, team, the login's role and name then.
+    # Where the change came from (scoring.hall.origin): source, table, team, the login's role and name then.
     source = models.CharField(max_length=10, choices=Source.choices)
     table_number = models.PositiveSmallIntegerField(null=True, blank=True)
     team = models.CharField(max_length=1, choices=TeamLetter.choices, blank=True)
@@ -441,7 +441,7 @@ class DealChange(models.Model):
 
 class AttemptCounter(models.Model):
     """Failed attempts (wrong table links, wrong table codes) counted for one key within a time
-    window; shared by every worker process. Read and written only through ``scoring.throttle``."""
+    window; shared by every worker process. Read and written only through ``scoring.hall.throttle``."""
 
     key = models.CharField(max_length=200, unique=True)
     count = models.PositiveIntegerField(default=0)

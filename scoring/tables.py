@@ -14,11 +14,11 @@ from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from django_tables2 import utils as tables_utils
 
-from scoring import tiebreak_labels
 from scoring.domain.names import collation_key, person_key
 from scoring.domain.ranking import PROVISIONAL_MARK, one_decimal
 from scoring.domain.tiebreaks import Criterion
 from scoring.templatetags.bruus import format_matchsticks
+from scoring.web import tiebreak_labels
 
 _signature = tables_utils.signature
 

@@ -79,10 +79,10 @@ def _started_processes_get_the_app_settings():
 
 
 def make_login(django_user_model, username: str, role: str | None):
-    """A login with ``role`` (scoring.roles.LEADER / HELPER, or None for no organiser role)."""
+    """A login with ``role`` (scoring.hall.roles.LEADER / HELPER, or None for no organiser role)."""
     from django.contrib.auth.models import Group
 
-    from scoring.roles import ensure_groups
+    from scoring.hall.roles import ensure_groups
 
     user = django_user_model.objects.create_user(username, password="geheim-123")
     if role:
@@ -94,7 +94,7 @@ def make_login(django_user_model, username: str, role: str | None):
 @pytest.fixture
 def organiser(django_user_model):
     """A Turnierleitung login (may do everything)."""
-    from scoring.roles import LEADER
+    from scoring.hall.roles import LEADER
 
     return make_login(django_user_model, "leitung", LEADER)
 
@@ -102,7 +102,7 @@ def organiser(django_user_model):
 @pytest.fixture
 def helper(django_user_model):
     """A Helfer login."""
-    from scoring.roles import HELPER
+    from scoring.hall.roles import HELPER
 
     return make_login(django_user_model, "helfer", HELPER)
 
@@ -110,8 +110,8 @@ def helper(django_user_model):
 @pytest.fixture
 def organiser_client(client, organiser):
     """A browser logged in as :func:`organiser`, its login already copied to the file cache as
-    by its first page (``scoring.auth_backends``): query counts are those of every later page."""
-    from scoring.auth_backends import OrganiserBackend
+    by its first page (``scoring.hall.auth_backends``): query counts are those of every later page."""
+    from scoring.hall.auth_backends import OrganiserBackend
 
     client.force_login(organiser)
     OrganiserBackend().get_user(organiser.pk)
@@ -138,7 +138,7 @@ def evening_factory(db):
 def roster_evening(db):
     """The real Schwesing roster (26 players) checked in for an evening."""
     from scoring import services
-    from scoring.player_files import parse_player_file
+    from scoring.transfer.player_files import parse_player_file
 
     evening = services.create_evening(name="Schwesing", date=date(2026, 11, 21), venue="Dörpshus")
     parsed = parse_player_file(ROSTER.read_bytes(), ROSTER.name)
@@ -149,7 +149,7 @@ def roster_evening(db):
 @pytest.fixture(autouse=True)
 def _fresh_cache():
     """Every test starts with empty caches, also the shared cache of the screens
-    (``scoring.screen_cache``; wrong-link counters live in the database, ``scoring.throttle``,
+    (``scoring.web.screen_cache``; wrong-link counters live in the database, ``scoring.hall.throttle``,
     and are rolled back with each test's transaction).
 
     Does nothing when Django is not set up (pure domain tests run with ``-p no:django``)."""

@@ -1,4 +1,4 @@
-/* The layout check of tests/test_layout.py, run in the page (Playwright's page.evaluate).
+/* The layout check of tests/browser/test_layout.py, run in the page (Playwright's page.evaluate).
  *
  * Argument: {minTarget: px or 0 (0: size not checked), minGap: px}. Returns a list of problems,
  * each a short English sentence naming the elements (empty: the page passes):

@@ -1,4 +1,4 @@
-"""A realistic evening for the layout check (tests/test_layout.py): the Schwesing demo roster
+"""A realistic evening for the layout check (tests/browser/test_layout.py): the Schwesing demo roster
 (26 players: six tables and two sit-outs a round), session 1 drawn, round 1 played and confirmed at
 every table, and in round 2 one table in each state the tablet can show.
 """
@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from datetime import date
 
 from scoring import services
-from scoring.demo import DEMO_SEED, play_seating, random_result
+from scoring.hall.origin import Origin
 from scoring.models import Evening, Seating, Table
-from scoring.origin import Origin
-from scoring.player_files import parse_player_file
+from scoring.setup.demo import DEMO_SEED, play_seating, random_result
+from scoring.transfer.player_files import parse_player_file
 from tests.conftest import ROSTER
 
 #: 30 characters, as in the issue that asked for this check.

@@ -54,7 +54,7 @@ On top of the serializers this package holds what the app needs:
 - table links (tokens) are kept unless already used in the target database, then new ones are
   made (and reported: those tables need their new link or QR code);
 - users are matched by username, else left empty and reported (the history keeps the name the
-  login had, ``scoring.origin``); fields this version does not know are ignored and reported;
+  login had, ``scoring.hall.origin``); fields this version does not know are ignored and reported;
 - files written before where a change came from was data (``via``, ``confirmed_via``: a
   sentence) are read as migration 0018 read the database (``OLD_ORIGIN_TEXTS``);
 - an evening with the same name and date as one in the target is refused unless duplicates

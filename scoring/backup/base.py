@@ -67,7 +67,7 @@ MODELS: tuple[tuple[str, type[models.Model], str | None], ...] = (
 KEY_OF_MODEL = {model: key for key, model, _ in MODELS}
 
 
-#: Models left out on purpose: failed-attempt counters live for minutes (``scoring.throttle``).
+#: Models left out on purpose: failed-attempt counters live for minutes (``scoring.hall.throttle``).
 NOT_BACKED_UP: tuple[type[models.Model], ...] = (AttemptCounter,)
 
 
@@ -85,7 +85,7 @@ OLD_FIELD_NAMES: dict[tuple[str, str], str] = {
 
 
 #: Where a change came from, kept before as a sentence (issue 25, point 5): key -> (the field of
-#: older files, the prefix of today's fields). Read with scoring.origin.origin_from_text, as
+#: older files, the prefix of today's fields). Read with scoring.hall.origin.origin_from_text, as
 #: migration 0018 read the database.
 OLD_ORIGIN_TEXTS: dict[str, tuple[str, str]] = {
     "deal_changes": ("via", ""),
@@ -139,7 +139,7 @@ class _Reason:
         self.error = error
 
     def __str__(self) -> str:
-        from scoring.messages import translate
+        from scoring.web.messages import translate
 
         return translate(self.error)
 

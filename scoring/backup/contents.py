@@ -15,7 +15,6 @@ from django.core.serializers.base import DeserializationError
 from django.db import models
 from django.utils import timezone
 
-from scoring import table_codes
 from scoring.backup.base import (
     ADDED_LATER,
     FORMAT,
@@ -36,8 +35,9 @@ from scoring.backup.base import (
 )
 from scoring.backup.game import check_game, check_unique_in_file
 from scoring.domain.errors import DomainError, gettext_noop
+from scoring.hall import table_codes
+from scoring.hall.origin import origin_from_text
 from scoring.models import TABLE_TOKEN_LENGTH, Table, is_table_token
-from scoring.origin import origin_from_text
 
 #: The longest ``app_version`` read from a file (a version such as ``0.9.0`` or ``1.0.0rc1+g1a2b3c4``).
 APP_VERSION_LENGTH = 40
@@ -254,7 +254,7 @@ def _serializer_record(key: str, model: type[models.Model], record: dict, users:
 def _with_origin_fields(key: str, record: dict) -> dict:
     """A record of an older file, which kept where a change came from as a sentence ("Tisch 3
     (Tisch-Link)", ``OLD_ORIGIN_TEXTS``), with the fields of today read from it as migration 0018
-    read them (:func:`scoring.origin.origin_from_text`); any other record as it is."""
+    read them (:func:`scoring.hall.origin.origin_from_text`); any other record as it is."""
     if key not in OLD_ORIGIN_TEXTS:
         return record
     text_field, prefix = OLD_ORIGIN_TEXTS[key]
@@ -295,7 +295,7 @@ def _deserialize(key: str, model: type[models.Model], records: list[dict], users
 
 def _check_table_links(tables: list[Table]) -> None:
     """Raise BackupError naming the table unless its link and code are ones the app makes
-    (:func:`scoring.models.is_table_token`, :func:`scoring.table_codes.is_table_code`): a crafted
+    (:func:`scoring.models.is_table_token`, :func:`scoring.hall.table_codes.is_table_code`): a crafted
     file must not bring a short, guessable table link into the hall."""
     for table in tables:
         if not is_table_token(table.token):

@@ -111,7 +111,7 @@ class Para(Paragraph):
         # at a line's end) as two of them; wrapped again at another width (KeepInFrame shrinks
         # by wrapping at several widths) the two are joined without the hyphen ("AnnaKatharina").
         # So every wrap starts again from the parsed text.
-        self._source_frags = list(self.frags)
+        self._source_frags = list(self.frags)  # type: ignore[has-type]
 
     def wrap(self, available_width, available_height):
         # reportlab's split() deletes ``blPara`` (the line breaking) when the paragraph does not

@@ -18,13 +18,13 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import LongTable, Spacer, TableStyle
 
-from scoring import tiebreak_labels
 from scoring.documents import pdf_base as base
 from scoring.documents.pdf_base import Para
 from scoring.domain.ranking import PROVISIONAL_MARK
 from scoring.domain.tiebreaks import Criterion
 from scoring.selectors import RankingRow
 from scoring.tables import ahead_note
+from scoring.web import tiebreak_labels
 
 BODY = 14  # pt: readable from two metres
 NOTE = 10  # the tie-break notes and headings

@@ -21,7 +21,7 @@ from reportlab.platypus import LongTable, Spacer, TableStyle
 from scoring.documents import pdf_base as base
 from scoring.selectors.season import SeasonRanking, season_chain
 from scoring.tables import season_evening_heading
-from scoring.tiebreak_labels import LABELS
+from scoring.web.tiebreak_labels import LABELS
 
 LANDSCAPE_FROM = 6  # evenings
 SIZES = (14, 13, 12, 11, 10, 9, 8, 7)  # pt, largest first

@@ -16,7 +16,7 @@ from reportlab.platypus import FrameBreak, KeepInFrame, Table, TableStyle
 
 from scoring.documents import pdf_base as base
 from scoring.documents.score_sheets import QrCode
-from scoring.table_codes import display
+from scoring.hall.table_codes import display
 
 CARD_QR_SIZE = 66 * mm
 

@@ -2,7 +2,7 @@
 (name and club) and why a row is refused; the outcome types of an import.
 
 The file itself (bytes, encodings, CSV separators, openpyxl) is read by
-:func:`scoring.player_files.parse_player_file`, which hands the rows of cells to
+:func:`scoring.transfer.player_files.parse_player_file`, which hands the rows of cells to
 :func:`players_from_rows`. The Django layer shows the organiser a preview (the good rows, the
 problems by line, the notes) and saves only after confirmation. This module reads no file, saves
 nothing and imports nothing from Django.
@@ -143,7 +143,7 @@ class Note(NamedTuple):
 
 @dataclass(frozen=True)
 class ParsedFile:
-    """The outcome of :func:`players_from_rows` (and :func:`scoring.player_files.parse_player_file`).
+    """The outcome of :func:`players_from_rows` (and :func:`scoring.transfer.player_files.parse_player_file`).
 
     Attributes:
         players: the good rows, in file order.
@@ -169,11 +169,11 @@ class PlayerFileError(DomainError):
         ``"undecodable"``: a text file that is neither UTF-8 nor Windows-1252 text, looks
             binary, or is not readable as CSV.
         ``"no_name_column"``: no header row with a name column (params ``found``).
-        ``"too_large"``: more than :data:`scoring.player_files.MAX_FILE_BYTES` bytes, more than
+        ``"too_large"``: more than :data:`scoring.transfer.player_files.MAX_FILE_BYTES` bytes, more than
             :data:`MAX_PLAYER_ROWS` non-empty rows below the header, or an ``.xlsx`` declaring
-            more than :data:`scoring.player_files.MAX_XLSX_UNPACKED_BYTES` unpacked, or whose
-            first worksheet has more than :data:`scoring.player_files.MAX_SHEET_ROWS` rows (empty
-            ones included) or a value beyond column :data:`scoring.player_files.MAX_SHEET_COLUMNS`;
+            more than :data:`scoring.transfer.player_files.MAX_XLSX_UNPACKED_BYTES` unpacked, or whose
+            first worksheet has more than :data:`scoring.transfer.player_files.MAX_SHEET_ROWS` rows (empty
+            ones included) or a value beyond column :data:`scoring.transfer.player_files.MAX_SHEET_COLUMNS`;
             the message names the limit.
         ``"corrupt_xlsx"``: an ``.xlsx`` that cannot be opened as an Excel workbook.
     ``params`` always contains ``filename`` (the base name of the upload).
@@ -184,7 +184,7 @@ class PlayerFileError(DomainError):
 # Public helpers
 
 # --------------------------------------------------------------------------------------------
-# Shared with the file readers (scoring.player_files)
+# Shared with the file readers (scoring.transfer.player_files)
 
 
 class ExcelError(str):

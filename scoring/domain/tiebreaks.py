@@ -61,7 +61,7 @@ class Criterion(Enum):
 
     @property
     def label(self) -> str:
-        """English name of the criterion (the Django layer translates, see ``scoring/tiebreak_labels.py``)."""
+        """English name of the criterion (the Django layer translates, see ``scoring/web/tiebreak_labels.py``)."""
         return _LABELS[self]
 
     @property

@@ -1,7 +1,7 @@
-"""Roles (groups Turnierleitung and Helfer with their permissions, scoring.roles) and short table
-codes (scoring.table_codes): every existing table gets its own random code."""
+"""Roles (groups Turnierleitung and Helfer with their permissions, scoring.hall.roles) and short table
+codes (scoring.hall.table_codes): every existing table gets its own random code."""
 
-import scoring.table_codes
+import scoring.hall.table_codes
 from django.db import migrations, models
 
 
@@ -9,12 +9,12 @@ def give_codes(apps, schema_editor):
     """AddField gave every existing table the same default: draw one code per table."""
     Table = apps.get_model("scoring", "Table")
     for table in Table.objects.all():
-        table.code = scoring.table_codes.new_table_code()
+        table.code = scoring.hall.table_codes.new_table_code()
         table.save(update_fields=["code"])
 
 
 def create_groups(apps, schema_editor):
-    from scoring.roles import ensure_groups
+    from scoring.hall.roles import ensure_groups
 
     ensure_groups(apps)
 
@@ -35,7 +35,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='table',
             name='code',
-            field=models.CharField(default=scoring.table_codes.new_table_code, max_length=6, verbose_name='table code'),
+            field=models.CharField(default=scoring.hall.table_codes.new_table_code, max_length=6, verbose_name='table code'),
         ),
         migrations.RunPython(give_codes, migrations.RunPython.noop),
         migrations.RunPython(create_groups, migrations.RunPython.noop),

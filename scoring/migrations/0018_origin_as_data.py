@@ -1,7 +1,7 @@
 """Issue 25, point 5: where a change came from, as data. Deal changes, drawn deals and
-confirmations get the fields of scoring.origin (source, table number, team, the login's role and
+confirmations get the fields of scoring.hall.origin (source, table number, team, the login's role and
 name at the time); the sentence each kept so far ("Tisch 3 (Tisch-Link)", "Turnierleitung Anna
-Jensen", in German or English) is read into them one last time (scoring.origin.origin_from_text,
+Jensen", in German or English) is read into them one last time (scoring.hall.origin.origin_from_text,
 the same function the restore of older backups uses). Migration 0019 removes the old texts; going
 back writes them again in the site's language."""
 
@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import migrations, models
 from django.utils import translation
 
-from scoring.origin import FIELDS, Origin, describe, origin_from_text
+from scoring.hall.origin import FIELDS, Origin, describe, origin_from_text
 
 SOURCES = [("table", "table link"), ("organiser", "organiser page"), ("demo", "demo"), ("other", "other")]
 ROLES = [("leader", "organiser"), ("helper", "helper")]

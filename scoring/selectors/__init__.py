@@ -28,7 +28,9 @@ from scoring.selectors.evenings import (
     evening_has_deals,
     evening_progress,
     latest_session,
+    next_session_blocker,
     session_changes,
+    session_is_confirmed,
     session_players,
     sessions_with_rounds,
 )
@@ -42,6 +44,7 @@ from scoring.selectors.history import (
     evening_history,
 )
 from scoring.selectors.player_history import PlayedEvening, PlayerHistory, player_evening_ids, player_history
+from scoring.selectors.player_merge import MergePreview, merge_preview
 from scoring.selectors.players import (
     PARTNERSHIP_PLAYERS,
     ImportPreview,
@@ -91,6 +94,7 @@ from scoring.selectors.table_entry import (
     ScorerState,
     SeatingSheet,
     SheetRow,
+    current_seating,
     matchsticks,
     next_seats,
     scorer_state,
@@ -100,6 +104,11 @@ from scoring.selectors.table_entry import (
 from scoring.selectors.tablets import evenings_being_played, evenings_being_played_count, table_for_code
 
 __all__ = [
+    "MergePreview",
+    "current_seating",
+    "merge_preview",
+    "next_session_blocker",
+    "session_is_confirmed",
     "EveningHistory",
     "RoundHistory",
     "TableHistory",

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.db.models import BooleanField, Count, ExpressionWrapper, Prefetch, Q
 
+from scoring.domain.errors import DomainError, gettext_noop
 from scoring.domain.names import display_names, person_key
 from scoring.models import Deal, DrawnDeal, Evening, Participant, Partnership, Player, Round, Seating, Session
 from scoring.selectors.players import PARTNERSHIP_PLAYERS, by_name
@@ -177,3 +179,43 @@ def session_changes(session: Session) -> SessionChanges:
         substitutions=list(Substitution.objects.filter(session=session).select_related("leaving", "replacement")),
         names=display_names((p.player_id, p.player.name, p.player.club) for p in participants),
     )
+
+
+def session_is_confirmed(session: Session) -> bool:
+    """True when every seating of every round of the session has been completed (one query)."""
+    return not Seating.objects.filter(round__session=session, confirmed_at__isnull=True).exists()
+
+
+def next_session_blocker(evening: Evening, drawn: Sequence[Session], present: int | None = None) -> DomainError | None:
+    """Why the evening's next session may not be drawn now, None when it may: all
+    ``evening.sessions_count`` sessions are drawn (code ``all_drawn``), a round of the last drawn one
+    is not confirmed (``previous_incomplete``) or, when ``present`` (the number of players checked
+    in) is given, fewer players are there than one table of the evening's rule set seats
+    (``too_few_players``: 4, or 6 for six-handed Bräus). ``drawn``: the evening's sessions so far, in
+    number order (1 query for the last one's seatings). The draw raises it
+    (:func:`scoring.services.check_next_session_drawable`); the evening page offers the draw
+    without it."""
+    if len(drawn) >= evening.sessions_count:
+        return DomainError(
+            gettext_noop("All %(count)s sessions of this evening have been drawn already."),
+            code="all_drawn",
+            count=evening.sessions_count,
+        )
+    if drawn and not session_is_confirmed(drawn[-1]):
+        return DomainError(
+            gettext_noop(
+                "Session %(number)s is not complete yet: every table must finish its rounds "
+                "before the next session is drawn."
+            ),
+            code="previous_incomplete",
+            number=drawn[-1].number,
+        )
+    needed = evening.rules.players_per_table
+    if present is not None and present < needed:
+        return DomainError(
+            gettext_noop("At least %(needed)s players are needed for one table; %(count)s are checked in."),
+            code="too_few_players",
+            needed=needed,
+            count=present,
+        )
+    return None

@@ -314,3 +314,13 @@ def next_seats(seating: Seating) -> list[NextSeat]:
         NextSeat(player=p, seat=Seat(s.session, s.round, s.table, s.partners).named(people) if s else None)
         for p, s in zip(players, mine, strict=True)
     ]
+
+
+def current_seating(table: Table) -> Seating | None:
+    """The table's first seating (by session and round) that is not confirmed yet, or None."""
+    return (
+        Seating.objects.filter(table=table, confirmed_at__isnull=True)
+        .select_related("round__session")
+        .order_by("round__session__number", "round__number")
+        .first()
+    )

@@ -49,7 +49,7 @@ def evenings_being_played_count() -> int:
 
 
 def table_for_code(number: int, code: str) -> Table | None:
-    """The table ``number`` whose code is ``code`` (as stored, :func:`scoring.table_codes.normalise`)
+    """The table ``number`` whose code is ``code`` (as stored, :func:`scoring.hall.table_codes.normalise`)
     in an evening being played, with its evening; None when there is none (1 query). Two evenings
     being played whose table ``number`` has the same code: the later evening's."""
     return (

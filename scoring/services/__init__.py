@@ -22,7 +22,7 @@ Every public name is re-exported here, so callers write ``from scoring import se
 from __future__ import annotations
 
 from scoring.domain.rules import TEAMS, DealResult
-from scoring.origin import Origin
+from scoring.hall.origin import Origin
 from scoring.services.base import ServiceError
 from scoring.services.confirmation import (
     confirm_seating,
@@ -30,14 +30,12 @@ from scoring.services.confirmation import (
     mark_seating_entered,
     reopen_seating,
 )
-from scoring.services.deals import ConflictError, current_seating, enter_deal, record_draw
+from scoring.services.deals import ConflictError, enter_deal, record_draw
 from scoring.services.draw import (
     SessionStartedError,
-    can_draw_next_session,
     check_next_session_drawable,
     draw_session,
     redraw_session,
-    session_is_confirmed,
 )
 from scoring.services.evenings import (
     add_partner_exclusion,
@@ -53,7 +51,7 @@ from scoring.services.evenings import (
     set_session_closed,
     set_stand_in,
 )
-from scoring.services.player_merge import MergePreview, merge_players, merge_preview
+from scoring.services.player_merge import merge_players
 from scoring.services.players import ImportOutcome, add_player, import_players, update_player
 from scoring.services.seasons import add_evening_to_season, save_season
 from scoring.services.session_changes import SwapOutcome, replace_player, swap_players
@@ -69,13 +67,10 @@ __all__ = [
     "enter_and_confirm_seating",
     "ConflictError",
     "TEAMS",
-    "current_seating",
     "enter_deal",
     "record_draw",
     "SessionStartedError",
-    "session_is_confirmed",
     "check_next_session_drawable",
-    "can_draw_next_session",
     "draw_session",
     "redraw_session",
     "create_evening",
@@ -100,7 +95,5 @@ __all__ = [
     "save_season",
     "add_evening_to_season",
     "set_evening_tiebreaks",
-    "MergePreview",
-    "merge_preview",
     "merge_players",
 ]

@@ -6,7 +6,7 @@ from django.db.models import F
 
 from scoring.domain.errors import DomainError, gettext_noop
 from scoring.models import Evening
-from scoring.parsing import ascii_int
+from scoring.web.parsing import ascii_int
 
 
 class ServiceError(DomainError):
@@ -39,7 +39,7 @@ def evening_changed(evening_id: int | None = None, **lookup) -> None:
     Every service that changes something a page of an evening shows calls this, as the last
     statement of its transaction (PostgreSQL holds the evening's row lock only from here to the
     commit). The version feeds the ETags of the screens and the keys of their shared cache
-    (``scoring.screen_cache``): a write that does not bump it leaves stale screens.
+    (``scoring.web.screen_cache``): a write that does not bump it leaves stale screens.
     """
     evenings = Evening.objects.filter(pk=evening_id) if evening_id is not None else Evening.objects.filter(**lookup)
     evenings.update(version=F("version") + 1)

@@ -7,8 +7,8 @@ from django.utils import timezone
 
 from scoring.domain.errors import gettext_noop
 from scoring.domain.rules import TEAMS, other_team
+from scoring.hall.origin import Origin
 from scoring.models import Seating, Table
-from scoring.origin import Origin
 from scoring.services.base import ServiceError, evening_changed
 from scoring.services.deals import (
     _check_all_deals_entered,
@@ -74,7 +74,7 @@ def confirm_seating(
         table: through a table link: that table's current round, finished by its scorer.
         user: the organiser confirming on the team's behalf (the round need not be finished at
             the table, but every deal must be entered).
-        origin: where the confirmation came from (scoring.origin), kept on the seating (none:
+        origin: where the confirmation came from (scoring.hall.origin), kept on the seating (none:
             left empty, as by ``enter_and_confirm_seating``).
 
     Returns the seating; confirming a confirmed round again changes nothing.

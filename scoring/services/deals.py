@@ -10,11 +10,12 @@ from django.utils.translation import gettext
 from scoring.domain.errors import gettext_noop
 from scoring.domain.rules import DealResult, DealScore, ImpossibleResult
 from scoring.domain.rulesets import BOCK, DRAW, RuleSet
+from scoring.hall.origin import Origin
+from scoring.hall.roles import RUN_PERM
 from scoring.models import Deal, DealChange, DrawnDeal, Seating, Table
-from scoring.origin import Origin
-from scoring.parsing import ascii_int
-from scoring.roles import RUN_PERM
+from scoring.selectors.table_entry import current_seating
 from scoring.services.base import ServiceError, evening_changed
+from scoring.web.parsing import ascii_int
 
 
 class ConflictError(ServiceError):
@@ -37,16 +38,6 @@ def _snapshot(deal: Deal) -> dict:
         "points_a": deal.points_a,
         "points_b": deal.points_b,
     }
-
-
-def current_seating(table: Table) -> Seating | None:
-    """The table's first seating (by session and round) that is not confirmed yet, or None."""
-    return (
-        Seating.objects.filter(table=table, confirmed_at__isnull=True)
-        .select_related("round__session")
-        .order_by("round__session__number", "round__number")
-        .first()
-    )
 
 
 def _locked_seating(seating_id) -> Seating | None:
@@ -111,7 +102,7 @@ def _check_organiser_may_change(seating: Seating, user, *, accept_impossible: bo
     """Raise ServiceError unless the organiser ``user`` (None: no organiser) may change this
     seating's deals now.
 
-    A Helfer (a login without the permission to run the evening, ``scoring.roles``) types in paper
+    A Helfer (a login without the permission to run the evening, ``scoring.hall.roles``) types in paper
     score sheets: never a change of a confirmed round, never an "impossible" result accepted;
     both are the Turnierleitung's decision. Called with the seating locked (:func:`_locked_seating`,
     the row :func:`~scoring.services.confirmation.confirm_seating` locks too), so a confirmation
@@ -163,7 +154,7 @@ def enter_deal(
         seating_id: the seating (two partnerships at one table in one round).
         number: deal number, 1 .. the evening's deals per round.
         result: what the scorer entered (rules.DealResult).
-        origin: where the change came from, for the history (scoring.origin): a table link, an
+        origin: where the change came from, for the history (scoring.hall.origin): a table link, an
             organiser page (with the login's role and name then), the demo.
         user: the organiser, when entered from an organiser page. A Helfer (no permission to
             run the evening) may neither change a confirmed round nor accept an impossible

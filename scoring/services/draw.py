@@ -24,6 +24,7 @@ from scoring.models import (
     Substitution,
     Table,
 )
+from scoring.selectors.evenings import next_session_blocker
 from scoring.selectors.history import evening_history
 from scoring.services.base import ServiceError, evening_changed
 
@@ -56,25 +57,12 @@ def _run_draw(evening: Evening, history: draw_domain.History, seed: int) -> draw
     :func:`scoring.domain.draw.draw_session_threes`)."""
     inputs = _draw_inputs(evening)
     players = inputs.pop("players")
-    _check_enough_players(evening, len(players))
+    check_next_session_drawable(evening, [], len(players))
     draw = draw_domain.draw_session_threes if evening.rules.players_per_team == 3 else draw_domain.draw_session
     try:
         return draw(players, history, evening.rounds_per_session, random.Random(seed), **inputs)
     except draw_domain.DrawError as error:
         raise _with_names(error) from None
-
-
-def _check_enough_players(evening: Evening, present: int) -> None:
-    """Raise ServiceError ``too_few_players`` when fewer players are checked in than one table of
-    the evening's rule set seats (4, or 6 for six-handed Bräus)."""
-    needed = evening.rules.players_per_table
-    if present < needed:
-        raise ServiceError(
-            gettext_noop("At least %(needed)s players are needed for one table; %(count)s are checked in."),
-            code="too_few_players",
-            needed=needed,
-            count=present,
-        )
 
 
 def _with_names(error: draw_domain.DrawError) -> draw_domain.DrawError:
@@ -91,44 +79,13 @@ def _with_names(error: draw_domain.DrawError) -> draw_domain.DrawError:
     return named
 
 
-def session_is_confirmed(session: Session) -> bool:
-    """True when every seating of every round of the session has been completed."""
-    return not Seating.objects.filter(round__session=session, confirmed_at__isnull=True).exists()
-
-
 def check_next_session_drawable(evening: Evening, drawn: Sequence[Session], present: int | None = None) -> None:
-    """Raise ServiceError unless the evening's next session may be drawn now: not all
-    ``evening.sessions_count`` sessions are drawn (``all_drawn``), every round of the last
-    drawn one is confirmed (``previous_incomplete``) and, when ``present`` (the number of
-    players checked in) is given, enough players for one table of the evening's rule set are
-    there (``too_few_players``: 4, or 6 for six-handed Bräus). ``drawn``: the evening's
-    sessions so far, in number order (1 query for the last one's seatings)."""
-    if len(drawn) >= evening.sessions_count:
-        raise ServiceError(
-            gettext_noop("All %(count)s sessions of this evening have been drawn already."),
-            code="all_drawn",
-            count=evening.sessions_count,
-        )
-    if drawn and not session_is_confirmed(drawn[-1]):
-        raise ServiceError(
-            gettext_noop(
-                "Session %(number)s is not complete yet: every table must finish its rounds "
-                "before the next session is drawn."
-            ),
-            code="previous_incomplete",
-            number=drawn[-1].number,
-        )
-    if present is not None:
-        _check_enough_players(evening, present)
-
-
-def can_draw_next_session(evening: Evening, drawn: Sequence[Session]) -> bool:
-    """Whether the evening page offers "draw the next session" (:func:`check_next_session_drawable`)."""
-    try:
-        check_next_session_drawable(evening, drawn)
-    except ServiceError:
-        return False
-    return True
+    """Raise ServiceError unless the evening's next session may be drawn now: the reasons of
+    :func:`scoring.selectors.next_session_blocker` (``all_drawn``, ``previous_incomplete``,
+    ``too_few_players``), with their messages and codes."""
+    blocker = next_session_blocker(evening, drawn, present)
+    if blocker is not None:
+        raise ServiceError(blocker.message, code=blocker.code, **blocker.params)
 
 
 _DRAW_RACE = gettext_noop(

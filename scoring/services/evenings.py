@@ -7,6 +7,7 @@ from django.db import transaction
 
 from scoring.domain.errors import gettext_noop
 from scoring.domain.rulesets import RULE_SETS
+from scoring.hall.table_codes import new_table_code
 from scoring.models import (
     Evening,
     Participant,
@@ -19,7 +20,6 @@ from scoring.models import (
 )
 from scoring.selectors.evenings import evening_has_deals
 from scoring.services.base import ServiceError, _set_flag, _two_players, evening_changed
-from scoring.table_codes import new_table_code
 
 
 def create_evening(

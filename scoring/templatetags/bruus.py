@@ -9,7 +9,7 @@ from django.utils.formats import number_format
 
 from bruus_tournament import __version__
 from scoring.domain.ranking import one_decimal
-from scoring.origin import Origin, describe
+from scoring.hall.origin import Origin, describe
 
 register = template.Library()
 
@@ -54,13 +54,13 @@ def get_item(mapping, key):
 
 @register.filter
 def origin(record) -> str:
-    """Where a deal change or a drawn deal came from, in the reader's language (scoring.origin)."""
+    """Where a deal change or a drawn deal came from, in the reader's language (scoring.hall.origin)."""
     return describe(Origin.of(record))
 
 
 @register.filter
 def confirmed_origin(seating) -> str:
-    """Where a seating's confirmation came from, in the reader's language (scoring.origin);
+    """Where a seating's confirmation came from, in the reader's language (scoring.hall.origin);
     "" when it has none."""
     return describe(Origin.of(seating, "confirmed_")) if seating.confirmed_source else ""
 

@@ -1,4 +1,4 @@
-"""Who may open which organiser page (roles in ``scoring.roles``).
+"""Who may open which organiser page (roles in ``scoring.hall.roles``).
 
 Every organiser view carries exactly one of these decorators:
 
@@ -20,7 +20,7 @@ from functools import wraps
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 
-from scoring.roles import ASSIST_PERM, MANAGE_LOGINS_PERM, RUN_PERM
+from scoring.hall.roles import ASSIST_PERM, MANAGE_LOGINS_PERM, RUN_PERM
 
 
 def _requires(permission: str):

@@ -15,16 +15,17 @@ from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 
-from scoring import links, selectors
+from scoring import selectors
 from scoring.documents.data import SessionPlan, load_session_plan
 from scoring.documents.ranking import build_ranking, ranking_name
 from scoring.documents.route_cards import build_route_cards, route_cards_name
 from scoring.documents.score_sheets import build_score_sheets, score_sheets_name
 from scoring.documents.table_lists import build_table_list, table_list_name
-from scoring.filenames import content_disposition
 from scoring.models import Evening
+from scoring.transfer.filenames import content_disposition
 from scoring.views.access import helper_required
 from scoring.views.common import evening_or_404 as _evening
+from scoring.web import links
 
 
 def pdf_response(data: bytes, name: str) -> FileResponse:

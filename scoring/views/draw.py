@@ -1,6 +1,7 @@
-"""Organiser pages about the draw (login required): the wishes for it (stand-ins, "not
-together", mix clubs), changes to a drawn session (draw again, swap, replace a player who
-leaves) and the fairness report. Views are thin: services write, selectors read."""
+"""Organiser pages about the draw (login required): drawing a session and its table list, the
+wishes for it (stand-ins, "not together", mix clubs), changes to a drawn session (draw again, swap,
+replace a player who leaves) and the fairness report. Views are thin: services write, selectors
+read."""
 
 from __future__ import annotations
 
@@ -14,12 +15,13 @@ from django_tables2 import RequestConfig
 
 from scoring import selectors, services
 from scoring.domain.errors import DomainError
-from scoring.exports import EXPORT_FORMATS, export_response
-from scoring.messages import translate
 from scoring.models import Evening, Player, Session
 from scoring.tables import FairnessTable, fairness_rows
+from scoring.transfer.exports import EXPORT_FORMATS, export_response
 from scoring.views.access import helper_required, leader_required
 from scoring.views.common import evening_or_404 as _evening
+from scoring.web.messages import translate
+from scoring.web.parsing import ascii_int
 
 
 def _session(evening: Evening, number: int) -> Session:
@@ -188,4 +190,38 @@ def fairness(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         "organiser/fairness.html",
         {"evening": evening, "report": report, "table": table, "reasons": reasons},
+    )
+
+
+@leader_required
+@require_POST
+def session_draw(request: HttpRequest, pk: int) -> HttpResponse:
+    evening = _evening(pk)
+    try:
+        session = services.draw_session(
+            evening=evening, user=request.user, number=ascii_int(request.POST.get("number"))
+        )
+    except DomainError as error:
+        messages.error(request, translate(error))
+        return redirect("organiser:evening_detail", pk=evening.pk)
+    messages.success(
+        request,
+        _("Session %(number)s drawn (random seed %(seed)s).") % {"number": session.number, "seed": session.seed},
+    )
+    return redirect("organiser:session_detail", pk=evening.pk, number=session.number)
+
+
+@helper_required
+def session_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """The table list of one session: every round, every table, who sits out."""
+    evening = _evening(pk)
+    sessions = selectors.sessions_with_rounds(evening)
+    session = next((s for s in sessions if s.number == number), None)
+    if session is None:
+        messages.error(request, _("Session %(number)s has not been drawn yet.") % {"number": number})
+        return redirect("organiser:evening_detail", pk=evening.pk)
+    return render(
+        request,
+        "organiser/session_detail.html",
+        {"evening": evening, "session": session, "changes": selectors.session_changes(session)},
     )

@@ -15,15 +15,16 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from scoring import links, screen_cache, selectors, services
+from scoring import selectors, services
 from scoring.domain.errors import DomainError
-from scoring.messages import translate
+from scoring.hall.origin import Origin
 from scoring.models import Evening, Round, Seating, Session
-from scoring.origin import Origin
-from scoring.parsing import ascii_int
 from scoring.templatetags import grids
 from scoring.views.access import helper_required, leader_required
 from scoring.views.common import evening_or_404 as _evening
+from scoring.web import links, screen_cache
+from scoring.web.messages import translate
+from scoring.web.parsing import ascii_int
 
 POLL_SECONDS = 5
 #: The grid of a poll may be this old while deals arrive (seconds, below POLL_SECONDS); the
@@ -84,23 +85,23 @@ def _dashboard(
     return render(request, "organiser/live.html", context), version, at
 
 
+def _poll_floor(request: HttpRequest) -> float:
+    """The grid of an htmx poll may lag :data:`POLL_FLOOR_SECONDS`; the page itself never."""
+    return POLL_FLOOR_SECONDS if request.htmx and not request.htmx.history_restore_request else 0
+
+
 @helper_required
 @require_safe
-def live_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
+@screen_cache.conditional(private=True, floor=_poll_floor)
+def live_dashboard(request: HttpRequest, screen: screen_cache.Screen) -> HttpResponse:
     """Tables x rounds with each one's state; the grid reloads itself every few seconds (a poll
-    that finds the evening unchanged gets 304, scoring.screen_cache). While deals arrive, the
+    that finds the evening unchanged gets 304, scoring.web.screen_cache). While deals arrive, the
     grid of the polls is recomputed at most every :data:`POLL_FLOOR_SECONDS` for all screens."""
-    # The whole evening in the query that reads its version: a poll that gets the grid (most of
-    # them while deals arrive) needs it, and on PostgreSQL each query is a round trip.
-    evening = _evening(pk)
-    variant = screen_cache.organiser_variant(request)
-    poll = bool(request.htmx) and not request.htmx.history_restore_request
-    floor = POLL_FLOOR_SECONDS if poll else 0
-    if unchanged := screen_cache.not_modified(request, evening.version, variant, floor=floor, private=True):
-        return unchanged
+    evening = screen.evening
     sessions = _sessions(evening)
-    response, version, at = _dashboard(request, evening, sessions, _chosen_session(request, sessions), floor)
-    return screen_cache.tagged(response, version, variant, at=at if floor else 0, private=True)
+    response, version, at = _dashboard(request, evening, sessions, _chosen_session(request, sessions), screen.floor)
+    screen.version, screen.at = version, at if screen.floor else 0
+    return response
 
 
 def _back(request: HttpRequest, evening: Evening, session: Session | None) -> HttpResponse:

@@ -1,7 +1,7 @@
 """Anmeldungen (Turnierleitung only): the club's organiser logins and their roles.
 
 Create a login (name, password twice, role), give a login a new password, change its role
-(Turnierleitung or Helfer), deactivate or reactivate it. Writes go through ``scoring.accounts``;
+(Turnierleitung or Helfer), deactivate or reactivate it. Writes go through ``scoring.services.accounts``;
 Django's password validators apply; the club cannot lock itself out (the last Turnierleitung
 stays). A refused change shows why and changes nothing.
 """
@@ -18,11 +18,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from scoring import accounts
-from scoring.messages import translate
-from scoring.roles import HELPER, LEADER, role_of
+from scoring.hall.roles import HELPER, LEADER, role_of
+from scoring.services import accounts
 from scoring.validators import validate_no_bidi_controls
 from scoring.views.access import logins_required
+from scoring.web.messages import translate
 
 ROLE_FIELD_CHOICES = [
     (LEADER, gettext_lazy("Turnierleitung (everything)")),

@@ -8,8 +8,8 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from scoring.domain.rulesets import SCHWESING, rule_set
-from scoring.guide import GUIDE_FILES, LANGUAGE_PARAMETER, guide_language, load_guide
 from scoring.views.tablets import code_arithmetic
+from scoring.web.guide import GUIDE_FILES, LANGUAGE_PARAMETER, guide_language, load_guide
 
 
 @require_safe
@@ -23,7 +23,7 @@ def help_page(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def guide_page(request: HttpRequest) -> HttpResponse:
-    """The organiser's guide (``docs/organiser-guide.<language>.md``, :mod:`scoring.guide`) in the
+    """The organiser's guide (``docs/organiser-guide.<language>.md``, :mod:`scoring.web.guide`) in the
     app's layout: in the reader's language, or the one asked for (``?sprache=en``, the guide's
     links between its two languages); 404 when the docs hold no guide."""
     asked = request.GET.get(LANGUAGE_PARAMETER)

@@ -19,15 +19,16 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from scoring import selectors, services, throttle
-from scoring.client_address import client_address
+from scoring import selectors, services
 from scoring.domain.errors import DomainError
 from scoring.domain.rules import other_team
 from scoring.domain.rulesets import DRAW
 from scoring.forms import DealForm
-from scoring.messages import translate
+from scoring.hall import throttle
+from scoring.hall.client_address import client_address
 from scoring.models import Table
-from scoring.parsing import ascii_int
+from scoring.web.messages import translate
+from scoring.web.parsing import ascii_int
 
 # Answers the page's own script swaps in (htmx): saved (200), conflict (409), form errors (422).
 CONFLICT, UNPROCESSABLE = 409, 422
@@ -50,8 +51,8 @@ def _table(request: HttpRequest, token: str) -> Table | HttpResponse:
 
     A valid link always opens its table, whatever came from the device before; only wrong links
     are counted and only wrong links are refused. They are counted per device
-    (``scoring.client_address``) in the database, shared by every worker process
-    (``scoring.throttle``: ``TABLE_LINK_FAILURE_LIMIT`` at once, then one more every
+    (``scoring.hall.client_address``) in the database, shared by every worker process
+    (``scoring.hall.throttle``: ``TABLE_LINK_FAILURE_LIMIT`` at once, then one more every
     ``TABLE_LINK_FAILURE_WINDOW / TABLE_LINK_FAILURE_LIMIT`` seconds). A counted wrong link answers
     404, one beyond the limit 429 ("please wait"), so links cannot be guessed by trying. The count
     decides atomically: of wrong links sent at the same moment from several workers, exactly the

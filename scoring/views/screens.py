@@ -3,20 +3,20 @@
 
 from __future__ import annotations
 
-import time
 from datetime import UTC, datetime
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
-from scoring import links, screen_cache, selectors, tiebreak_labels
+from scoring import selectors
 from scoring.domain.names import initial
 from scoring.models import Evening, Player
-from scoring.parsing import ascii_int
 from scoring.views.common import evening_or_404
+from scoring.web import links, screen_cache, tiebreak_labels
+from scoring.web.parsing import ascii_int
 
 RANKING_POLL_SECONDS = 10
 SEAT_POLL_SECONDS = 15
@@ -28,12 +28,12 @@ def _partial(request: HttpRequest) -> bool:
 
 def _evening(request: HttpRequest, pk: int) -> Evening:
     """The evening of a public page: the one the language middleware read with its version
-    (:func:`scoring.screen_cache.room_evening`, no second query), else the friendly 404."""
+    (:func:`scoring.web.screen_cache.room_evening`, no second query), else the friendly 404."""
     return screen_cache.room_evening(request, pk) or evening_or_404(pk)
 
 
 def _screen_data(evening: Evening, hidden: bool) -> dict:
-    """What the ranking screen shows, for the shared cache (scoring.screen_cache)."""
+    """What the ranking screen shows, for the shared cache (scoring.web.screen_cache)."""
     rows = [] if hidden else selectors.evening_ranking(evening)
     names = selectors.evening_display_names(evening.pk) if rows else {}
     return {
@@ -48,28 +48,21 @@ def _screen_data(evening: Evening, hidden: bool) -> dict:
 
 
 @require_safe
-def ranking_screen(request: HttpRequest, pk: int) -> HttpResponse:
+@screen_cache.conditional(floor=screen_cache.FLOOR_SECONDS)
+def ranking_screen(request: HttpRequest, screen: screen_cache.Screen) -> HttpResponse:
     """The evening's ranking in large type for a projector; says only "announced at the end"
     while the organiser hides it. ``?top=N`` shows the first N places only.
 
     Computed at most every ``screen_cache.FLOOR_SECONDS`` for all screens together; a poll that
-    finds nothing newer answers 304 (scoring.screen_cache)."""
-    state = screen_cache.evening_state(request, pk)
-    if state is None:
-        raise Http404
-    # Hiding or revealing the ranking is never held back by the floor: it is part of the variant.
-    version, hidden = state
-    variant = screen_cache.public_variant(request, hidden)
-    floor = screen_cache.FLOOR_SECONDS
-    if unchanged := screen_cache.not_modified(request, version, variant, floor=floor):
-        return unchanged
-    evening = _evening(request, pk)
+    finds nothing newer answers 304 (scoring.web.screen_cache)."""
+    evening, floor = screen.evening, screen.floor
+    hidden = evening.ranking_hidden
 
     def data() -> screen_cache.Computed:
         return screen_cache.computed(
             "ranking_screen",
-            pk,
-            version,
+            evening.pk,
+            evening.version,
             lambda: _screen_data(evening, hidden),
             variant=f"{hidden}:{get_language()}",
             floor=floor,
@@ -82,12 +75,14 @@ def ranking_screen(request: HttpRequest, pk: int) -> HttpResponse:
             html = render_to_string("public/_ranking_screen.html", _screen_context(request, evening, result), request)
             return screen_cache.Computed(result.version, result.at, html)
 
-        page = screen_cache.computed("ranking_screen_html", pk, version, fragment, variant=variant, floor=floor)
-        response = HttpResponse(page.value)
-    else:
-        page = data()
-        response = render(request, "public/ranking_screen.html", _screen_context(request, evening, page))
-    return screen_cache.tagged(response, page.version, variant, at=page.at)
+        page = screen.shows(
+            screen_cache.computed(
+                "ranking_screen_html", evening.pk, evening.version, fragment, variant=screen.variant or "", floor=floor
+            )
+        )
+        return HttpResponse(page.value)
+    page = screen.shows(data())
+    return render(request, "public/ranking_screen.html", _screen_context(request, evening, page))
 
 
 def _screen_context(request: HttpRequest, evening: Evening, data: screen_cache.Computed) -> dict:
@@ -107,27 +102,12 @@ def _screen_context(request: HttpRequest, evening: Evening, data: screen_cache.C
     }
 
 
-def _seat_page(request: HttpRequest, pk: int, view) -> HttpResponse:
-    """A "Where do I sit?" page with its ETag: 304 while the evening has not changed, or while
-    the client's copy is younger than ``screen_cache.FLOOR_SECONDS``."""
-    version = screen_cache.evening_version(request, pk)
-    if version is None:
-        raise Http404
-    variant = screen_cache.public_variant(request)
-    floor = screen_cache.FLOOR_SECONDS
-    if unchanged := screen_cache.not_modified(request, version, variant, floor=floor):
-        return unchanged
-    at = time.time()
-    return screen_cache.tagged(view(_evening(request, pk)), version, variant, at=at)
-
-
 @require_safe
-def seat_finder(request: HttpRequest, pk: int) -> HttpResponse:
-    """Every player of the current session A to Z as big buttons, with a search box."""
-    return _seat_page(request, pk, lambda evening: _seat_finder(request, evening))
-
-
-def _seat_finder(request: HttpRequest, evening: Evening) -> HttpResponse:
+@screen_cache.conditional(floor=screen_cache.FLOOR_SECONDS)
+def seat_finder(request: HttpRequest, screen: screen_cache.Screen) -> HttpResponse:
+    """Every player of the current session A to Z as big buttons, with a search box (304 while the
+    evening has not changed, or while the client's copy is younger than the floor)."""
+    evening = screen.evening
     session = selectors.latest_session(evening)
     players = selectors.session_players(session) if session is not None else []
     query = request.GET.get("q", "").strip()[:100]
@@ -146,12 +126,10 @@ def _seat_finder(request: HttpRequest, evening: Evening) -> HttpResponse:
 
 
 @require_safe
-def seat(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
+@screen_cache.conditional(floor=screen_cache.FLOOR_SECONDS)
+def seat(request: HttpRequest, screen: screen_cache.Screen, player_pk: int) -> HttpResponse:
     """One player's table, partner and opponents in the round being played and the next one."""
-    return _seat_page(request, pk, lambda evening: _seat(request, evening, player_pk))
-
-
-def _seat(request: HttpRequest, evening: Evening, player_pk: int) -> HttpResponse:
+    evening = screen.evening
     session = selectors.latest_session(evening)
     players = {p.pk: p for p in selectors.session_players(session)} if session is not None else {}
     player = players.get(player_pk)

@@ -17,15 +17,15 @@ from scoring import selectors, services
 from scoring.documents.season import build_season_ranking, season_ranking_name
 from scoring.domain.errors import DomainError
 from scoring.domain.season import DEFAULT_PLACEMENT_POINTS
-from scoring.exports import EXPORT_FORMATS, dataset_response
 from scoring.forms import SeasonForm
-from scoring.messages import translate
 from scoring.models import Evening, Player, Season, SeasonEvening
 from scoring.tables import season_evening_heading, season_export
-from scoring.tiebreak_labels import LABELS, ahead_note
+from scoring.transfer.exports import EXPORT_FORMATS, dataset_response
 from scoring.views.access import helper_required, leader_required
 from scoring.views.documents import pdf_response
 from scoring.views.players import player_history_context
+from scoring.web.messages import translate
+from scoring.web.tiebreak_labels import LABELS, ahead_note
 
 
 @helper_required

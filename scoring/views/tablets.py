@@ -1,15 +1,15 @@
 """Getting the tablets to their tables.
 
 - ``/tablet/`` (public, short, printed on the table cards): the scorer picks the table number and
-  types the table's short code (``scoring.table_codes``); the tablet then opens the table's page
+  types the table's short code (``scoring.hall.table_codes``); the tablet then opens the table's page
   and remembers it (a cookie), so ``/tablet/`` and the home-screen icon lead straight back to the
   table in every round and session. Only tables of the evenings being played open
   (``scoring.selectors.tablets``).
 - "Tablets einrichten" (Helfer and Turnierleitung): every table large with its QR code (the table
   link), its short code, the stopped devices (with "Unlock"), and the table cards to print.
 
-Wrong codes are counted per device (``scoring.client_address``) in the database
-(``scoring.throttle``, shared by every worker): ``TABLE_CODE_DEVICE_LIMIT`` at once, then one more
+Wrong codes are counted per device (``scoring.hall.client_address``) in the database
+(``scoring.hall.throttle``, shared by every worker): ``TABLE_CODE_DEVICE_LIMIT`` at once, then one more
 every ``TABLE_CODE_WINDOW / TABLE_CODE_DEVICE_LIMIT`` seconds, as the count decays. A device at the
 limit is stopped, whatever it types, until a wrong code is forgotten or a Helfer unlocks it. Every
 try is counted before the code is looked at (tries sent at the same moment cannot slip past the
@@ -25,22 +25,26 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from scoring import links, selectors, throttle
-from scoring.client_address import client_address
+from scoring import selectors, services
 from scoring.documents.table_cards import build_table_cards, table_cards_name
-from scoring.models import Table
-from scoring.parsing import ascii_int
-from scoring.qr import qr_svg
+from scoring.hall import throttle
+from scoring.hall.client_address import client_address
+from scoring.hall.table_codes import ALPHABET, CODE_SPACE, LENGTH, display, normalise
+from scoring.models import Evening, Table
 from scoring.selectors.tablets import RECENT_DRAW
-from scoring.table_codes import ALPHABET, CODE_SPACE, LENGTH, display, normalise
-from scoring.views.access import helper_required
+from scoring.views.access import helper_required, leader_required
 from scoring.views.common import evening_or_404
+from scoring.views.common import evening_or_404 as _evening
 from scoring.views.documents import pdf_response
+from scoring.web import links
+from scoring.web.parsing import ascii_int
+from scoring.web.qr import qr_svg
 
 COOKIE = "bruus_tablet"
 DEVICE_KEY = "table-code:device:"
@@ -252,3 +256,32 @@ def code_arithmetic() -> dict:
         "devices": devices,
         "many_devices_odds": round(CODE_SPACE / (tries_per_device * evenings * devices)),
     }
+
+
+def table_links(request: HttpRequest, evening: Evening) -> list[tuple[int, str, str]]:
+    """(table number, the table's link for the tablet, the form's address for a new link) per
+    table; each address reversed once and filled in per table (250 tables at 1,000 players)."""
+    base = links.base_url(request)
+    scorer = reverse("scorer:table", args=["TOKEN"])
+    renew = reverse("organiser:table_link_regenerate", args=[evening.pk, 987654321])
+    return [
+        (number, base + scorer.replace("TOKEN", token), renew.replace("987654321", str(number)))
+        for number, token in evening.tables.order_by("number").values_list("number", "token")
+    ]
+
+
+@leader_required
+@require_POST
+def table_link_regenerate(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Replace a table's private link and code (lost tablet): the old ones stop working at once."""
+    evening = _evening(pk)
+    table = get_object_or_404(evening.tables, number=number)
+    services.regenerate_table_link(table_id=table.pk)
+    messages.success(
+        request,
+        _("Table %(number)s has a new link and code. The old ones no longer work; open the new link on the tablet.")
+        % {"number": number},
+    )
+    if request.POST.get("next") == "tablets":
+        return redirect(reverse("organiser:tablets", kwargs={"pk": evening.pk}) + f"#tisch-{number}")
+    return redirect(reverse("organiser:evening_detail", kwargs={"pk": evening.pk}) + "#links")

@@ -13,8 +13,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from scoring import backup
-from scoring.filenames import GERMAN_LETTERS
 from scoring.models import Evening
+from scoring.transfer.filenames import GERMAN_LETTERS
 
 
 def default_path(evening: Evening | None) -> Path:

@@ -2,8 +2,8 @@
 
 from django.core.management.base import BaseCommand
 
-from scoring.demo import DEMO_EVENING, DEMO_PASSWORD, DEMO_SEASON, DEMO_USER
 from scoring.models import Evening, Season
+from scoring.setup.demo import DEMO_EVENING, DEMO_PASSWORD, DEMO_SEASON, DEMO_USER
 
 
 class Command(BaseCommand):

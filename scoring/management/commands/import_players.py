@@ -11,9 +11,9 @@ from django.utils.translation import gettext as _
 
 from scoring import services
 from scoring.domain.player_import import PlayerFileError
-from scoring.messages import translate
 from scoring.models import Evening
-from scoring.player_files import parse_player_file
+from scoring.transfer.player_files import parse_player_file
+from scoring.web.messages import translate
 
 
 class Command(BaseCommand):

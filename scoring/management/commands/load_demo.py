@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand
 
-from scoring.demo import load_demo
+from scoring.setup.demo import load_demo
 
 
 class Command(BaseCommand):

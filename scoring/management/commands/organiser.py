@@ -13,8 +13,8 @@ import getpass
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring import accounts
-from scoring.roles import HELPER, LEADER
+from scoring.hall.roles import HELPER, LEADER
+from scoring.services import accounts
 
 
 class Command(BaseCommand):

@@ -11,7 +11,7 @@ from django.utils import formats, translation
 from django.utils.translation import gettext as _
 
 from scoring import backup
-from scoring.messages import translate
+from scoring.web.messages import translate
 
 
 class Command(BaseCommand):

@@ -1,6 +1,6 @@
 """``manage.py startcheck``: may this database be served to the hall (``make serve``)?
 
-Exit status 0 when yes; otherwise prints why (German and English, see ``scoring.startup``) and
+Exit status 0 when yes; otherwise prints why (German and English, see ``scoring.setup.startup``) and
 exits with status 1: first whether the data can be kept (the data folder takes a file, an SQLite
 database can be written and passes ``PRAGMA quick_check``), then the logins (no demo password, an
 organiser login). ``bruus-turnier serve`` runs it before starting the server.
@@ -9,7 +9,7 @@ organiser login). ``bruus-turnier serve`` runs it before starting the server.
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError
 
-from scoring.startup import refusal_text, start_problems, storage_problems
+from scoring.setup.startup import refusal_text, start_problems, storage_problems
 
 
 class Command(BaseCommand):

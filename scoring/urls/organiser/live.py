@@ -1,0 +1,14 @@
+"""The room during the evening: the live state of every table, locks, closing a session, the public
+ranking's visibility and confirmation on a team's behalf."""
+
+from django.urls import path
+
+from scoring.views import live
+
+urlpatterns = [
+    path("abende/<int:pk>/live/", live.live_dashboard, name="live"),
+    path("abende/<int:pk>/runde/<int:round_pk>/sperren/", live.round_lock, name="round_lock"),
+    path("abende/<int:pk>/durchgang/<int:number>/schliessen/", live.session_close, name="session_close"),
+    path("abende/<int:pk>/rangliste-anzeige/", live.ranking_visibility, name="ranking_visibility"),
+    path("tischrunde/<int:pk>/bestaetigen/", live.seating_confirm, name="seating_confirm"),
+]

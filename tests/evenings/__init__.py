@@ -1,0 +1,1 @@
+"""Tests of whole evenings end to end, per rule set."""

@@ -1,0 +1,45 @@
+"""The layers stay apart: the pure domain reads no files and imports no Django, and the models
+do not import the spreadsheet reader (a name's match key comes from ``scoring.domain.names``)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _loaded(code: str) -> set[str]:
+    """The modules loaded after running ``code`` in a fresh interpreter."""
+    script = f"{code}\nimport sys\nprint('\\n'.join(sys.modules))"
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"DJANGO_SETTINGS_MODULE": "bruus_tournament.settings", "PATH": "/usr/bin:/bin"},
+    ).stdout
+    return set(out.split())
+
+
+def test_the_player_list_rules_read_no_files():
+    loaded = _loaded("import scoring.domain.player_import")
+    assert not loaded & {"openpyxl", "csv", "zipfile", "django", "scoring.transfer.player_files"}
+
+
+def test_the_models_do_not_import_the_spreadsheet_reader():
+    loaded = _loaded("import django\ndjango.setup()\nimport scoring.models")
+    assert "scoring.models" in loaded
+    assert not loaded & {"scoring.transfer.player_files", "scoring.domain.player_import", "openpyxl"}
+
+
+# Django's conventional modules of an app; everything else lives in a package named for what it is
+# (scoring.web, scoring.hall, scoring.transfer, scoring.setup, the domain, services, selectors…).
+CONVENTIONAL_MODULES = {"__init__.py", "admin.py", "apps.py", "forms.py", "models.py", "tables.py", "validators.py"}
+
+
+def test_the_root_of_the_app_holds_only_djangos_conventional_modules():
+    loose = {path.name for path in (ROOT / "scoring").glob("*.py")} - CONVENTIONAL_MODULES
+    assert not loose, f"modules without a package: {sorted(loose)}"

@@ -1,0 +1,87 @@
+"""Settings from the environment: the database in use, and wrong values stopping the start."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.django_db
+def test_the_database_is_the_one_the_environment_names():
+    url = os.environ.get("DATABASE_URL", "")
+    expected = "postgresql" if url.startswith(("postgres://", "postgresql://")) else "sqlite"
+    assert connection.vendor == expected
+    if expected == "sqlite":
+        # In-memory test databases cannot use WAL; the configured init command asks for it.
+        assert "journal_mode=WAL" in connection.settings_dict["OPTIONS"]["init_command"]
+    # One connection per gunicorn thread, kept and checked before reuse (README "How far one
+    # laptop carries": a connection per request cost PostgreSQL 0.7 cores at 300 players).
+    assert (settings.DATABASES["default"]["CONN_MAX_AGE"], settings.DATABASES["default"]["CONN_HEALTH_CHECKS"]) == (
+        600,
+        True,
+    )
+
+
+def run_check(**environ):
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SECRET_KEY", "DEBUG")}
+    env.update(environ)
+    return subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True)
+
+
+@pytest.mark.parametrize(
+    ("environ", "named"),
+    [
+        ({"DEBUG": "vielleicht"}, "DEBUG"),
+        ({"SECRET_KEY": "kurz"}, "SECRET_KEY"),
+        ({"DATABASE_URL": "mysql://x@y/z"}, "DATABASE_URL"),
+        ({"CSRF_TRUSTED_ORIGINS": "192.168.1.20:8000"}, "CSRF_TRUSTED_ORIGINS"),
+        ({"USE_TLS": "ja bitte"}, "USE_TLS"),
+        ({"CONN_MAX_AGE": "zehn Minuten"}, "CONN_MAX_AGE"),
+        ({"CONN_MAX_AGE": "-1"}, "CONN_MAX_AGE"),
+        ({"TRUSTED_PROXY_COUNT": "zwei"}, "TRUSTED_PROXY_COUNT"),
+        ({"TRUSTED_PROXY_COUNT": "-1"}, "TRUSTED_PROXY_COUNT"),
+        ({"TRUSTED_PROXY_COUNT": "11"}, "TRUSTED_PROXY_COUNT"),
+        ({"RESTORE_MAX_MB": "0"}, "RESTORE_MAX_MB"),
+        ({"RESTORE_MAX_MB": "viel"}, "RESTORE_MAX_MB"),
+    ],
+)
+def test_wrong_settings_stop_the_start_naming_the_setting(environ, named):
+    result = run_check(**environ)
+    assert result.returncode == 2
+    assert named in result.stderr and "Traceback" not in result.stderr
+
+
+def test_deploy_check_is_clean_in_production_mode():
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env={
+            **{k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"},
+            "DEBUG": "false",
+            "SECRET_KEY": "x" * 20 + "abcdefghijklmnopqrstuvwxyz0123456789",
+        },
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_sqlite_file_database_runs_in_wal_mode(tmp_path):
+    import sqlite3
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE")}
+    env["DATA_DIR"] = str(tmp_path)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    mode = sqlite3.connect(tmp_path / "bruus.sqlite3").execute("PRAGMA journal_mode").fetchone()[0]
+    assert mode == "wal"

@@ -1,0 +1,225 @@
+"""Where every player sits, from the one history loader (``selectors/history.py``): the printed
+route cards and table list, the player's seat page and the tablet's "where everyone sits next",
+also after a replacement; their query counts do not grow with the number of players."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from scoring import selectors, services
+from scoring.documents.data import load_session_plan, partner_of, seats_by_player
+from scoring.models import Seating
+from scoring.selectors.history import evening_history
+from tests.conftest import make_evening
+from tests.services.test_draw_wishes import play_round
+
+
+def _url(token: str) -> str:
+    return f"http://127.0.0.1/t/{token}/"
+
+
+def _replaced(players: int = 17):
+    """An evening whose session sit-out player replaces a leaver from round 2 on."""
+    evening = make_evening(players)
+    session = services.draw_session(evening=evening, seed=6)
+    sitter = session.sitout_player
+    play_round(session, 1)
+    team = session.partnerships.order_by("number").first()
+    leaver, partner = team.player_1, team.player_2
+    services.replace_player(session_id=session.pk, leaving_id=leaver.pk, replacement_id=sitter.pk)
+    return evening, session, sitter, leaver, partner
+
+
+def _seats(plan, player_id):
+    return next(seats for ref, seats in seats_by_player(plan).items() if ref.id == player_id)
+
+
+@pytest.mark.django_db
+def test_every_player_has_one_seat_per_round_in_the_documents():
+    evening = make_evening(19)
+    session = services.draw_session(evening=evening, seed=2)
+    plan = load_session_plan(evening, 1, scorer_url=_url)
+    seats = seats_by_player(plan)
+    assert {ref.id for ref in seats} == {p.pk for p in selectors.session_players(session)}
+    rounds = evening.rounds_per_session
+    for player_seats in seats.values():
+        assert [s.round for s in player_seats] == list(range(1, rounds + 1))
+    sitter = next(ref for ref in seats if ref.id == session.sitout_player_id)
+    assert all(s.sits_out and s.partner is None for s in seats[sitter])
+    assert partner_of(plan)[sitter] is None
+    # At each table: the four players, partners opposite, the other two as opponents.
+    first = Seating.objects.select_related("team_a", "team_b", "table").filter(round__session=session).first()
+    a1, a2 = first.team_a.player_1_id, first.team_a.player_2_id
+    seat = next(s for s in _seats(plan, a1) if s.round == first.round.number)
+    assert seat.table == first.table.number and seat.partner.id == a2
+    assert {p.id for p in seat.opponents} == {first.team_b.player_1_id, first.team_b.player_2_id}
+
+
+@pytest.mark.django_db
+def test_a_replacements_route_card_and_table_list_are_right():
+    """The session's sit-out player replaces a leaver from round 2: they sit out round 1 and
+    play at a table from round 2 (once a round, not also "sits out"); the leaver's card ends with
+    round 1; both partners are named right."""
+    evening, session, sitter, leaver, partner = _replaced()
+    plan = load_session_plan(evening, 1, scorer_url=_url)
+    rounds = evening.rounds_per_session
+    replacement = _seats(plan, sitter.pk)
+    assert [s.round for s in replacement] == list(range(1, rounds + 1))
+    assert replacement[0].sits_out
+    assert all(not s.sits_out and s.partner.id == partner.pk for s in replacement[1:])
+    assert [s.round for s in _seats(plan, leaver.pk)] == [1]
+    assert all(s.partner.id == (leaver.pk if s.round == 1 else sitter.pk) for s in _seats(plan, partner.pk))
+    partners = {ref.id: p.id if p else None for ref, p in partner_of(plan).items()}
+    assert partners[sitter.pk] == partner.pk
+    assert partners[partner.pk] == sitter.pk
+    assert partners[leaver.pk] == partner.pk
+    # The table list says "sits out this whole session" only in the round they sat out.
+    assert [r.session_sitter_sits_out for r in plan.rounds] == [True] + [False] * (rounds - 1)
+
+
+@pytest.mark.django_db
+def test_a_replacements_route_card_pdf(organiser_client):
+    from tests.documents.test_documents import get_pdf
+
+    evening, session, sitter, leaver, partner = _replaced()
+    _, _, pages, _ = get_pdf(organiser_client, "route_cards_pdf", evening.pk, 1)
+    text = "\n".join(pages)
+    card = text[text.index(sitter.name) :].split("Laufzettel")[0]
+    assert f"Partner: {partner.name}" in card
+    assert "Sie setzen den ganzen Durchgang aus" not in card
+    assert card.count("Runde 2") == 1 and "setzt aus" in card  # round 1 sat out, round 2 at a table
+
+
+@pytest.mark.django_db
+def test_the_seat_page_of_a_replacement(client):
+    evening, session, sitter, leaver, partner = _replaced()
+    seats = selectors.player_seats(session, sitter)
+    assert seats.current.round == 2 and not seats.current.sits_out
+    assert seats.current.partner == partner
+    seating = Seating.objects.get(round__session=session, round__number=2, table__number=seats.current.table)
+    opponents = (
+        seating.team_b if partner.pk in (seating.team_a.player_1_id, seating.team_a.player_2_id) else seating.team_a
+    )
+    assert set(seats.current.opponents) == {opponents.player_1, opponents.player_2}
+    # The leaver has finished: their only round is confirmed.
+    assert selectors.player_seats(session, leaver).session_done
+
+
+@pytest.mark.django_db
+def test_next_seats_on_the_tablet_follow_the_replacement():
+    evening, session, sitter, leaver, partner = _replaced()
+    seating = (
+        Seating.objects.filter(round__session=session, round__number=1).filter(team_a__player_1=leaver).first()
+        or Seating.objects.filter(round__session=session, round__number=1).filter(team_b__player_1=leaver).first()
+    )
+    nexts = {n.player.pk: n for n in selectors.next_seats(seating)}
+    assert nexts[partner.pk].partner == sitter and nexts[partner.pk].table is not None
+    assert nexts[leaver.pk].sits_out and nexts[leaver.pk].partner is None
+    second = Seating.objects.filter(round__session=session, round__number=2).first()
+    for n in selectors.next_seats(second):
+        assert not n.not_drawn and n.seat.round == 3
+
+
+@pytest.mark.django_db
+def test_after_the_last_round_the_next_session_or_not_drawn():
+    evening = make_evening(16)
+    session = services.draw_session(evening=evening, seed=1)
+    last = Seating.objects.filter(round__session=session, round__number=evening.rounds_per_session).first()
+    assert all(n.not_drawn and not n.sits_out for n in selectors.next_seats(last))
+    for number in range(1, evening.rounds_per_session + 1):
+        play_round(session, number)
+    services.draw_session(evening=evening, seed=2)
+    seats = selectors.next_seats(last)
+    assert all(n.seat.session == 2 and n.seat.round == 1 and n.table for n in seats)
+
+
+def _whole_round_seats(seating: Seating) -> dict[int, tuple]:
+    """Player id -> (table, partner ids) in the round after ``seating``'s, worked out from that
+    whole round (the history of every table)."""
+    after = seating.round.session.rounds.get(number=seating.round.number + 1)
+    seats = evening_history(seating.round.session.evening, rounds=(after.pk,)).rounds[0].seats()
+    return {pid: (s.table, s.partners) for pid, s in seats.items()}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("players", "rule_set", "replaced"),
+    [(17, "", False), (18, "", False), (17, "", True), (31, "braeus6", False)],
+    ids=["sit-out-player", "sit-out-partnership", "replacement", "six-handed"],
+)
+def test_next_seats_read_from_the_tables_players_alone_are_those_of_the_whole_round(players, rule_set, replaced):
+    """The tablet reads "where everyone sits next" from the tables of its own players only (issue
+    15: not the whole round of 1,000 players for every tablet): for every table of round 1, each
+    player's next table, partners and opponents are those the whole round gives, with a session
+    sit-out player, a round's sit-out partnership, a replacement and teams of three."""
+    if replaced:
+        evening, session, *_ = _replaced(players)
+    else:
+        evening = make_evening(players, rule_set=rule_set) if rule_set else make_evening(players)
+        session = services.draw_session(evening=evening, seed=3)
+        play_round(session, 1)
+    seatings = list(Seating.objects.filter(round__session=session, round__number=1))
+    assert seatings
+    for seating in seatings:
+        whole = _whole_round_seats(seating)
+        for next_seat in selectors.next_seats(seating):
+            seat = next_seat.seat
+            got = None if seat is None else (seat.table, tuple(p.pk for p in seat.partners))
+            assert got == whole.get(next_seat.player.pk), next_seat.player
+    # What was read: only the (at most two) tables of one table's two teams, not the whole round.
+    after = session.rounds.get(number=2)
+    players = [*seatings[0].team_a.player_ids, *seatings[0].team_b.player_ids]
+    read = evening_history(evening, rounds=(after.pk,), players=players).rounds[0]
+    assert 1 <= len(read.tables) <= 2 < len(seatings)
+
+
+def _evening_of(players: int):
+    evening = make_evening(players, name=f"Abend {players}")
+    session = services.draw_session(evening=evening, seed=1)
+    play_round(session, 1)
+    return evening, session
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("players", [16, 61])
+def test_seat_queries_do_not_grow_with_players(django_assert_num_queries, players):
+    evening, session = _evening_of(players)
+    player = selectors.session_players(session)[-1]
+    seating = Seating.objects.select_related(
+        "round__session__evening", "team_a__player_1", "team_a__player_2", "team_b__player_1", "team_b__player_2"
+    ).filter(round__session=session, round__number=1)[0]
+    session = selectors.latest_session(evening)
+    session.evening  # noqa: B018 (loaded by the view already)
+    with django_assert_num_queries(5):
+        selectors.player_seats(session, player)
+    with django_assert_num_queries(6):  # the next round, its history (4), the partners' names
+        selectors.next_seats(seating)
+    with django_assert_num_queries(5):
+        load_session_plan(evening, 1, scorer_url=_url)
+    with django_assert_num_queries(6):
+        load_session_plan(evening, 1, scorer_url=_url, with_deals=True)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("players", [13, 62])
+def test_sixhanded_seat_queries_do_not_grow_with_players(django_assert_num_queries, client, players):
+    """Six-handed Bräus (teams of three): the seat page and "where everyone sits next" name two
+    partners and three opponents, with as many queries as with four players a table."""
+    evening = make_evening(players, name=f"Bräus {players}", rule_set="braeus6")
+    session = services.draw_session(evening=evening, seed=1)
+    play_round(session, 1)
+    seating = Seating.objects.select_related(
+        "round__session__evening", *(f"team_{t}__player_{n}" for t in "ab" for n in (1, 2, 3))
+    ).filter(round__session=session, round__number=1)[0]
+    player = seating.team_a.player_1
+    session = selectors.latest_session(evening)
+    session.evening  # noqa: B018 (loaded by the view already)
+    with django_assert_num_queries(5):
+        seats = selectors.player_seats(session, player)
+    assert len(seats.current.partners) == 2 and len(seats.current.opponents) == 3
+    with django_assert_num_queries(6):
+        following = selectors.next_seats(seating)
+    assert len(following) == 6 and all(len(seat.partners) == 2 for seat in following if seat.table)
+    page = client.get(reverse("public:seat", args=[evening.pk, player.pk])).content.decode()
+    assert "Partner:" in page and " &amp; ".join(p.name for p in seats.current.opponents) in page
