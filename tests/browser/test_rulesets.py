@@ -11,7 +11,6 @@ from playwright.sync_api import expect
 from scoring import services
 from scoring.domain.rulesets import BRAEUS, TREIA
 from scoring.models import Deal, DrawnDeal, Seating, Table
-from tests.conftest import make_evening
 from tests.browser.test_table import (
     MIN_TOUCH_TARGET_PX,
     PHONE,
@@ -23,6 +22,7 @@ from tests.browser.test_table import (
     open_table,
     tap,
 )
+from tests.conftest import make_evening
 
 pytestmark = pytest.mark.browser
 

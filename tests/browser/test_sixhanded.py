@@ -11,7 +11,6 @@ from playwright.sync_api import expect
 from scoring import services
 from scoring.domain.rulesets import BRAEUS6
 from scoring.models import Deal, DrawnDeal, Player, Seating, Table
-from tests.conftest import make_evening
 from tests.browser.test_rulesets import check_layout, two_taps
 from tests.browser.test_table import (
     PHONE,
@@ -21,6 +20,7 @@ from tests.browser.test_table import (
     new_context,  # noqa: F401  (the fixture)
     open_table,
 )
+from tests.conftest import make_evening
 
 pytestmark = pytest.mark.browser
 

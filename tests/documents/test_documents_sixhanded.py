@@ -16,8 +16,8 @@ import pytest
 from scoring import services
 from scoring.models import Round
 from tests.conftest import make_evening
-from tests.six_handed import draw_six_handed, session_sitters, team_names
 from tests.documents.test_documents import alphabetical, get_pdf, lines_of, seatings, squeeze
+from tests.six_handed import draw_six_handed, session_sitters, team_names
 
 
 def six_handed_evening(players: int):

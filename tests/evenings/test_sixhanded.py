@@ -26,8 +26,8 @@ from scoring.hall.origin import Origin
 from scoring.models import DrawnDeal, Evening, Partnership, Round, Seating, Session
 from scoring.services import ServiceError
 from tests.conftest import make_evening
-from tests.services.test_draw_wishes import play_round
 from tests.evenings.test_schwesing import one_decimal
+from tests.services.test_draw_wishes import play_round
 
 SELECT = (
     "table",

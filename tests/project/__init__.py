@@ -1,1 +1,2 @@
-"""Tests of the project itself: the command line, the wheel, settings, start checks, processes, docs, layers, limits."""
+"""Tests of the project itself: the command line, the wheel, settings, start checks, processes,
+docs, layers, limits."""

@@ -1,1 +1,2 @@
-"""Tests of the writes: draw, deals, confirmation, wishes, merge, rule sets, tie-breaks, seasons, untrusted input."""
+"""Tests of the writes: draw, deals, confirmation, wishes, merge, rule sets, tie-breaks, seasons,
+untrusted input."""

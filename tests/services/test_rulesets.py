@@ -16,8 +16,8 @@ from scoring.domain.rulesets import BOCK, BRAEUS, DRAW, RINGKOBING, SCHWESING, T
 from scoring.hall.origin import Origin
 from scoring.models import Deal, DealChange, DrawnDeal, Evening, Seating
 from scoring.web.messages import translate
-from tests.conftest import make_evening
 from tests.backup.test_backup import wipe
+from tests.conftest import make_evening
 
 pytestmark = pytest.mark.django_db
 
