@@ -33,7 +33,6 @@ import sys
 import tempfile
 import time
 import urllib.parse
-from datetime import date
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,21 +54,13 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
 from scoring import selectors, services  # noqa: E402
-from scoring.models import Seating  # noqa: E402
-from scoring.setup.demo import play_seating  # noqa: E402
+from scoring.setup.builders import evening_with_players, play_round  # noqa: E402
 
 
 def evening_with(players: int):
-    evening = services.create_evening(name=f"Bench {players}", date=date(2026, 11, 21))
-    for n in range(players):
-        player, _ = services.add_player(name=f"Spielerin {players}-{n}", club=f"Verein {n % 7}")
-        services.set_checked_in(evening=evening, player=player, checked_in=True)
-    session = services.draw_session(evening=evening, seed=players)
-    rng = random.Random(players)
-    for seating in Seating.objects.filter(round__session=session, round__number=1).select_related(
-        "table", "round__session__evening"
-    ):
-        play_seating(seating, rng)
+    """An evening of ``players`` (the same builder as the tests'), session 1 drawn, round 1 played."""
+    evening = evening_with_players(players, name=f"Bench {players}", player_name=f"Spielerin {players}-{{n}}", clubs=7)
+    play_round(services.draw_session(evening=evening, seed=players), 1, random.Random(players))
     return evening
 
 

@@ -119,14 +119,11 @@ def organiser_client(client, organiser):
 
 
 def make_evening(player_count: int, **kwargs):
-    """An evening with ``player_count`` checked-in players (names 'Spieler 1' ...)."""
-    from scoring import services
+    """An evening with ``player_count`` checked-in players (names 'Spieler 1' ...): the builder the
+    demo and the benchmarks use too (:func:`scoring.setup.builders.evening_with_players`)."""
+    from scoring.setup.builders import evening_with_players
 
-    evening = services.create_evening(name=kwargs.pop("name", "Testabend"), date=date(2026, 11, 21), **kwargs)
-    for n in range(1, player_count + 1):
-        player, _ = services.add_player(name=f"Spieler {n}", club=f"Verein {n % 5}")
-        services.set_checked_in(evening=evening, player=player, checked_in=True)
-    return evening
+    return evening_with_players(player_count, **kwargs)
 
 
 @pytest.fixture

@@ -12,7 +12,8 @@ from datetime import date
 from scoring import services
 from scoring.hall.origin import Origin
 from scoring.models import Evening, Seating, Table
-from scoring.setup.demo import DEMO_SEED, play_seating, random_result
+from scoring.setup.builders import play_round, play_seating, random_result
+from scoring.setup.demo import DEMO_SEED
 from scoring.transfer.player_files import parse_player_file
 from tests.conftest import ROSTER
 
@@ -41,8 +42,7 @@ def build_layout_evening(language: str = "de") -> LayoutEvening:
     session = services.draw_session(evening=evening, seed=DEMO_SEED)
     rng = random.Random(DEMO_SEED)
     seatings = Seating.objects.filter(round__session=session).select_related("table", "round__session__evening")
-    for seating in seatings.filter(round__number=1).order_by("table__number"):
-        play_seating(seating, rng)
+    play_round(session, 1, rng)
     second = {s.table.number: s for s in seatings.filter(round__number=2)}
     entering, finished, all_entered = second[1], second[2], second[4]
     for number in (1, 2):

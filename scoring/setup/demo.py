@@ -14,10 +14,9 @@ from django.contrib.auth.models import Group
 from django.db import transaction
 
 from scoring import services
-from scoring.domain.rules import TEAMS, DealResult
-from scoring.domain.rulesets import DEFAULT, rule_set
 from scoring.hall.roles import LEADER, ensure_groups
-from scoring.models import Evening, Player, Season, Seating
+from scoring.models import Evening, Player, Season
+from scoring.setup.builders import play_round, play_session
 from scoring.transfer.player_files import parse_player_file
 
 DEMO_EVENING = "Schwesinger Bruus-Abend (Demo)"
@@ -27,29 +26,9 @@ DEMO_SEED = 20200303
 DEMO_SEASON = "Jahreswertung (Demo)"
 #: The past evenings of the demo season: months before today and players missing that evening.
 PAST_EVENINGS = ((3, 2), (2, 5), (1, 3))
-#: The past evenings are played in a shorter format than the evening itself (keeps ``make run`` quick).
-#: The past evenings of the demo season: sessions, rounds per session, deals per round.
+#: The past evenings are played in a shorter format than the evening itself (keeps ``make run``
+#: quick): sessions, rounds per session, deals per round.
 PAST_FORMAT = (3, 1, 2)
-
-
-def random_result(rng: random.Random) -> DealResult:
-    """A plausible deal: most deals without bonus, sometimes to nil, bonuses from the possible set
-    of the default rules (the demo evenings' rule set)."""
-    pairs = sorted(rule_set(DEFAULT).bonus_pairs)
-    weights = [12 if pair == (0, 0) else 3 if sum(pair) == 1 else 1 for pair in pairs]
-    bonus_a, bonus_b = rng.choices(pairs, weights=weights)[0]
-    return DealResult(winner=rng.choice(TEAMS), to_nil=rng.random() < 0.1, bonus_a=bonus_a, bonus_b=bonus_b)
-
-
-def play_seating(seating: Seating, rng: random.Random, complete: bool = True) -> None:
-    """Enter every deal of a seating as its table's scorer would, then finish the round."""
-    table = seating.table
-    for number in range(1, seating.round.session.evening.deals_per_round + 1):
-        services.enter_deal(
-            seating_id=seating.pk, number=number, result=random_result(rng), origin=services.Origin.demo(), table=table
-        )
-    if complete:
-        services.enter_and_confirm_seating(seating_id=seating.pk, table=table)
 
 
 @transaction.atomic
@@ -74,10 +53,7 @@ def load_demo(players_file: Path | None = None) -> tuple[Evening, bool]:
     evening = services.create_evening(name=DEMO_EVENING, date=date.today(), venue="Gasthof Schwesing")
     services.import_players(parsed.players, check_in_to=evening)
     session = services.draw_session(evening=evening, seed=DEMO_SEED)
-    rng = random.Random(DEMO_SEED)
-    seatings = Seating.objects.filter(round__session=session).select_related("table", "round__session__evening")
-    for seating in seatings.filter(round__number=1):
-        play_seating(seating, rng)
+    play_round(session, 1, random.Random(DEMO_SEED))
     load_demo_season(evening)
     return evening, True
 
@@ -85,10 +61,7 @@ def load_demo(players_file: Path | None = None) -> tuple[Evening, bool]:
 def play_evening(evening: Evening, rng: random.Random) -> None:
     """Draw every session of an evening and play and confirm every table of every round."""
     for number in range(1, evening.sessions_count + 1):
-        session = services.draw_session(evening=evening, number=number, seed=DEMO_SEED + number)
-        seatings = Seating.objects.filter(round__session=session).select_related("table", "round__session__evening")
-        for seating in seatings.order_by("round__number", "table__number"):
-            play_seating(seating, rng)
+        play_session(services.draw_session(evening=evening, number=number, seed=DEMO_SEED + number), rng)
 
 
 def load_demo_season(current: Evening) -> Season:

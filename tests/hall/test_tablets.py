@@ -436,15 +436,10 @@ def test_a_tablet_says_plainly_when_its_table_has_nobody_this_session(evening_fa
     import random
 
     from scoring.models import Participant
-    from scoring.setup.demo import play_seating
+    from scoring.setup.builders import play_session
 
     evening = evening_factory(12, sessions_count=2, rounds_per_session=1)
-    services.draw_session(evening=evening, seed=5)
-    rng = random.Random(5)
-    for seating in Seating.objects.filter(round__session__evening=evening).select_related(
-        "table", "round__session__evening"
-    ):
-        play_seating(seating, rng)
+    play_session(services.draw_session(evening=evening, seed=5), random.Random(5))
     three = Table.objects.get(evening=evening, number=3)
     client = tablet()
     page = client.get(reverse("scorer:table", args=[three.token])).content.decode()

@@ -34,23 +34,19 @@ from scoring.models import (
     Substitution,
     Table,
 )
+from scoring.setup import builders
 from tests.conftest import make_evening
 
 PLAIN_A = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
 
 
 def play_round(session: Session, number: int, result: DealResult = PLAIN_A) -> None:
-    for seating in Seating.objects.filter(round__session=session, round__number=number).select_related("table"):
-        for deal in range(1, session.evening.deals_per_round + 1):
-            services.enter_deal(
-                seating_id=seating.pk, number=deal, result=result, origin=Origin.other("t"), table=seating.table
-            )
-        services.enter_and_confirm_seating(seating_id=seating.pk, table=seating.table)
+    """Every table of the round wins ``result`` each deal and confirms (scoring.setup.builders)."""
+    builders.play_round(session, number, result=result, origin=Origin.other("t"))
 
 
 def play_session(session: Session) -> None:
-    for number in range(1, session.evening.rounds_per_session + 1):
-        play_round(session, number)
+    builders.play_session(session, result=PLAIN_A, origin=Origin.other("t"))
 
 
 def pairs(session: Session) -> set[frozenset]:
