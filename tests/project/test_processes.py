@@ -118,7 +118,6 @@ def two_processes_at_once(env, what: str, count: int) -> list[int]:
     return answers
 
 
-@pytest.mark.django_db  # not used: both processes use the SQLite file of the fixture
 def test_two_workers_hitting_the_wrong_link_limit_together_get_exactly_ten(database):
     env, tokens = database
     answers = two_processes_at_once(env, "links", 12)
@@ -133,7 +132,6 @@ def test_two_workers_hitting_the_wrong_link_limit_together_get_exactly_ten(datab
     assert run(env, check).split() == ["429", "200"]
 
 
-@pytest.mark.django_db
 def test_two_workers_share_the_login_lockout(database):
     env, _ = database
     answers = two_processes_at_once(env, "logins", 4)
