@@ -77,10 +77,12 @@ def test_every_language_has_the_same_messages_as_german(language):
     assert not german - theirs, f"{language} lacks {sorted(map(str, german - theirs))[:20]}"
 
 
-def test_the_plural_forms_are_the_languages():
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_plural_forms_are_the_languages(language):
     """Danish, Swedish and German: one form for 1, another for every other number."""
-    for language in TRANSLATED:
-        assert catalog(language).plural_expr == "(n != 1)", language
+    messages = catalog(language)
+    assert (messages.num_plurals, messages.plural_expr) == (2, "(n != 1)")
+    assert messages.locale.language == language
 
 
 def test_the_check_finds_what_it_looks_for(tmp_path):
