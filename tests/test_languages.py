@@ -114,3 +114,11 @@ def test_the_seat_finder_lists_danish_names_under_their_own_letters(client, nord
     evening = nordic_evening("da")
     page = client.get(reverse("public:seat_finder", args=[evening.pk])).content.decode()
     assert re.findall(r"<h2[^>]*>\s*(\w)\s*</h2>", page) == ["A", "Z", "Æ", "Ø", "Å"]
+
+
+def test_the_danish_reader_gets_the_danish_guide_and_help(client):
+    page = client.get(reverse("public:guide"), HTTP_ACCEPT_LANGUAGE="da").content.decode()
+    assert '<article class="guide" lang="da">' in page and "Vejledning til turneringslederen" in page
+    assert "Spillets ord på dansk" in page  # the section on the game's Danish words
+    page = client.get(reverse("public:help"), HTTP_ACCEPT_LANGUAGE="da").content.decode()
+    assert '<html lang="da">' in page and "Chance og smæk" in page and "Æ, Ø og Å" in page
