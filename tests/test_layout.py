@@ -317,7 +317,8 @@ def test_every_page_fits_at_every_size(live_server, browser: Browser, transactio
                 shot = (
                     f"{label}-{width}x{height}.png" if language == "de" else f"{label}-{language}-{width}x{height}.png"
                 )
-                page.screenshot(path=str(SHOTS / shot), full_page=True)
+                # A long page on a busy machine can take longer than TIMEOUT_MS to capture.
+                page.screenshot(path=str(SHOTS / shot), full_page=True, timeout=4 * TIMEOUT_MS)
                 problems += [f"{label} ({language}) at {width}x{height}: {problem}" for problem in found]
     finally:
         for page in contexts.values():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import template
 from django.conf import settings
+from django.utils.translation import get_language
 
 from scoring.domain.languages import suggested_language
 
@@ -17,4 +18,15 @@ def other_suggested_language(evening) -> tuple[str, str] | None:
     None (the name in the active language)."""
     languages = dict(settings.LANGUAGES)
     code = suggested_language(evening.rule_set, languages)
-    return None if code == evening.language else (code, str(languages[code]))
+    return None if code == evening.language else (code, language_name(code))
+
+
+#: Languages that write the names of languages in small letters within a sentence ("Brug tysk").
+SMALL_LANGUAGE_NAMES = frozenset({"da", "sv"})
+
+
+def language_name(code: str) -> str:
+    """The name of the language ``code`` (of ``settings.LANGUAGES``) for use within a sentence in
+    the active language: "German", "Deutsch", but "tysk" in Danish and "tyska" in Swedish."""
+    name = str(dict(settings.LANGUAGES)[code])
+    return name.lower() if (get_language() or "").split("-")[0] in SMALL_LANGUAGE_NAMES else name

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_safe
 
 from scoring.domain.rulesets import SCHWESING, rule_set
 from scoring.guide import GUIDE_FILES, LANGUAGE_PARAMETER, guide_language, load_guide
+from scoring.templatetags.languages import language_name
 from scoring.views.tablets import code_arithmetic
 
 
@@ -32,5 +33,5 @@ def guide_page(request: HttpRequest) -> HttpResponse:
     if guide is None:
         raise Http404("The docs hold no organiser's guide.")
     # The reader's language has no guide yet: say in which language it is shown instead.
-    fallback = dict(settings.LANGUAGES).get(guide.language) if guide.language != guide_language(language) else None
+    fallback = language_name(guide.language) if guide.language != guide_language(language) else None
     return render(request, "public/guide.html", {"guide": guide, "fallback": fallback})
