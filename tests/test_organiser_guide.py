@@ -96,7 +96,7 @@ def test_an_english_reader_gets_the_german_guide_when_there_is_no_english_one(cl
     assert "The organiser's guide is not available in this language yet; here it is in German." in page
 
 
-@pytest.mark.parametrize("language", ["de", "en"])
+@pytest.mark.parametrize("language", ["de", "en", "da", "sv"])
 def test_no_guide_answers_404_not_500(client, tmp_path, settings, language):
     settings.DOCS_DIR = tmp_path
     response = client.get(URL, HTTP_ACCEPT_LANGUAGE=language)
@@ -164,7 +164,7 @@ def _first_heading(path: Path) -> str:
     return re.search(r"^#\s+(.+?)\s*$", path.read_text(encoding="utf-8"), re.M).group(1)
 
 
-@pytest.mark.parametrize("language", ["de", "en"])
+@pytest.mark.parametrize("language", ["de", "en", "da", "sv"])
 def test_the_real_guide_is_shown_with_its_first_heading(client, language):
     """The guide of the repository (docs/), when it is there."""
     path = Path(django_settings.DOCS_DIR) / guide.GUIDE_FILES[language]
