@@ -122,3 +122,15 @@ def test_the_danish_reader_gets_the_danish_guide_and_help(client):
     assert "Spillets ord på dansk" in page  # the section on the game's Danish words
     page = client.get(reverse("public:help"), HTTP_ACCEPT_LANGUAGE="da").content.decode()
     assert '<html lang="da">' in page and "Chance og smæk" in page and "Æ, Ø og Å" in page
+
+
+def test_a_danish_evenings_printouts_and_downloads_are_danish(organiser_client, nordic_evening):
+    """Whatever the organiser's own pages are set to: the evening's language, its dates and numbers."""
+    evening = nordic_evening("da")
+    organiser_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "de"
+    response = organiser_client.get(reverse("organiser:ranking_pdf", args=[evening.pk]))
+    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(b"".join(response.streaming_content))).pages)
+    assert "Stilling" in text and "21. november 2026" in text and "Side 1 af 1" in text and "Rangliste" not in text
+    response = organiser_client.get(reverse("organiser:ranking", args=[evening.pk]) + "?_export=csv")
+    assert response.content.decode("utf-8-sig").splitlines()[0].startswith("Plads,Navn,Klub,Omgang 1")
+    assert "Rangliste" in organiser_client.get(reverse("organiser:ranking", args=[evening.pk])).content.decode()
