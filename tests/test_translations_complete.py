@@ -28,17 +28,17 @@ def placeholders(text: str) -> Counter:
     return Counter(PLACEHOLDER.findall(text))
 
 
-def catalog(language: str):
-    path = LOCALE / language / "LC_MESSAGES" / "django.po"
-    assert path.exists(), f"{path.relative_to(LOCALE.parent)} is missing: {language} is in settings.LANGUAGES"
+def catalog(language: str, locale: Path = LOCALE):
+    path = locale / language / "LC_MESSAGES" / "django.po"
+    assert path.exists(), f"{path} is missing: {language} is in settings.LANGUAGES"
     with path.open("rb") as source:
         return read_po(source, locale=language)
 
 
-def problems(language: str) -> list[str]:
+def problems(language: str, locale: Path = LOCALE) -> list[str]:
     """What is wrong with the language's catalog, one line per message."""
     found = []
-    messages = catalog(language)
+    messages = catalog(language, locale)
     for message in messages:
         if not message.id:
             continue  # the header
@@ -85,8 +85,47 @@ def test_the_plural_forms_are_the_languages(language):
     assert messages.locale.language == language
 
 
+BROKEN = r"""msgid ""
+msgstr ""
+"Language: da\n"
+"Content-Type: text/plain; charset=UTF-8\n"
+"Plural-Forms: nplurals=2; plural=(n != 1);\n"
+
+msgid "Deal %(n)s"
+msgstr "Spil %(nummer)s"
+
+msgid "Table"
+msgstr ""
+
+#, fuzzy
+msgid "Round"
+msgstr "Runde"
+
+msgid "one deal"
+msgid_plural "%(n)s deals"
+msgstr[0] "et spil"
+msgstr[1] "mange spil"
+
+msgid "Fine %(n)s"
+msgstr "Fint %(n)s"
+
+#~ msgid "Gone"
+#~ msgstr "Væk"
+"""
+
+
 def test_the_check_finds_what_it_looks_for(tmp_path):
     assert placeholders("%(name)s hat %(count)d Spiele, {0} und 5 %%") == Counter(
         {"%(name)s": 1, "%(count)d": 1, "{0}": 1, "%%": 1}
     )
-    assert placeholders("%(name)s") != placeholders("%(navn)s")
+    folder = tmp_path / "da" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    (folder / "django.po").write_text(BROKEN, encoding="utf-8")
+    found = problems("da", tmp_path)
+    assert [line.split(":")[0] for line in found] == [
+        "placeholders differ",  # %(nummer)s for %(n)s
+        "untranslated",  # Table
+        "fuzzy",  # Round
+        "placeholders differ",  # the plural form without %(n)s
+        "obsolete",  # Gone
+    ], found
