@@ -6,7 +6,6 @@ from django.conf import settings
 from django.db import transaction
 
 from scoring.domain.errors import gettext_noop
-from scoring.domain.languages import suggested_language
 from scoring.domain.rulesets import RULE_SETS
 from scoring.models import (
     Evening,
@@ -37,8 +36,8 @@ def create_evening(
     """Create an evening (default 3 sessions of 4 rounds of 4 deals, DOMAIN.md).
 
     ``language``: the language of its printouts, public screens and tablets (a code of
-    ``settings.LANGUAGES``; empty: the rule set's, :func:`scoring.domain.languages.suggested_language`:
-    Danish for Danish Brus, Swedish for Bräus, German for the others). ``rule_set``: a code of
+    ``settings.LANGUAGES``; empty: the default, German; the organiser's form offers the rule set's
+    own, :func:`scoring.domain.languages.suggested_language`). ``rule_set``: a code of
     :data:`scoring.domain.rulesets.RULE_SETS` (empty: Schwesing).
 
     Raises django.core.exceptions.ValidationError for values outside the model's limits."""
@@ -50,9 +49,10 @@ def create_evening(
         rounds_per_session=rounds_per_session,
         deals_per_round=deals_per_round,
     )
+    if language:
+        evening.language = language
     if rule_set:
         evening.rule_set = rule_set
-    evening.language = language or suggested_language(evening.rule_set, dict(settings.LANGUAGES))
     evening.full_clean()
     evening.save()
     return evening
