@@ -120,7 +120,7 @@ wheels-check: $(VENV)/.installed
 
 # Developers only: refresh the .po files from the code (needs GNU gettext).
 messages: $(VENV)/.installed
-	$(PY) manage.py makemessages --locale de --ignore ".venv/*" --no-obsolete
+	$(PY) manage.py makemessages --locale de --locale da --locale sv --ignore ".venv/*" --no-obsolete
 
 clean:
 	rm -rf $(VENV) var

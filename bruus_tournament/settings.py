@@ -312,7 +312,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "de"
-LANGUAGES = [("de", _("German")), ("en", _("English"))]
+# German first, English second; Danish for Danish Brus, Swedish for Bräus (issue 29).
+LANGUAGES = [("de", _("German")), ("en", _("English")), ("da", _("Danish")), ("sv", _("Swedish"))]
 LOCALE_PATHS = [RESOURCE_DIR / "locale"]
 TIME_ZONE = "Europe/Berlin"
 USE_I18N = True

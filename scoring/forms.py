@@ -5,10 +5,12 @@ from __future__ import annotations
 import uuid
 
 from django import forms
+from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from scoring.domain.languages import suggested_language
 from scoring.domain.rules import DealResult, ImpossibleResult
 from scoring.domain.rulesets import DEFAULT, RuleSet, rule_set
 from scoring.domain.season import DEFAULT_PLACEMENT_POINTS, SeasonRuleError, parse_placement_points
@@ -41,8 +43,18 @@ class EveningForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         # The model's limits (e.g. 1 to 6 sessions) also in the browser (min/max) and in the form,
         # so a wrong number is refused at its own field.
-        # A form without the language (an older page still open) gets the default.
-        self.fields["language"].required = False
+        # The language: first offered as the rule set's (issue 29: Danish Brus in Danish, Bräus
+        # in Swedish); a form without it (an older page still open) gets that one too.
+        language = self.fields["language"]
+        language.required = False
+        language.choices = [("", _("The rule set's language"))] + list(settings.LANGUAGES)
+        language.help_text = _(
+            "The rule set's language: Danish for Danish Brus, Swedish for Bräus, German for Schwesing "
+            "and Treia. Printouts, the public screens and the tablets use this language, whatever "
+            "language a browser or the organiser's own pages are set to."
+        )
+        if self.instance._state.adding:  # a new evening: the rule set's language until chosen
+            self.initial["language"] = ""
         self.fields["rule_set"].required = False
         for name in ("sessions_count", "rounds_per_session", "deals_per_round"):
             field = self.fields[name]
@@ -57,7 +69,10 @@ class EveningForm(forms.ModelForm):
                 field.widget.attrs[attr] = validator.limit_value
 
     def clean_language(self) -> str:
-        return self.cleaned_data.get("language") or Evening._meta.get_field("language").default
+        # The rule set (cleaned before: it comes first in Meta.fields) suggests the language.
+        return self.cleaned_data.get("language") or suggested_language(
+            self.cleaned_data.get("rule_set"), dict(settings.LANGUAGES)
+        )
 
     def clean_rule_set(self) -> str:
         return self.cleaned_data.get("rule_set") or Evening._meta.get_field("rule_set").default

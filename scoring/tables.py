@@ -10,11 +10,11 @@ import django_tables2 as tables
 from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.timezone import localtime
-from django.utils.translation import gettext, pgettext, pgettext_lazy
+from django.utils.translation import get_language, gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from django_tables2 import utils as tables_utils
 
-from scoring.domain.names import collation_key, person_key
+from scoring.domain.names import collation_key, person_key, sort_text
 from scoring.domain.ranking import PROVISIONAL_MARK, one_decimal
 from scoring.domain.tiebreaks import Criterion
 from scoring.templatetags.bruus import format_matchsticks
@@ -156,8 +156,11 @@ def ranking_rows(
             "place": row.place,
             "shared": row.shared,
             "name": row.player.name,
-            "name_key": person_key(row.player.name, row.player.club, row.player.pk),
-            "club_key": (collation_key(row.player.club), person_key(row.player.name, "", row.player.pk)),
+            "name_key": person_key(row.player.name, row.player.club, row.player.pk, get_language()),
+            "club_key": (
+                sort_text(row.player.club, get_language()),
+                person_key(row.player.name, "", row.player.pk, get_language()),
+            ),
             "club": row.player.club,
             "total": row.total,
             "provisional": {f"s{i + 1}" for i in row.provisional} | ({"total"} if row.provisional else set()),
@@ -290,7 +293,7 @@ def fairness_rows(rows) -> list[dict]:
     return [
         {
             "name": f"{row.player.name} {stand_in}" if row.stand_in else row.player.name,
-            "name_key": person_key(row.player.name, row.player.club, row.player.pk),
+            "name_key": person_key(row.player.name, row.player.club, row.player.pk, get_language()),
             "partners": " · ".join(f"{session}: {name}" for session, name in row.partners),
             "opponents": row.opponents,
             "repeats": row.repeats,

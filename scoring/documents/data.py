@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 from scoring.domain.names import display_names, person_key
 from scoring.models import Deal, Evening, Participant, Player
@@ -107,7 +107,7 @@ class SessionPlan:
 
 def person_sort_key(player: PlayerRef) -> tuple:
     """The German alphabetical order of people (:func:`scoring.domain.names.person_key`)."""
-    return person_key(player.name, player.club, player.id)
+    return person_key(player.name, player.club, player.id, get_language())
 
 
 def player_ref(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 from xml.sax.saxutils import escape
 
+from django.utils.formats import date_format
 from django.utils.translation import gettext, ngettext, pgettext
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
@@ -93,7 +94,9 @@ def build_season_ranking(ranking: SeasonRanking, *, printed_at: datetime | None 
         Spacer(1, 3 * mm),
         base.para(
             " · ".join(
-                f"{e.number}: {e.evening.date.strftime('%d.%m.%Y')} {e.evening.name}{'' if e.confirmed else ' °'}"
+                # The date as the pages write it, in the language's convention (21.11.2026, 2026-11-21).
+                f"{e.number}: {date_format(e.evening.date, 'SHORT_DATE_FORMAT')} {e.evening.name}"
+                f"{'' if e.confirmed else ' °'}"
                 for e in ranking.evenings
             ),
             9,

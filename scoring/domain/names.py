@@ -19,6 +19,15 @@ accented letters. When this was written, the primary order of 30 German, Danish 
 Frisian names (Ärger, Groß, Søren, Ærø, Müller, Mueller, ...) was checked to be identical to ICU
 72's German collator (PyICU 2.17) at primary strength.
 
+Danish and Swedish lists (issue 29) keep their own alphabets, whose last letters come after
+z: Danish ... x y z æ ø å, with ä sorted as æ, ö as ø, ü as y and a double "aa" as å (Aagaard under
+Å, as in Danish telephone books); Swedish ... x y z å ä ö, with æ sorted as ä, ø as ö and ü as y.
+Every other accent is ignored as in German. Source: the Danish and Swedish tailorings of the
+Unicode Common Locale Data Repository (CLDR ``da`` and ``sv``, standard collation), which ICU
+implements; a table of eleven letters does here what PyICU would need a C++ build for.
+:func:`person_key` and :func:`initial` take the list's language (``"da"``, ``"sv"``; any other
+is German order).
+
 Everything here is pure Python: the same order on SQLite and PostgreSQL, because nothing is
 sorted by the database.
 """
@@ -60,10 +69,45 @@ def split_name(name: str) -> tuple[str, str]:
     return words[-1], " ".join(words[:-1])
 
 
+#: The languages with an alphabet of their own: letter -> its place after z ("{", "|", "}" sort
+#: after "z" and before every letter of another script). CLDR's ``da`` and ``sv`` tailorings.
+NORDIC_LETTERS: dict[str, dict[str, str]] = {
+    "da": {"æ": "{", "ä": "{", "ø": "|", "ö": "|", "ő": "|", "å": "}", "ü": "y", "ű": "y"},
+    "sv": {"å": "{", "ä": "|", "æ": "|", "ö": "}", "ø": "}", "ő": "}", "œ": "}", "ü": "y", "ű": "y"},
+}
+#: The letter a name is listed under, for the places after z (:func:`initial`).
+NORDIC_INITIALS: dict[str, dict[str, str]] = {
+    "da": {"{": "Æ", "|": "Ø", "}": "Å"},
+    "sv": {"{": "Å", "|": "Ä", "}": "Ö"},
+}
+
+
+def order_language(language: str | None) -> str:
+    """The alphabet a list in ``language`` is sorted by: ``"da"`` (also ``da-dk``), ``"sv"``, or
+    ``"de"`` (DIN 5007-1) for German, English and every other language."""
+    code = (language or "").lower().split("-")[0]
+    return code if code in NORDIC_LETTERS else "de"
+
+
+@lru_cache(maxsize=65536)
+def sort_text(text: str, language: str | None = "de") -> str:
+    """``text`` folded for comparison in a list of ``language`` (see the module's docstring): as
+    :func:`collation_key` in German order; in Danish and Swedish order the letters of
+    :data:`NORDIC_LETTERS` (and Danish "aa") take their places after z."""
+    letters = NORDIC_LETTERS.get(order_language(language))
+    if letters is None:
+        return collation_key(text)
+    folded = unicodedata.normalize("NFC", " ".join(text.split()).casefold())
+    if letters is NORDIC_LETTERS["da"]:
+        folded = folded.replace("aa", "å")
+    return "".join(letters.get(c) or _folded_char(c) for c in folded)
+
+
 @lru_cache(maxsize=65536)  # pure; lists of 1,000 players sort by it on every page and printout
-def person_key(name: str, club: str = "", tie: Hashable = 0) -> tuple:
-    """The sort key of a person in every list, page, printout and export (DIN 5007-1, by surname,
-    then first name, then club).
+def person_key(name: str, club: str = "", tie: Hashable = 0, language: str | None = "de") -> tuple:
+    """The sort key of a person in every list, page, printout and export (by surname, then first
+    name, then club), in the order of ``language``: DIN 5007-1 for German, English and others,
+    Danish or Swedish order for ``"da"`` and ``"sv"`` (see the module's docstring).
 
     Names equal in the list's order (``Ärger``/``Arger``, ``Groß``/``Gross``) are then ordered by
     their exact text (the plain letter first), then by ``tie`` (e.g. the player's id), so the
@@ -71,9 +115,9 @@ def person_key(name: str, club: str = "", tie: Hashable = 0) -> tuple:
     """
     surname, first = split_name(name)
     return (
-        collation_key(surname),
-        collation_key(first),
-        collation_key(club),
+        sort_text(surname, language),
+        sort_text(first, language),
+        sort_text(club, language),
         _accents_last(surname),
         _accents_last(first),
         _accents_last(club),
@@ -97,9 +141,14 @@ def _accents_last(text: str) -> tuple:
     return (tuple(marks), text.swapcase())
 
 
-def initial(name: str) -> str:
-    """The letter a name is listed under (its surname's first letter, Ä under A), "?" for none."""
-    key = collation_key(split_name(name)[0])
+def initial(name: str, language: str | None = "de") -> str:
+    """The letter a name is listed under in a list of ``language``: its surname's first letter
+    (German: Ä under A, Ø under O; Danish: Ø under Ø, Aagaard under Å; Swedish: Ä under Ä), "?"
+    for none."""
+    key = sort_text(split_name(name)[0], language)
+    nordic = NORDIC_INITIALS.get(order_language(language), {})
+    if key[:1] in nordic:
+        return nordic[key[:1]]
     return key[:1].upper() if key[:1].isalpha() else "#" if key else "?"
 
 

@@ -121,8 +121,8 @@ def describe(origin: Origin) -> str:
     return origin.name
 
 
-# The texts earlier versions stored, in every language they were written in (settings.LANGUAGES:
-# de, en), the longer forms first, so that "... for team A" is not read as a user name.
+# The texts earlier versions stored, in every language they were written in (de, en: those
+# versions had no other), the longer forms first, so that "... for team A" is not read as a user name.
 # Each: (pattern, source, role).
 _TABLE = r"(?P<table>\d+)"
 _TEAM = r"(?P<team>[AB])"

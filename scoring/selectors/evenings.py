@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.db.models import BooleanField, Count, ExpressionWrapper, Prefetch, Q
+from django.utils.translation import get_language
 
 from scoring.domain.errors import DomainError, gettext_noop
 from scoring.domain.names import display_names, person_key
@@ -129,7 +130,7 @@ def draw_wishes(evening: Evening) -> DrawWishes:
 
     exclusions = list(PartnerExclusion.objects.filter(evening=evening).select_related("player_a", "player_b"))
     participants = list(Participant.objects.filter(evening=evening).select_related("player"))
-    participants.sort(key=lambda p: person_key(p.player.name, p.player.club, p.player.pk))
+    participants.sort(key=lambda p: person_key(p.player.name, p.player.club, p.player.pk, get_language()))
     return DrawWishes(
         exclusions=exclusions,
         stand_ins={p.player_id for p in participants if p.is_stand_in},

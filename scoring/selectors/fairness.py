@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import get_language
+
 from scoring.domain.fairness import PlayedRound
 from scoring.domain.names import person_key
 from scoring.models import Evening, Participant, Player
@@ -75,10 +77,12 @@ def evening_fairness(evening: Evening) -> FairnessReport:
         )
         for pid, line in report.players.items()
     ]
-    rows.sort(key=lambda row: (-row.repeats, person_key(row.player.name, row.player.club, row.player.pk)))
+    rows.sort(
+        key=lambda row: (-row.repeats, person_key(row.player.name, row.player.club, row.player.pk, get_language()))
+    )
 
     def partners_line(pair: frozenset[int], count: int) -> tuple[str, str, int]:
-        first, second = sorted((name(pid) for pid in pair), key=person_key)
+        first, second = sorted((name(pid) for pid in pair), key=lambda text: person_key(text, language=get_language()))
         return first, second, count
 
     repeated_partners = tuple(partners_line(pair, count) for pair, count in report.repeated_partners)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Q
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 from scoring.domain.names import collation_key, display_names, match_key, person_key
 from scoring.domain.player_import import ParsedFile, ParsedPlayer
@@ -36,7 +36,7 @@ def by_name(players) -> list[Player]:
     """Players in the one German alphabetical order of every list, page and printout: DIN 5007-1,
     by surname, then first name, then club (:func:`scoring.domain.names.person_key`). Sorted in
     Python, so SQLite and PostgreSQL give the same order."""
-    return sorted(players, key=lambda p: person_key(p.name, p.club, p.pk))
+    return sorted(players, key=lambda p: person_key(p.name, p.club, p.pk, get_language()))
 
 
 def known_match_keys(players) -> set[str]:

@@ -7,6 +7,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from django.utils.translation import get_language
+
 from scoring.domain.errors import DomainError
 from scoring.domain.names import person_key
 from scoring.domain.ranking import round_sitout_credit
@@ -102,7 +104,9 @@ def _rank(evening: Evening, figures: PlayedFigures, players: dict[int, Player]) 
     chain = evening_chain(evening)
     rows = [Row(pid, sum(figures.scores[pid], Fraction(0)), figures.tiebreaks(pid)) for pid in players]
     lines = rank_rows(
-        rows, chain, name_key=lambda row: person_key(players[row.key].name, players[row.key].club, row.key)
+        rows,
+        chain,
+        name_key=lambda row: person_key(players[row.key].name, players[row.key].club, row.key, get_language()),
     )
     result = []
     for index, line in enumerate(lines):

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from django.utils.translation import get_language
+
 from scoring.domain import season as season_domain
 from scoring.domain.errors import DomainError
 from scoring.domain.names import person_key
@@ -97,7 +99,7 @@ def season_ranking(season: Season) -> SeasonRanking:
     players = {pid: p for ranked in people.values() for pid, p in ranked.items()}
 
     def name_key(player: Player) -> tuple:
-        return person_key(player.name, player.club, player.pk)
+        return person_key(player.name, player.club, player.pk, get_language())
 
     results: dict[Player, dict[int, season_domain.EveningResult]] = defaultdict(dict)
     infos = []

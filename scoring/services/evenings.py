@@ -36,7 +36,8 @@ def create_evening(
     """Create an evening (default 3 sessions of 4 rounds of 4 deals, DOMAIN.md).
 
     ``language``: the language of its printouts, public screens and tablets (a code of
-    ``settings.LANGUAGES``; empty: the default, German). ``rule_set``: a code of
+    ``settings.LANGUAGES``; empty: the default, German; the organiser's form offers the rule set's
+    own, :func:`scoring.domain.languages.suggested_language`). ``rule_set``: a code of
     :data:`scoring.domain.rulesets.RULE_SETS` (empty: Schwesing).
 
     Raises django.core.exceptions.ValidationError for values outside the model's limits."""

@@ -8,7 +8,11 @@ from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 
 UNSAFE_IN_FILENAMES = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|]+')
-GERMAN_LETTERS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss"})
+GERMAN_LETTERS = str.maketrans(
+    {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss"}
+    # Danish and Swedish names (issue 29): slugify would drop æ and ø, and make å a plain a.
+    | {"æ": "ae", "ø": "oe", "å": "aa", "Æ": "Ae", "Ø": "Oe", "Å": "Aa"}
+)
 
 
 def content_disposition(filename: str, *, as_attachment: bool, default: str = "export") -> str:

@@ -8,6 +8,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from scoring.domain.rulesets import SCHWESING, rule_set
+from scoring.templatetags.languages import language_name
 from scoring.views.tablets import code_arithmetic
 from scoring.web.guide import GUIDE_FILES, LANGUAGE_PARAMETER, guide_language, load_guide
 
@@ -25,11 +26,12 @@ def help_page(request: HttpRequest) -> HttpResponse:
 def guide_page(request: HttpRequest) -> HttpResponse:
     """The organiser's guide (``docs/organiser-guide.<language>.md``, :mod:`scoring.web.guide`) in the
     app's layout: in the reader's language, or the one asked for (``?sprache=en``, the guide's
-    links between its two languages); 404 when the docs hold no guide."""
+    links between its languages); 404 when the docs hold no guide."""
     asked = request.GET.get(LANGUAGE_PARAMETER)
     language = asked if asked in GUIDE_FILES else get_language()
     guide = load_guide(language, settings.DOCS_DIR, reverse("public:guide"))
     if guide is None:
         raise Http404("The docs hold no organiser's guide.")
-    fallback = guide.language != guide_language(language)  # the reader's language has no guide yet
+    # The reader's language has no guide yet: say in which language it is shown instead.
+    fallback = language_name(guide.language) if guide.language != guide_language(language) else None
     return render(request, "public/guide.html", {"guide": guide, "fallback": fallback})

@@ -117,7 +117,7 @@ def seat_finder(request: HttpRequest, screen: screen_cache.Screen) -> HttpRespon
     # In list order (by surname, DIN 5007-1), under the initial of the surname.
     letters: dict[str, list[Player]] = {}
     for player in players:
-        letters.setdefault(initial(player.name), []).append(player)
+        letters.setdefault(initial(player.name, get_language()), []).append(player)
     return render(
         request,
         "public/seat_finder.html",

@@ -1,9 +1,11 @@
-"""The organiser's guide inside the app (``/hilfe/leitfaden/``): ``organiser-guide.de.md`` or
-``organiser-guide.en.md`` of ``settings.DOCS_DIR`` (``docs/`` of the checkout, the docs inside an
-installed wheel), rendered from Markdown with Python-Markdown.
+"""The organiser's guide inside the app (``/hilfe/leitfaden/``): ``organiser-guide.<language>.md``
+(``de``, ``en``, ``da``, ``sv``) of ``settings.DOCS_DIR`` (``docs/`` of the checkout, the docs
+inside an installed wheel), rendered from Markdown with Python-Markdown.
 
-- **Language**: English for a reader in English, German for everyone else; German when the file of
-  the reader's language is missing; none at all (the page answers 404) when neither exists.
+- **Language**: the reader's language when there is a guide in it, German for a reader of any
+  other language. When the file of that language is missing: the next of :data:`FALLBACKS`
+  (Danish and Swedish readers get English before German, English readers German; the German
+  guide has none); none at all (the page answers 404) when no guide of the chain exists.
 - **Trusted**: the docs are files of the repository, so their HTML is shown as it is (raw HTML in
   them included). Python-Markdown writes no inline style or script (a table column's alignment as
   the ``align`` attribute, not a ``style``), so the site's Content Security Policy holds.
@@ -36,9 +38,12 @@ from markdown.extensions.toc import TocExtension
 from markdown.treeprocessors import Treeprocessor
 
 #: Language -> the guide's file in the docs folder.
-GUIDE_FILES = {"de": "organiser-guide.de.md", "en": "organiser-guide.en.md"}
-#: The guide's language for readers of any other language, and when a language's file is missing.
+GUIDE_FILES = {code: f"organiser-guide.{code}.md" for code in ("de", "en", "da", "sv")}
+#: The guide's language for readers of any other language.
 FALLBACK = "de"
+#: Language -> the guides to show, in this order, when its own file is missing: a Danish or
+#: Swedish club reads English more readily than German.
+FALLBACKS = {"de": (), "en": ("de",), "da": ("en", "de"), "sv": ("en", "de")}
 #: The query parameter that asks for the guide in one language (links between the two files).
 LANGUAGE_PARAMETER = "sprache"
 
@@ -53,15 +58,17 @@ class Guide:
 
 
 def guide_language(language: str | None) -> str:
-    """The guide's language for a reader of ``language`` (``en``, ``en-gb``: English; else German)."""
-    return "en" if (language or "").lower().split("-")[0] == "en" else FALLBACK
+    """The guide's language for a reader of ``language`` (``en``, ``en-gb``: English; ``da``:
+    Danish; ``sv``: Swedish; German for German and every other language)."""
+    code = (language or "").lower().split("-")[0]
+    return code if code in GUIDE_FILES else FALLBACK
 
 
 def load_guide(language: str | None, docs_dir: Path, page_url: str) -> Guide | None:
     """The guide for a reader of ``language`` from ``docs_dir``, its links to the guide's files
     pointing to ``page_url``; None when no guide file is there."""
     wanted = guide_language(language)
-    for code in dict.fromkeys((wanted, FALLBACK)):
+    for code in dict.fromkeys((wanted, *FALLBACKS.get(wanted, ()), FALLBACK)):
         path = Path(docs_dir) / GUIDE_FILES[code]
         try:
             stat = path.stat()

@@ -154,10 +154,13 @@ def test_offline_entry_drops_the_old_saved_message_and_says_what_it_is(live_serv
 
 
 @pytest.mark.browser
-def test_seat_finder_on_a_phone_header_is_short_and_search_fits(live_server, browser: Browser, transactional_db):
-    ev = build_layout_evening()
+@pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
+def test_seat_finder_on_a_phone_header_is_short_and_search_fits(
+    live_server, browser: Browser, transactional_db, language
+):
+    ev = build_layout_evening(language)
     context = browser.new_context(
-        viewport={"width": 360, "height": 640}, has_touch=True, is_mobile=True, locale="de-DE"
+        viewport={"width": 360, "height": 640}, has_touch=True, is_mobile=True, locale=language
     )
     page = context.new_page()
     page.goto(live_server.url + reverse("public:seat_finder", args=[ev.evening.pk]))

@@ -91,6 +91,7 @@ def test_whole_evening_per_rule_set(rule_set, organiser_client, client, db):
             "name": f"Abend {rule_set}",
             "date": "2026-11-21",
             "rule_set": rule_set,
+            "language": "de",  # the German headings below (the form would suggest the rule set's)
             "sessions_count": 3,
             "rounds_per_session": 4,
             "deals_per_round": 4,

@@ -44,6 +44,7 @@ def create_evening(organiser_client, players: int) -> Evening:
             "name": f"Bräus zu sechst {players}",
             "date": "2026-11-21",
             "rule_set": "braeus6",
+            "language": "de",  # the German headings below (the form would suggest the rule set's)
             "sessions_count": 3,
             "rounds_per_session": 4,
             "deals_per_round": 4,

@@ -78,7 +78,7 @@ def test_an_origin_is_its_fields():
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(("written", "read"), [("de", "en"), ("en", "de")])
+@pytest.mark.parametrize(("written", "read"), [("de", "en"), ("en", "de"), ("de", "da"), ("da", "en")])
 def test_a_history_written_in_one_language_reads_in_the_other(written, read, roster_evening, organiser):
     """Nothing of the page's language is stored: the reader's language alone decides."""
     services.draw_session(evening=roster_evening, seed=1)
@@ -103,6 +103,7 @@ def test_a_history_written_in_one_language_reads_in_the_other(written, read, ros
     expected = {
         "de": [f"Tisch {number} (Tisch-Link)", "Turnierleitung leitung"],
         "en": [f"Table {number} (table link)", "Organiser leitung"],
+        "da": [f"Bord {number} (bordlink)", "Turneringsleder leitung"],
     }
     with translation.override(read):
         assert [describe(Origin.of(c)) for c in changes] == expected[read]

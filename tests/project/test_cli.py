@@ -178,10 +178,14 @@ def test_waitress_serves_the_app_without_naming_itself(monkeypatch):
 def test_a_checkout_compiles_the_translations_that_are_missing_or_older(tmp_path):
     locale = tmp_path / "locale"
     shutil.copytree(CHECKOUT / "locale", locale, ignore=shutil.ignore_patterns("*.mo"))
-    (po,) = translations.catalogs(locale)
-    assert translations.compile_stale(locale) == [po.with_suffix(".mo")]
+    catalogs = translations.catalogs(locale)  # German, Danish, ... (sorted)
+    po = locale / "de" / "LC_MESSAGES" / "django.po"
+    assert po in catalogs and locale / "da" / "LC_MESSAGES" / "django.po" in catalogs
+    assert translations.compile_stale(locale) == [catalog.with_suffix(".mo") for catalog in catalogs]
     with po.with_suffix(".mo").open("rb") as mo:
         assert gettext.GNUTranslations(mo).gettext("Organiser login") == "Anmeldung Turnierleitung"
+    with (locale / "da" / "LC_MESSAGES" / "django.mo").open("rb") as mo:
+        assert gettext.GNUTranslations(mo).gettext("Organiser login") == "Login for turneringsledelsen"
     assert translations.compile_stale(locale) == []  # fresh: nothing to do
     os.utime(po, (po.with_suffix(".mo").stat().st_mtime + 10,) * 2)  # the .po edited after
     assert translations.compile_stale(locale) == [po.with_suffix(".mo")]

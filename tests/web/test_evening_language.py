@@ -62,7 +62,9 @@ def pdf_text(response) -> str:
 
 def test_new_evenings_are_german_and_the_form_offers_every_language(organiser_client):
     page = text(organiser_client.get(reverse("organiser:evening_create"), **GERMAN_BROWSER))
-    assert 'name="language"' in page and '<option value="de" selected>' in page and '<option value="en">' in page
+    assert 'name="language"' in page and '<option value="" selected>Die Sprache des Regelwerks</option>' in page
+    for code in ("de", "en", "da", "sv"):
+        assert f'<option value="{code}">' in page
     response = organiser_client.post(
         reverse("organiser:evening_create"),
         {

@@ -96,7 +96,7 @@ def test_an_english_reader_gets_the_german_guide_when_there_is_no_english_one(cl
     assert "The organiser's guide is not available in this language yet; here it is in German." in page
 
 
-@pytest.mark.parametrize("language", ["de", "en"])
+@pytest.mark.parametrize("language", ["de", "en", "da", "sv"])
 def test_no_guide_answers_404_not_500(client, tmp_path, settings, language):
     settings.DOCS_DIR = tmp_path
     response = client.get(URL, HTTP_ACCEPT_LANGUAGE=language)
@@ -164,7 +164,7 @@ def _first_heading(path: Path) -> str:
     return re.search(r"^#\s+(.+?)\s*$", path.read_text(encoding="utf-8"), re.M).group(1)
 
 
-@pytest.mark.parametrize("language", ["de", "en"])
+@pytest.mark.parametrize("language", ["de", "en", "da", "sv"])
 def test_the_real_guide_is_shown_with_its_first_heading(client, language):
     """The guide of the repository (docs/), when it is there."""
     path = Path(django_settings.DOCS_DIR) / guide.GUIDE_FILES[language]
@@ -175,3 +175,37 @@ def test_the_real_guide_is_shown_with_its_first_heading(client, language):
     page = response.content.decode()
     assert f'<article class="guide" lang="{language}">' in page
     assert html.escape(_first_heading(path), quote=False) in page
+
+
+DANISH = "# Vejledning til turneringslederen\n\nEn aften fra start til slut.\n"
+
+
+def test_a_danish_reader_gets_the_danish_guide(client, docs):
+    (docs / guide.GUIDE_FILES["da"]).write_text(DANISH, encoding="utf-8")
+    page = client.get(URL, HTTP_ACCEPT_LANGUAGE="da").content.decode()
+    assert h1(page) == "Vejledning til turneringslederen" and '<article class="guide" lang="da">' in page
+    assert '<html lang="da">' in page
+    page = client.get(URL + "?sprache=da", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert '<article class="guide" lang="da">' in page and '<html lang="de">' in page
+
+
+def test_danish_and_swedish_readers_get_english_then_german_when_their_guide_is_missing(client, docs):
+    """A Danish or Swedish club reads English more readily than German: that guide first, with a
+    line in the reader's language saying so."""
+    page = client.get(URL, HTTP_ACCEPT_LANGUAGE="sv").content.decode()
+    assert '<article class="guide" lang="en">' in page and '<html lang="sv">' in page
+    (docs / guide.GUIDE_FILES["en"]).unlink()
+    page = client.get(URL, HTTP_ACCEPT_LANGUAGE="da").content.decode()
+    assert '<article class="guide" lang="de">' in page and '<html lang="da">' in page
+    assert "her er den på tysk." in page  # the line saying the guide is shown in German, in Danish
+
+
+def test_the_guide_language_of_a_reader():
+    assert [guide.guide_language(code) for code in ("de", "en-GB", "da-DK", "sv", "fr", None)] == [
+        "de",
+        "en",
+        "da",
+        "sv",
+        "de",
+        "de",
+    ]

@@ -33,7 +33,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--evening", type=int, help="back up only this evening (id); default: everything")
         parser.add_argument("--output", type=Path, help="the backup file (.json or .json.gz)")
-        parser.add_argument("--language", default="de", help="language of the messages (de or en)")
+        parser.add_argument("--language", default="de", help="language of the messages (de, en, da or sv)")
 
     def handle(self, *args, evening: int | None, output: Path | None, language: str, **options):
         translation.activate(language)

@@ -23,7 +23,7 @@ class Command(BaseCommand):
         parser.add_argument("file", type=Path)
         parser.add_argument("--evening", type=int, help="also check the players in for this evening (id)")
         parser.add_argument("--dry-run", action="store_true", help="only show what would be imported")
-        parser.add_argument("--language", default="de", help="language of the messages (de or en)")
+        parser.add_argument("--language", default="de", help="language of the messages (de, en, da or sv)")
 
     def handle(self, *args, file: Path, evening: int | None, dry_run: bool, language: str, **options):
         translation.activate(language)

@@ -24,7 +24,7 @@ class Command(BaseCommand):
             action="store_true",
             help="restore an evening even if one with the same name and date exists",
         )
-        parser.add_argument("--language", default="de", help="language of the messages (de or en)")
+        parser.add_argument("--language", default="de", help="language of the messages (de, en, da or sv)")
 
     def handle(self, *args, file: Path, allow_duplicates: bool, language: str, **options):
         translation.activate(language)
