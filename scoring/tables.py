@@ -14,7 +14,7 @@ from django.utils.translation import get_language, gettext, pgettext, pgettext_l
 from django.utils.translation import gettext_lazy as _
 from django_tables2 import utils as tables_utils
 
-from scoring.domain.names import collation_key, person_key, sort_text
+from scoring.domain.names import person_key, sort_text
 from scoring.domain.ranking import PROVISIONAL_MARK, one_decimal
 from scoring.domain.tiebreaks import Criterion
 from scoring.templatetags.bruus import format_matchsticks
