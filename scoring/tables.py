@@ -9,6 +9,7 @@ from functools import lru_cache
 import django_tables2 as tables
 from django.utils.formats import date_format
 from django.utils.html import format_html
+from django.utils.text import capfirst
 from django.utils.timezone import localtime
 from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
@@ -17,6 +18,7 @@ from django_tables2 import utils as tables_utils
 from scoring import tiebreak_labels
 from scoring.domain.names import collation_key, person_key
 from scoring.domain.ranking import PROVISIONAL_MARK, one_decimal
+from scoring.domain.rulesets import RuleSet
 from scoring.domain.tiebreaks import Criterion
 from scoring.templatetags.bruus import format_matchsticks
 
@@ -238,11 +240,23 @@ class DealResultTable(tables.Table):
         attrs = {"class": "list deal-results"}
         empty_text = _("No deal has been entered yet.")
 
-    def __init__(self, data, names: dict[int, str] | None = None, **kwargs):
+    def __init__(self, data, names: dict[int, str] | None = None, rules: RuleSet | None = None, **kwargs):
         """``names``: :func:`scoring.selectors.evening_display_names` (players with the same name
-        are shown with their club)."""
+        are shown with their club). ``rules``: the evening's rule set, whose words head the columns
+        (Bräus: "Six tricks"; Danish Brus: "Chancing and smacking"); without bonuses (Bräus) the
+        bonus columns are left out."""
         self.names = names or {}
+        if rules is not None and not rules.has_bonus:
+            kwargs["exclude"] = (*kwargs.get("exclude", ()), "bonus_a", "bonus_b")
         super().__init__(data, **kwargs)
+        if rules is not None:
+            wording = rules.wording
+            self.columns["winner"].column.verbose_name = gettext(wording.won_column)
+            self.columns["to_nil"].column.verbose_name = capfirst(gettext(wording.to_nil_short))
+            if rules.has_bonus:
+                for team in ("A", "B"):
+                    column = self.columns[f"bonus_{team.lower()}"].column
+                    column.verbose_name = f"{gettext(wording.bonus)} {team}"
 
     def render_team_a(self, value):
         return team_names(value, self.names)

@@ -409,7 +409,9 @@ def ranking(request: HttpRequest, pk: int) -> HttpResponse:
 def deal_results(request: HttpRequest, pk: int) -> HttpResponse:
     """Every entered deal of the evening, one row each (page, CSV and XLSX)."""
     evening = _evening(pk)
-    table = DealResultTable(selectors.evening_deals(evening), names=selectors.evening_display_names(evening.pk))
+    table = DealResultTable(
+        selectors.evening_deals(evening), names=selectors.evening_display_names(evening.pk), rules=evening.rules
+    )
     export_format = request.GET.get("_export")
     if export_format in EXPORT_FORMATS:
         RequestConfig(request, paginate=False).configure(table)
