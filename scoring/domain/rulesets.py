@@ -703,11 +703,9 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
                 "if the Brus was chanced. An unlawful chance is automatically smacked, so 2:2 can happen."
             ),
             bonus_note=gettext_noop(
-                "A chance not smacked: 1. A chanced Galhund or Brus is smacked by any higher matador an "
-                "opponent plays after it: 2 for them. Oversmack (the Brus that smacked the Galhund beaten by "
-                "the Spids) 3, or 4 if the Brus was chanced. A chance that is not allowed (talon exhausted, "
-                "last to the trick, or no higher matador out but in the chancer's hand) is automatically "
-                "smacked: 2 for the opponents. So both teams can score, e.g. 2:2."
+                "Chance 1. Smacked by any higher matador of an opponent: 2 for them; oversmack 3, or 4 if the "
+                "Brus was chanced. An unlawful chance (talon exhausted, last to the trick, or no higher matador "
+                "left but in one's own hand) is automatically smacked: 2 for the opponents. So 2:2 can happen."
             ),
             bonus_messages=CHANCING_MESSAGES,
         ),
@@ -733,12 +731,10 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
                 "chance is automatically smacked. Hawking a Seven with the ♣K 1."
             ),
             bonus_note=gettext_noop(
-                "A chance not smacked: 1. A chanced Galhund or Brus is smacked by any higher matador an "
-                "opponent plays after it: 2 for them. Oversmack (the Brus that smacked the Galhund beaten by "
-                "the Spids) 3, or 4 if the Brus was chanced. A chance that is not allowed (bunken exhausted, "
-                "last to the trick, or no higher matador out but in the chancer's hand) is automatically "
-                "smacked: 2 for the opponents. Hawking a Seven with the ♣K: 1, once a deal. So both teams "
-                "can score, e.g. 2:2 or 2:3."
+                "Chance 1. Smacked by any higher matador of an opponent: 2 for them; oversmack 3, or 4 if the "
+                "Brus was chanced. An unlawful chance (bunken exhausted, last to the trick, or no higher matador "
+                "left but in one's own hand) is automatically smacked: 2 for the opponents. Hawk 1, once a deal. "
+                "So 2:2 or 2:3 can happen."
             ),
             bonus_messages=HAWKING_MESSAGES,
         ),
