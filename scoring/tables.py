@@ -103,17 +103,21 @@ class RankingTable(tables.Table):
         sequence = ("place", "name", "club", "...")
         template_name = "tables/lean.html"
 
-    def __init__(self, data, session_count: int, criteria: Sequence[Criterion] = (), **kwargs):
+    def __init__(
+        self, data, session_count: int, criteria: Sequence[Criterion] = (), rules: RuleSet | None = None, **kwargs
+    ):
         """``criteria``: the tie-break columns to show after the total
         (:func:`scoring.domain.tiebreaks.criteria_used`); with any, a last column says which
-        rule put a player ahead of the next one."""
+        rule put a player ahead of the next one. ``rules``: the evening's rule set, whose words
+        name the bonus criterion."""
         extra = [
             (f"s{n}", MatchstickColumn(verbose_name=gettext("Session %(number)s") % {"number": n}))
             for n in range(1, session_count + 1)
         ]
         extra.append(("total", MatchstickColumn(verbose_name=_("Total"), attrs={"td": {"class": "num total"}})))
         extra += [
-            (f"tb_{c.value}", MatchstickColumn(verbose_name=tiebreak_labels.COLUMNS[c], default="")) for c in criteria
+            (f"tb_{c.value}", MatchstickColumn(verbose_name=tiebreak_labels.column(c, rules), default=""))
+            for c in criteria
         ]
         if criteria:  # exported as a column; on the page under the name (render_name)
             extra.append(
@@ -138,7 +142,12 @@ class RankingTable(tables.Table):
 
 
 def ranking_rows(
-    rows, session_count: int, sessions_drawn: int | None = None, criteria: Sequence[Criterion] = (), names=None
+    rows,
+    session_count: int,
+    sessions_drawn: int | None = None,
+    criteria: Sequence[Criterion] = (),
+    names=None,
+    rules: RuleSet | None = None,
 ) -> list[dict]:
     """:class:`scoring.selectors.RankingRow` objects -> dicts for :class:`RankingTable`.
 
@@ -167,7 +176,7 @@ def ranking_rows(
         for criterion in criteria:
             record[f"tb_{criterion.value}"] = row.tiebreaks.get(criterion)
         if criteria:
-            record["tiebreak"] = ahead_note(row, names)
+            record["tiebreak"] = ahead_note(row, names, rules)
         for n in range(1, session_count + 1):
             drawn = sessions_drawn is None or n <= sessions_drawn
             if not drawn:
@@ -178,13 +187,13 @@ def ranking_rows(
     return data
 
 
-def ahead_note(row, names: dict[int, str] | None = None) -> str:
+def ahead_note(row, names: dict[int, str] | None = None, rules: RuleSet | None = None) -> str:
     """ "ahead of <name> by <rule>" for a :class:`scoring.selectors.RankingRow` that the evening's
-    tie-break chain put ahead of the next line; "" otherwise."""
+    tie-break chain put ahead of the next line ("" otherwise), in the words of ``rules``."""
     if row.ahead_by is None or row.ahead_of is None:
         return ""
     name = (names or {}).get(row.ahead_of.pk, row.ahead_of.name)
-    return tiebreak_labels.ahead_note(row.ahead_by, name)
+    return tiebreak_labels.ahead_note(row.ahead_by, name, rules)
 
 
 # --- Every deal result ------------------------------------------------------------------------

@@ -126,3 +126,37 @@ def test_the_danish_score_sheet_legend_speaks_of_chancing_and_smacking(organiser
     text = squeeze(blank[0])
     assert "ChancenundSmækkenmit♠8Galhund" in text and "automatischgesmækt,daherist2:2" in text
     assert "Wagen" not in blank[0]
+
+
+def test_the_ranking_names_the_bonus_tie_break_in_danish_words(organiser_client, client):
+    """A Danish evening whose tie-break is the bonus: the ranking page, its export, the screen and
+    the printout speak of chancing and smacking."""
+    import io
+
+    from pypdf import PdfReader
+
+    from scoring import selectors
+    from tests.test_tiebreaks import enter
+
+    evening = make_evening(8, rule_set=DANISH, sessions_count=1, rounds_per_session=1)
+    session = services.draw_session(evening=evening, seed=3)
+    first, second = Seating.objects.filter(round__session=session).order_by("table__number")
+    enter(first, [("A", 0, 0)] * 4)
+    enter(second, [("A", 1, 0), ("A", 1, 0), ("B", 0, 0), ("B", 0, 0)])
+    for seating in (first, second):
+        services.enter_and_confirm_seating(seating_id=seating.pk)
+    services.set_evening_tiebreaks(evening_id=evening.pk, criteria=["bonus_sticks"])
+    rows = selectors.evening_ranking(Evening.objects.get(pk=evening.pk))
+    note = f"vor {rows[2].player.name} durch mehr Streichhölzer aus Chancen und Smækken"
+
+    ranking = reverse("organiser:ranking", args=[evening.pk])
+    page = organiser_client.get(ranking, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert note in page and "meiste Streichhölzer aus Chancen und Smækken" in page and "Wagen" not in page
+    header = organiser_client.get(ranking + "?_export=csv").content.decode("utf-8-sig").splitlines()[0]
+    assert "Chancen und Smækken" in header and "Wagen" not in header
+    screen = client.get(reverse("public:ranking_screen", args=[evening.pk])).content.decode()
+    assert note in screen and "Wagen" not in screen
+    response = organiser_client.get(reverse("organiser:ranking_pdf", args=[evening.pk]))
+    reader = PdfReader(io.BytesIO(b"".join(response.streaming_content)))
+    pdf = " ".join(" ".join(p.extract_text().split()) for p in reader.pages)
+    assert "Chancen und Smækken" in pdf and "Wagen" not in pdf

@@ -106,8 +106,8 @@ def _tiebreak_slots(evening: Evening) -> dict:
     slots = [(n, chain[n - 1] if n <= len(chain) else "") for n in range(1, len(Criterion) + 1)]
     return {
         "slots": slots,
-        "choices": tiebreak_labels.choices(),
-        "chain": [tiebreak_labels.LABELS[c] for c in selectors.evening_chain(evening)],
+        "choices": tiebreak_labels.choices(evening.rules),
+        "chain": [tiebreak_labels.label(c, evening.rules) for c in selectors.evening_chain(evening)],
     }
 
 
@@ -204,7 +204,7 @@ def evening_tiebreaks(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(
                 request,
                 _("Equal totals are now separated by: %(chain)s.")
-                % {"chain": ", ".join(str(tiebreak_labels.LABELS[c]) for c in chain)},
+                % {"chain": ", ".join(tiebreak_labels.label(c, evening.rules) for c in chain)},
             )
         else:
             messages.success(request, _("Equal totals now share a place (no tie-breaks)."))
@@ -372,7 +372,12 @@ def _ranking_records(evening: Evening) -> tuple[list[dict], bool, tuple[Criterio
     criteria = selectors.tiebreak_columns(evening, rows)
     names = selectors.evening_display_names(evening.pk) if criteria else None
     records = ranking_rows(
-        rows, evening.sessions_count, sessions_drawn=evening.sessions.count(), criteria=criteria, names=names
+        rows,
+        evening.sessions_count,
+        sessions_drawn=evening.sessions.count(),
+        criteria=criteria,
+        names=names,
+        rules=evening.rules,
     )
     return records, any(r.provisional for r in rows), tuple(criteria)
 
@@ -386,7 +391,7 @@ def ranking(request: HttpRequest, pk: int) -> HttpResponse:
     records, provisional_credit, criteria = screen_cache.computed(
         "ranking", evening.pk, evening.version, lambda: _ranking_records(evening), variant=get_language()
     ).value
-    table = RankingTable(records, session_count, criteria=criteria)
+    table = RankingTable(records, session_count, criteria=criteria, rules=evening.rules)
     RequestConfig(request, paginate=False).configure(table)
     export_format = request.GET.get("_export")
     if export_format in EXPORT_FORMATS:
@@ -400,7 +405,7 @@ def ranking(request: HttpRequest, pk: int) -> HttpResponse:
             "table": table,
             "complete": selectors.evening_is_confirmed(evening),
             "provisional_credit": provisional_credit,
-            "chain": [tiebreak_labels.LABELS[c] for c in selectors.evening_chain(evening)],
+            "chain": [tiebreak_labels.label(c, evening.rules) for c in selectors.evening_chain(evening)],
         },
     )
 
