@@ -160,3 +160,11 @@ def test_the_ranking_names_the_bonus_tie_break_in_danish_words(organiser_client,
     reader = PdfReader(io.BytesIO(b"".join(response.streaming_content)))
     pdf = " ".join(" ".join(p.extract_text().split()) for p in reader.pages)
     assert "Chancen und Smækken" in pdf and "Wagen" not in pdf
+
+
+def test_the_evening_page_offers_the_bonus_tie_break_in_danish_words(organiser_client):
+    evening = first_seating(RINGKOBING).round.session.evening
+    page = organiser_client.get(reverse("organiser:evening_detail", args=[evening.pk])).content.decode()
+    assert "meiste Streichhölzer aus Chancen, Smækken und Høgen" in page
+    assert "Chancen, Smækken und Høgen: die Streichhölzer aus Chancen, Smækken und Høgen" in page
+    assert "Wagen" not in page
