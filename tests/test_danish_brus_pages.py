@@ -168,3 +168,11 @@ def test_the_evening_page_offers_the_bonus_tie_break_in_danish_words(organiser_c
     assert "meiste Streichhölzer aus Chancen, Smækken und Høgen" in page
     assert "Chancen, Smækken und Høgen: die Streichhölzer aus Chancen, Smækken und Høgen" in page
     assert "Wagen" not in page
+
+
+def test_the_help_explains_unlawful_chances_and_our_readings(client):
+    page = client.get(reverse("public:help"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Eine unerlaubte Chance (Talon aufgebraucht" in page and "z. B. 2:2" in page
+    assert "der Talon heißt Bunken, 5:0 heißt Jan" in page and "so ist z. B. 2:3 möglich" in page
+    assert "Nur Galhund und Brus können mit Chance gespielt werden" in page
+    assert "Wagen und Schlagen (vove og smække)" not in page
