@@ -32,7 +32,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -294,13 +294,29 @@ SCHWESING_BONUS_PAIRS: Final[frozenset[tuple[int, int]]] = frozenset(
         (4, 0), (0, 4),  # counterstrike (Generalschlag)
     }
 )  # fmt: skip
-# Danish Brus and Ringkøbing: derived when this module is loaded (a tenth of a second), from the
-# model of chancing and smacking above, never written out. Beside Schwesing's pairs they hold
-# (2, 2): an unlawful chance is automatically smacked, so both teams can score 2 in one deal (e.g.
-# A's chanced ♥K smacked by B's ♣J, B 2; later, the talon exhausted, B chances the ♠8: A 2).
-DANISH_BONUS_PAIRS: Final[frozenset[tuple[int, int]]] = derive_danish_pairs()
-# Ringkøbing: each Danish pair, plus one hawk for either team.
-RINGKOBING_BONUS_PAIRS: Final[frozenset[tuple[int, int]]] = derive_ringkobing_pairs()
+# Danish Brus and Ringkøbing: derived from the model of chancing and smacking above, never written
+# out, the first time they are needed (a tenth of a second; an evening of Schwesing never pays
+# it): RuleSet.bonus_pairs, or the module attributes DANISH_BONUS_PAIRS and RINGKOBING_BONUS_PAIRS
+# (see __getattr__ below). Beside Schwesing's pairs they hold (2, 2): an unlawful chance is
+# automatically smacked, so both teams can score 2 in one deal (e.g. A's chanced ♥K smacked by
+# B's ♣J, B 2; later, the talon exhausted, B chances the ♠8: A 2). Ringkøbing: each Danish pair,
+# plus one hawk for either team.
+_DERIVED: Final = {"DANISH_BONUS_PAIRS": derive_danish_pairs, "RINGKOBING_BONUS_PAIRS": derive_ringkobing_pairs}
+
+
+def __getattr__(name: str) -> frozenset[tuple[int, int]]:
+    """``DANISH_BONUS_PAIRS`` and ``RINGKOBING_BONUS_PAIRS``, derived on first use (PEP 562)."""
+    if name in _DERIVED:
+        return _DERIVED[name]()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _schwesing_pairs() -> frozenset[tuple[int, int]]:
+    return SCHWESING_BONUS_PAIRS
+
+
+def _no_bonus() -> frozenset[tuple[int, int]]:
+    return NO_BONUS
 
 
 # --------------------------------------------------------------------------------------------
@@ -466,8 +482,10 @@ class RuleSet:
         tricks_in_deal: tricks dealt (9; 8 in Treia; Bräus has no fixed number: players pass).
         players_per_team: 2, or 3 for six-handed Bräus (two teams of three at a table of six,
             partners alternating round the table; 003_7f8e8fd326cdc838.txt).
-        bonus_pairs: every ``(bonus_a, bonus_b)`` of one deal, in matchsticks; ``{(0, 0)}``
-            when the rule set has no bonuses.
+        derive_pairs: gives :attr:`bonus_pairs` (cached: the Danish rule sets derive them on
+            first use).
+        bonus_pairs (property): every ``(bonus_a, bonus_b)`` of one deal, in matchsticks;
+            ``{(0, 0)}`` when the rule set has no bonuses.
         no_winner: :data:`BOCK`, :data:`DRAW` or ``""``: what a deal nobody wins is.
         wording: the names of the parts of a result.
     """
@@ -480,13 +498,18 @@ class RuleSet:
     tricks_in_deal: int | None
     wording: Wording
     players_per_team: int = 2
-    bonus_pairs: frozenset[tuple[int, int]] = NO_BONUS
+    derive_pairs: Callable[[], frozenset[tuple[int, int]]] = _no_bonus
     no_winner: str = ""
 
     @property
     def players_per_table(self) -> int:
         """Players at one table: two teams."""
         return 2 * self.players_per_team
+
+    @property
+    def bonus_pairs(self) -> frozenset[tuple[int, int]]:
+        """Every ``(bonus_a, bonus_b)`` of one deal, in matchsticks (``{(0, 0)}`` without bonuses)."""
+        return self.derive_pairs()
 
     @property
     def has_bonus(self) -> bool:
@@ -642,7 +665,7 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
         cards=36,
         tricks_to_win=5,
         tricks_in_deal=9,
-        bonus_pairs=SCHWESING_BONUS_PAIRS,
+        derive_pairs=_schwesing_pairs,
         wording=Wording(
             won_column=gettext_noop("Five tricks"),
             winner_question=gettext_noop("Who reached five tricks?"),
@@ -664,7 +687,7 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
         tricks_to_win=5,
         tricks_in_deal=8,
         # The matadors ♣J, ♥K and ♠8 are all in the 32-card pack: daring and striking as Schwesing.
-        bonus_pairs=SCHWESING_BONUS_PAIRS,
+        derive_pairs=_schwesing_pairs,
         no_winner=BOCK,
         wording=Wording(
             won_column=gettext_noop("Five tricks"),
@@ -689,7 +712,7 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
         cards=36,
         tricks_to_win=5,
         tricks_in_deal=9,
-        bonus_pairs=DANISH_BONUS_PAIRS,
+        derive_pairs=derive_danish_pairs,
         wording=Wording(
             won_column=gettext_noop("Most tricks"),
             winner_question=gettext_noop("Who won most tricks?"),
@@ -717,7 +740,7 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
         cards=36,
         tricks_to_win=5,
         tricks_in_deal=9,
-        bonus_pairs=RINGKOBING_BONUS_PAIRS,
+        derive_pairs=derive_ringkobing_pairs,
         wording=Wording(
             won_column=gettext_noop("Most tricks"),
             winner_question=gettext_noop("Who won most tricks?"),
