@@ -9,6 +9,7 @@ from functools import lru_cache
 import django_tables2 as tables
 from django.utils.formats import date_format
 from django.utils.html import format_html
+from django.utils.text import capfirst
 from django.utils.timezone import localtime
 from django.utils.translation import get_language, gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
@@ -16,6 +17,7 @@ from django_tables2 import utils as tables_utils
 
 from scoring.domain.names import person_key, sort_text
 from scoring.domain.ranking import PROVISIONAL_MARK, one_decimal
+from scoring.domain.rulesets import RuleSet
 from scoring.domain.tiebreaks import Criterion
 from scoring.templatetags.bruus import format_matchsticks
 from scoring.web import tiebreak_labels
@@ -101,17 +103,21 @@ class RankingTable(tables.Table):
         sequence = ("place", "name", "club", "...")
         template_name = "tables/lean.html"
 
-    def __init__(self, data, session_count: int, criteria: Sequence[Criterion] = (), **kwargs):
+    def __init__(
+        self, data, session_count: int, criteria: Sequence[Criterion] = (), rules: RuleSet | None = None, **kwargs
+    ):
         """``criteria``: the tie-break columns to show after the total
         (:func:`scoring.domain.tiebreaks.criteria_used`); with any, a last column says which
-        rule put a player ahead of the next one."""
+        rule put a player ahead of the next one. ``rules``: the evening's rule set, whose words
+        name the bonus criterion."""
         extra = [
             (f"s{n}", MatchstickColumn(verbose_name=gettext("Session %(number)s") % {"number": n}))
             for n in range(1, session_count + 1)
         ]
         extra.append(("total", MatchstickColumn(verbose_name=_("Total"), attrs={"td": {"class": "num total"}})))
         extra += [
-            (f"tb_{c.value}", MatchstickColumn(verbose_name=tiebreak_labels.COLUMNS[c], default="")) for c in criteria
+            (f"tb_{c.value}", MatchstickColumn(verbose_name=tiebreak_labels.column(c, rules), default=""))
+            for c in criteria
         ]
         if criteria:  # exported as a column; on the page under the name (render_name)
             extra.append(
@@ -136,7 +142,12 @@ class RankingTable(tables.Table):
 
 
 def ranking_rows(
-    rows, session_count: int, sessions_drawn: int | None = None, criteria: Sequence[Criterion] = (), names=None
+    rows,
+    session_count: int,
+    sessions_drawn: int | None = None,
+    criteria: Sequence[Criterion] = (),
+    names=None,
+    rules: RuleSet | None = None,
 ) -> list[dict]:
     """:class:`scoring.selectors.RankingRow` objects -> dicts for :class:`RankingTable`.
 
@@ -168,7 +179,7 @@ def ranking_rows(
         for criterion in criteria:
             record[f"tb_{criterion.value}"] = row.tiebreaks.get(criterion)
         if criteria:
-            record["tiebreak"] = ahead_note(row, names)
+            record["tiebreak"] = ahead_note(row, names, rules)
         for n in range(1, session_count + 1):
             drawn = sessions_drawn is None or n <= sessions_drawn
             if not drawn:
@@ -179,13 +190,13 @@ def ranking_rows(
     return data
 
 
-def ahead_note(row, names: dict[int, str] | None = None) -> str:
+def ahead_note(row, names: dict[int, str] | None = None, rules: RuleSet | None = None) -> str:
     """ "ahead of <name> by <rule>" for a :class:`scoring.selectors.RankingRow` that the evening's
-    tie-break chain put ahead of the next line; "" otherwise."""
+    tie-break chain put ahead of the next line ("" otherwise), in the words of ``rules``."""
     if row.ahead_by is None or row.ahead_of is None:
         return ""
     name = (names or {}).get(row.ahead_of.pk, row.ahead_of.name)
-    return tiebreak_labels.ahead_note(row.ahead_by, name)
+    return tiebreak_labels.ahead_note(row.ahead_by, name, rules)
 
 
 # --- Every deal result ------------------------------------------------------------------------
@@ -241,11 +252,23 @@ class DealResultTable(tables.Table):
         attrs = {"class": "list deal-results"}
         empty_text = _("No deal has been entered yet.")
 
-    def __init__(self, data, names: dict[int, str] | None = None, **kwargs):
+    def __init__(self, data, names: dict[int, str] | None = None, rules: RuleSet | None = None, **kwargs):
         """``names``: :func:`scoring.selectors.evening_display_names` (players with the same name
-        are shown with their club)."""
+        are shown with their club). ``rules``: the evening's rule set, whose words head the columns
+        (Bräus: "Six tricks"; Danish Brus: "Chancing and smacking"); without bonuses (Bräus) the
+        bonus columns are left out."""
         self.names = names or {}
+        if rules is not None and not rules.has_bonus:
+            kwargs["exclude"] = (*kwargs.get("exclude", ()), "bonus_a", "bonus_b")
         super().__init__(data, **kwargs)
+        if rules is not None:
+            wording = rules.wording
+            self.columns["winner"].column.verbose_name = gettext(wording.won_column)
+            self.columns["to_nil"].column.verbose_name = capfirst(gettext(wording.to_nil_short))
+            if rules.has_bonus:
+                for team in ("A", "B"):
+                    column = self.columns[f"bonus_{team.lower()}"].column
+                    column.verbose_name = f"{gettext(wording.bonus)} {team}"
 
     def render_team_a(self, value):
         return team_names(value, self.names)

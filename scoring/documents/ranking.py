@@ -21,6 +21,7 @@ from reportlab.platypus import LongTable, Spacer, TableStyle
 from scoring.documents import pdf_base as base
 from scoring.documents.pdf_base import Para
 from scoring.domain.ranking import PROVISIONAL_MARK
+from scoring.domain.rulesets import RuleSet
 from scoring.domain.tiebreaks import Criterion
 from scoring.selectors import RankingRow
 from scoring.tables import ahead_note
@@ -107,7 +108,7 @@ def build_ranking(
         story.append(
             base.para(gettext("Provisional: deals are still missing."), BODY, bold=True, color="#b00020", space_after=6)
         )
-    story.append(_table(rows, session_count, drawn, tuple(criteria), names or {}))
+    story.append(_table(rows, session_count, drawn, tuple(criteria), names or {}, evening.rules))
     story += [
         Spacer(1, 3 * mm),
         base.para(
@@ -121,7 +122,7 @@ def build_ranking(
             base.para(
                 gettext("Equal totals are separated by, in this order:")
                 + " "
-                + ", ".join(str(tiebreak_labels.LABELS[c]) for c in chain)
+                + ", ".join(tiebreak_labels.label(c, evening.rules) for c in chain)
                 + ".",
                 11,
                 color="#555555",
@@ -136,9 +137,15 @@ def _rules_text(evening) -> str:
 
 
 def _table(
-    rows: Sequence[RankingRow], session_count: int, drawn: int, criteria: tuple[Criterion, ...], names: dict[int, str]
+    rows: Sequence[RankingRow],
+    session_count: int,
+    drawn: int,
+    criteria: tuple[Criterion, ...],
+    names: dict[int, str],
+    rules: RuleSet,
 ) -> LongTable:
-    """Two header rows ("Durchgang" over the session numbers), repeated on every page."""
+    """Two header rows ("Durchgang" over the session numbers), repeated on every page; the
+    tie-break columns in the words of the evening's rule set ``rules``."""
     width = base.FRAME_WIDTH
     cells = []
     for row in rows:
@@ -169,7 +176,7 @@ def _table(
     # else (many sessions and criteria) the values go under the name with the note, as on the
     # projector ("Bester Durchgang 26 · Gewonnene Spiele 15 · vor … durch …").
     values = [[base.matchsticks(row.tiebreaks[c]) for c in criteria] for row in rows]
-    criterion_heads = [str(tiebreak_labels.COLUMNS[c]) for c in criteria]
+    criterion_heads = [tiebreak_labels.column(c, rules) for c in criteria]
     criterion_ws = [
         max(widest(head.split(), NOTE, bold=True), widest(["000", *(v[i] for v in values)], BODY), 12 * mm)
         for i, head in enumerate(criterion_heads)
@@ -178,11 +185,13 @@ def _table(
         [w for c in cells for w in c[2].split()], BODY
     )
     if criteria and width - place_w - session_count * number_w - total_w - sum(criterion_ws) < words:
-        notes = tiebreak_labels.tie_notes(rows, criteria, names)
+        notes = tiebreak_labels.tie_notes(rows, criteria, names, rules)
         tiebreaks = [([], notes.get(row.player.pk, "")) for row in rows]
         criterion_heads, criterion_ws, criteria = [], [], ()
     else:
-        tiebreaks = [(v, ahead_note(row, names) if criteria else "") for row, v in zip(rows, values, strict=True)]
+        tiebreaks = [
+            (v, ahead_note(row, names, rules) if criteria else "") for row, v in zip(rows, values, strict=True)
+        ]
     rest = width - place_w - session_count * number_w - total_w - sum(criterion_ws)
     # Sized from the content: both on one line if they fit; else the clubs' longest word keeps
     # its line ("Oster-Ohrstedt" never becomes "Oster-/Ohrstedt"; up to half the room) and the

@@ -90,7 +90,8 @@ class Play:
 
 @dataclass(frozen=True)
 class TrickBonus:
-    """Matchsticks for daring and striking in one trick; at most one of ``a``, ``b`` is not 0.
+    """Matchsticks for the bonuses of one trick (in Schwesing at most one of ``a``, ``b`` is not 0;
+    in Danish Brus both teams may score in one trick).
 
     Attributes:
         a: matchsticks team A wins in the trick.
@@ -215,11 +216,11 @@ def check_trick(plays: Sequence[Play], leader_team: str, played_before: frozense
 #   * the leader (any player can win the previous trick),
 #   * the seat of each of these matadors (several may fall to one follower; see Play),
 #   * whether the bunk is exhausted (once exhausted it stays so),
-#   * for each Hund or Bruus played, whether the player still holds the next higher matador,
-#     where that is consistent with what is known: not if it has been played or is played by
-#     another player in this trick or is known to be in another hand; surely if the player is
-#     known to hold it. A player holding a matador keeps it until playing it, so it can then
-#     only be played by that player.
+#   * for each matador not played yet, whether one of the players who play a lower matador in
+#     this trick still holds it (Schwesing's dare asks about the next higher matador, Danish
+#     Brus's chance about any higher one), where that is consistent with what is known: not if
+#     it is known to be in another hand; surely if the player is known to hold it. A player
+#     holding a matador keeps it until playing it, so it can then only be played by that player.
 # A trick without matadors scores nothing, so it is left out.
 
 # Who is known to hold a matador not yet played: (matador, player) pairs.
@@ -259,16 +260,21 @@ def _next_tricks(
             player_of = {m: (leader + seat) % SEATS_PER_TRICK for m, seat in seat_of.items()}
             if seats.count(0) > 1 or any(owner_of.get(m, p) != p for m, p in player_of.items()):
                 continue
-            # (next higher matador, its holder) for each Hund or Bruus whose player may hold it
-            may_hold = [
-                (higher, player_of[m], options)
-                for m in matadors
-                if (higher := m.next_higher) is not None
-                for options in [_holding_choices(higher, played, seat_of, player_of[m], owner_of)]
+            # Who holds each matador not played yet, as far as it matters: one of the players who
+            # play a lower matador in this trick (the Danish chance asks about any higher matador,
+            # Schwesing's dare about the next higher), or nobody of them.
+            holder_options = [
+                (higher, _holder_choices(higher, matadors, player_of, owner_of))
+                for higher in Matador
+                if higher not in now_played and any(m < higher for m in matadors)
             ]
             for exhausted in sorted({bunk_exhausted, True}):
-                for holds in itertools.product(*(options for _, _, options in may_hold)):
-                    holders = {(higher, player) for (higher, player, _), h in zip(may_hold, holds, strict=True) if h}
+                for holds in itertools.product(*(options for _, options in holder_options)):
+                    holders = {
+                        (higher, player)
+                        for (higher, _), player in zip(holder_options, holds, strict=True)
+                        if player is not None
+                    }
                     plays = [
                         Play(
                             matadors=frozenset(m for m in matadors if seat_of[m] == seat),
@@ -287,21 +293,16 @@ def _next_tricks(
                         yield bonus, now_played, exhausted, now_owners
 
 
-def _holding_choices(
-    higher: Matador,
-    played: frozenset[Matador],
-    seat_of: dict[Matador, int],
-    player: int,
-    owner_of: dict[Matador, int],
-) -> tuple[bool, ...]:
-    """Can ``player``, playing the matador below ``higher``, still hold ``higher`` after the play?"""
-    if higher in played or higher in seat_of:
-        # A played matador is in no hand. One played in this trick is in the hand of its player
-        # until then; if that is this player, it is played together with the lower one.
-        return (False,)
+def _holder_choices(
+    higher: Matador, matadors: Sequence[Matador], player_of: dict[Matador, int], owner_of: dict[Matador, int]
+) -> tuple[int | None, ...]:
+    """Who may hold ``higher`` (not played yet, not played in this trick) after this trick's plays:
+    ``None`` (none of the players of a lower matador in it) or one of those players. A matador
+    known to be in a hand stays there until it is played."""
+    candidates = sorted({player_of[m] for m in matadors if m < higher})
     if higher in owner_of:
-        return (owner_of[higher] == player,)
-    return (False, True)
+        return (owner_of[higher] if owner_of[higher] in candidates else None,)
+    return (None, *candidates)
 
 
 @functools.cache

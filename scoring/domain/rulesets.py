@@ -12,9 +12,11 @@ Sources (seed files in ``shared/seeds``; see also ``DOMAIN.md``, "Rule sets"):
 A :class:`RuleSet` is a value: what a deal's result consists of (a winning team, "to nil", a
 bonus per team, or for some rule sets no winner: a Treia *Bock* or a Bräus draw), which results
 are legal, and their matchsticks. Each rule set with bonuses derives its possible bonus pairs
-from a model of its own rules (``tests/domain/test_rulesets.py`` proves each set by
-enumeration); the text of a rule set (names, tablet labels) are English msgids, German in the
-catalogue.
+from a model of its own rules (``tests/domain/test_rulesets.py`` and
+``tests/domain/test_danish_brus.py`` prove each set against a derivation of their own); the
+texts of a rule set (names, tablet labels, legends, refusals) are English msgids, German in the
+catalogue: each rule set speaks of its own bonuses (Schwesing and Treia daring and striking,
+the Danish rule sets chancing and smacking).
 
 Decisions where the sources are silent (ours, see the help page): fixed deals for every rule set
 (no "game to N", no rubber rules, no Treia double game); a Treia Bock carries its matchstick to the
@@ -30,7 +32,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -84,7 +86,8 @@ class DanishBonuses:
 
     Attributes:
         chance: a chanced matador that is not smacked, for the chancer's team.
-        smack: a chanced matador smacked by an opponent's higher card, for the smacking team.
+        smack: a chanced matador smacked by a higher matador an opponent plays after it, or
+            chanced unlawfully (automatically smacked), for the opponents of the chancer.
         oversmack: a chanced ♠8 smacked by the ♥K, which the ♣J of the chancer's team beats in
             turn, for the chancer's team (instead of the chance and the smack).
         oversmack_chanced: the same when the ♥K was chanced too.
@@ -102,19 +105,48 @@ class DanishBonuses:
 DANISH_BONUSES: Final = DanishBonuses(chance=1, smack=2, oversmack=3, oversmack_chanced=4, hawk=1)
 
 
-def _chance_allowed(seat: int, matador: Matador, play: Play, seen: set[Matador], bunk_exhausted: bool) -> bool:
-    """May this player chance this matador? "only permitted if a higher matador is still in play
-    and not held by the chancer, if the talon is not exhausted, if another player has yet to
-    play to the trick" (the fourth condition, "would not win the rubber", does not apply: fixed
-    deals). Only the Galhund (♠8) and the Brus (♥K) can be chanced."""
-    higher = matador.next_higher
+#: The matadors a player may chance: the Galhund (♠8) and the Brus (♥K). Nothing is above the Spids.
+CHANCEABLE: Final = frozenset({Matador.TOLLER_HUND, Matador.BRUUS})
+
+
+def chance_is_lawful(seat: int, matador: Matador, play: Play, seen: set[Matador], bunk_exhausted: bool) -> bool:
+    """May the player in ``seat`` (0 leads, 3 is last) chance ``matador``, played in ``play``?
+
+    Source: ``001_bb435dd0d18900c3.txt``, "Chancing and smacking": "This is only permitted,
+    however, if a higher matador is still in play and not held by the chancer, if the talon is not
+    exhausted, if another player has yet to play to the trick and if winning the bonus would not
+    result in winning the rubber." A higher matador is *any* matador above the chanced one (for the
+    Galhund the Brus or the Spids) that has not been played (``seen``: in earlier tricks or earlier
+    in this one) and is not in the chancer's hand nor played by the chancer in this play. The rubber
+    condition does not apply: our evenings play fixed deals, not games to 9 or 13.
+    """
     return (
-        higher is not None
-        and higher not in seen
-        and higher not in play.matadors | play.holding
+        matador in CHANCEABLE
+        and any(higher not in seen and higher not in play.matadors | play.holding for higher in _higher(matador))
         and seat != SEATS_PER_TRICK - 1
         and not bunk_exhausted
     )
+
+
+def _higher(matador: Matador) -> tuple[Matador, ...]:
+    """The matadors above ``matador`` (for the Galhund: the Brus and the Spids)."""
+    return tuple(m for m in Matador if m > matador)
+
+
+@dataclass(frozen=True)
+class MatadorPlay:
+    """One matador played in a trick of Danish Brus, in playing order.
+
+    Attributes:
+        matador: the card.
+        team: the team of its player.
+        lawful: whether chancing it would be lawful (:func:`chance_is_lawful`); always ``False``
+            for the Spids, which cannot be chanced.
+    """
+
+    matador: Matador
+    team: str
+    lawful: bool
 
 
 def danish_trick(
@@ -126,63 +158,89 @@ def danish_trick(
 ) -> frozenset[TrickBonus]:
     """Every bonus one trick of Danish Brus can give, over the players' choices to chance.
 
-    Source: ``001_bb435dd0d18900c3.txt``, "Chancing and smacking". Chancing is a choice ("may
-    say 'I'll chance it'"), allowed under the conditions of :func:`_chance_allowed`. The chancer
-    scores a chance unless the matador is *smacked*: the first card of the trick that beats it
-    is a higher matador played by an opponent; then the opponents score a smack. *Oversmack*: a
-    chanced ♠8 smacked by the ♥K, and that ♥K beaten by the ♣J of the chancer's team: an
-    oversmack for the chancer's team, more if the ♥K was chanced too (this replaces the scores
-    of both chances). The points are :data:`DANISH_BONUSES`. Unlike
-    Schwesing, the scores of one trick add up (both teams may score in it). Our readings where
-    the text is silent: a matador first beaten by a partner's card is not smacked; the ♣J smacks
-    a chanced ♠8 directly, as any higher card does.
+    Source: ``001_bb435dd0d18900c3.txt``, "Chancing and smacking". A player who plays the Galhund
+    or the Brus "may say 'I'll chance it'": every such card is chanced or not, as its player
+    chooses, lawfully or not (:func:`chance_is_lawful`). Each choice is scored by
+    :func:`score_danish_trick`.
 
     Args and errors as :func:`scoring.domain.rules.score_trick`.
 
     Returns:
-        The set of bonuses (one per choice of which allowed matadors are chanced).
+        The set of bonuses, one per choice of which of the trick's Galhund and Brus are chanced.
+    """
+    events = danish_events(plays, leader_team=leader_team, played_before=played_before, bunk_exhausted=bunk_exhausted)
+    chanceable = [i for i, event in enumerate(events) if event.matador in CHANCEABLE]
+    choices = (c for size in range(len(chanceable) + 1) for c in itertools.combinations(chanceable, size))
+    return frozenset(score_danish_trick(events, frozenset(chanced)) for chanced in choices)
+
+
+def danish_events(
+    plays: Sequence[Play], *, leader_team: str, played_before: frozenset[Matador], bunk_exhausted: bool
+) -> tuple[MatadorPlay, ...]:
+    """The matadors of one trick in playing order (several of one player's play: lower first),
+    each with its team and whether it may lawfully be chanced.
+
+    Raises:
+        ValueError: as :func:`scoring.domain.rules.check_trick`.
     """
     check_trick(plays, leader_team, played_before)
-    events: list[tuple[Matador, str]] = []  # (matador, team) in playing order
-    allowed: list[int] = []  # indexes into events of matadors that may be chanced
+    events: list[MatadorPlay] = []
     seen = set(played_before)
     for seat, play in enumerate(plays):
         team = leader_team if seat % 2 == 0 else other_team(leader_team)
         for matador in sorted(play.matadors):
-            if _chance_allowed(seat, matador, play, seen, bunk_exhausted):
-                allowed.append(len(events))
-            events.append((matador, team))
+            events.append(MatadorPlay(matador, team, chance_is_lawful(seat, matador, play, seen, bunk_exhausted)))
         seen |= play.matadors
-    choices = (c for size in range(len(allowed) + 1) for c in itertools.combinations(allowed, size))
-    return frozenset(_danish_score(events, frozenset(chanced)) for chanced in choices)
+    return tuple(events)
 
 
-def _danish_score(events: Sequence[tuple[Matador, str]], chanced: frozenset[int]) -> TrickBonus:
-    """Score one trick's matador plays (``events``) with the chances ``chanced`` (indexes)."""
+def score_danish_trick(events: Sequence[MatadorPlay], chanced: frozenset[int]) -> TrickBonus:
+    """Score one trick's matador plays (``events``, from :func:`danish_events`) when the plays at
+    the indexes ``chanced`` (Galhund or Brus) were chanced.
+
+    Source: ``001_bb435dd0d18900c3.txt``, "Chancing and smacking", sentence by sentence:
+
+    * "The chancer scores a point unless the matador is 'smacked' by a higher card played by an
+      opponent in which case the opposing side score two points": a lawfully chanced matador is
+      smacked when *any* higher matador is played after it in the trick by an opponent (not only
+      the next higher one, and also after a partner's higher card): 2 for the opponents;
+      otherwise 1 for the chancer's team. Who wins the trick does not matter.
+    * "If the ♠8 is chanced and smacked by the ♥K, but beaten in turn by the ♣J, it is an
+      'oversmack' and worth 3 points, unless the ♥K was also chanced in which case it is worth 4
+      points": a chanced Galhund smacked by an opponent's Brus, after which the chancer's team
+      plays the Spids: 3 for the chancer's team, 4 if that Brus was chanced; this replaces the
+      smack of the Galhund and the smack of the Brus by the Spids.
+    * "If a card is found to be unlawfully chanced, it is automatically smacked": a chance that
+      breaks a condition of :func:`chance_is_lawful` gives the opponents 2, whatever else is
+      played to the trick.
+
+    The scores of one trick add up, so both teams may score in it.
+    """
     points = {TEAM_A: 0, TEAM_B: 0}
     settled: set[int] = set()
     for i in sorted(chanced):
         if i in settled:
             continue
-        matador, team = events[i]
-        beater = next((j for j in range(i + 1, len(events)) if events[j][0] > matador), None)
-        if beater is None or events[beater][1] == team:
-            points[team] += DANISH_BONUSES.chance  # not smacked
+        event = events[i]
+        opponents = other_team(event.team)
+        if not event.lawful:
+            points[opponents] += DANISH_BONUSES.smack  # automatically smacked
             continue
-        smacker, smacking_team = events[beater]
-        over = next(
-            (
-                k
-                for k in range(beater + 1, len(events))
-                if events[k][0] == Matador.SPITZ and events[k][1] != smacking_team
-            ),
-            None,
+        later = range(i + 1, len(events))
+        smackers = [j for j in later if events[j].matador > event.matador and events[j].team == opponents]
+        if not smackers:
+            points[event.team] += DANISH_BONUSES.chance
+            continue
+        brus = next((j for j in smackers if events[j].matador == Matador.BRUUS), None)
+        over = brus is not None and any(
+            events[k].matador == Matador.SPITZ and events[k].team == event.team for k in range(brus + 1, len(events))
         )
-        if matador == Matador.TOLLER_HUND and smacker == Matador.BRUUS and over is not None:
-            points[team] += DANISH_BONUSES.oversmack_chanced if beater in chanced else DANISH_BONUSES.oversmack
-            settled.add(beater)
+        if event.matador == Matador.TOLLER_HUND and over:
+            assert brus is not None
+            points[event.team] += DANISH_BONUSES.oversmack_chanced if brus in chanced else DANISH_BONUSES.oversmack
+            settled.add(brus)
         else:
-            points[smacking_team] += DANISH_BONUSES.smack
+            points[opponents] += DANISH_BONUSES.smack
     return TrickBonus(points[TEAM_A], points[TEAM_B])
 
 
@@ -199,7 +257,8 @@ def derive_danish_pairs() -> frozenset[tuple[int, int]]:
 
     Source: ``001_bb435dd0d18900c3.txt``, "Chancing and smacking"; the same model of a deal as
     Schwesing (:func:`scoring.domain.rules.enumerate_deals`: the three matadors, each played
-    once, in any tricks, seats and holdings), each trick scored by :func:`danish_trick`.
+    once, in any tricks, seats and holdings), each trick scored by :func:`danish_trick`: every
+    Galhund and Brus chanced or not, lawfully or not.
     """
     return enumerate_deals(danish_trick_scorer)
 
@@ -218,10 +277,8 @@ def derive_ringkobing_pairs() -> frozenset[tuple[int, int]]:
     return frozenset((a + ha, b + hb) for (a, b), (ha, hb) in itertools.product(derive_danish_pairs(), hawks))
 
 
-# The results of the derivations, written out (tests/domain/test_rulesets.py proves them equal;
-# deriving them at start-up would cost a second).
-#
-# Schwesing (and Treia): scoring.domain.rules.derive_bonus_pairs(). Every score of 2 or more
+# Schwesing (and Treia): the result of scoring.domain.rules.derive_bonus_pairs(), written out
+# (tests/domain/test_rulesets.py proves them equal). Every score of 2 or more
 # needs the Bruus, which is played once, so only one trick in a deal can give 2 or more. How each
 # pair arises (shown for team A first; the mirror is the same):
 SCHWESING_BONUS_PAIRS: Final[frozenset[tuple[int, int]]] = frozenset(
@@ -237,16 +294,29 @@ SCHWESING_BONUS_PAIRS: Final[frozenset[tuple[int, int]]] = frozenset(
         (4, 0), (0, 4),  # counterstrike (Generalschlag)
     }
 )  # fmt: skip
-# Danish chancing and smacking gives the same pairs as Schwesing's daring and striking, though
-# single tricks score differently.
-DANISH_BONUS_PAIRS: Final[frozenset[tuple[int, int]]] = SCHWESING_BONUS_PAIRS
-# Ringkøbing: each Danish pair, plus one hawk for either team.
-RINGKOBING_BONUS_PAIRS: Final[frozenset[tuple[int, int]]] = frozenset(
-    {
-        (0, 0), (1, 0), (0, 1), (2, 0), (0, 2), (1, 1), (3, 0), (0, 3), (1, 2), (2, 1), (4, 0), (0, 4),
-        (2, 2), (3, 1), (1, 3), (4, 1), (1, 4), (5, 0), (0, 5),
-    }
-)  # fmt: skip
+# Danish Brus and Ringkøbing: derived from the model of chancing and smacking above, never written
+# out, the first time they are needed (a tenth of a second; an evening of Schwesing never pays
+# it): RuleSet.bonus_pairs, or the module attributes DANISH_BONUS_PAIRS and RINGKOBING_BONUS_PAIRS
+# (see __getattr__ below). Beside Schwesing's pairs they hold (2, 2): an unlawful chance is
+# automatically smacked, so both teams can score 2 in one deal (e.g. A's chanced ♥K smacked by
+# B's ♣J, B 2; later, the talon exhausted, B chances the ♠8: A 2). Ringkøbing: each Danish pair,
+# plus one hawk for either team.
+_DERIVED: Final = {"DANISH_BONUS_PAIRS": derive_danish_pairs, "RINGKOBING_BONUS_PAIRS": derive_ringkobing_pairs}
+
+
+def __getattr__(name: str) -> frozenset[tuple[int, int]]:
+    """``DANISH_BONUS_PAIRS`` and ``RINGKOBING_BONUS_PAIRS``, derived on first use (PEP 562)."""
+    if name in _DERIVED:
+        return _DERIVED[name]()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _schwesing_pairs() -> frozenset[tuple[int, int]]:
+    return SCHWESING_BONUS_PAIRS
+
+
+def _no_bonus() -> frozenset[tuple[int, int]]:
+    return NO_BONUS
 
 
 # --------------------------------------------------------------------------------------------
@@ -254,37 +324,89 @@ RINGKOBING_BONUS_PAIRS: Final[frozenset[tuple[int, int]]] = frozenset(
 # --------------------------------------------------------------------------------------------
 
 
-def check_bonuses(bonus_a: object, bonus_b: object, pairs: frozenset[tuple[int, int]]) -> None:
+@dataclass(frozen=True)
+class BonusMessages:
+    """The refusals of a bonus, in the words of a rule set's bonuses (English msgids; each takes
+    the parameters :func:`check_bonuses` names)."""
+
+    not_whole_number: str
+    negative: str
+    too_high: str
+    impossible_pair: str
+
+
+#: Schwesing and Treia: daring and striking.
+DARING_MESSAGES: Final = BonusMessages(
+    not_whole_number=gettext_noop(
+        "Team %(team)s: please enter the matchsticks for daring and striking as a whole number."
+    ),
+    negative=gettext_noop("Team %(team)s: the matchsticks for daring and striking cannot be less than 0."),
+    too_high=gettext_noop(
+        "Team %(team)s: at most %(max_bonus)s matchsticks for daring and striking are possible in one deal."
+    ),
+    impossible_pair=gettext_noop(
+        "Team A %(bonus_a)s and team B %(bonus_b)s matchsticks for daring and striking "
+        "cannot both happen in one deal: if team %(team)s gets %(bonus)s, team %(other)s "
+        "gets at most %(other_max)s."
+    ),
+)
+#: Danish Brus: chancing and smacking (001_bb435dd0d18900c3.txt).
+CHANCING_MESSAGES: Final = BonusMessages(
+    not_whole_number=gettext_noop(
+        "Team %(team)s: please enter the matchsticks for chancing and smacking as a whole number."
+    ),
+    negative=gettext_noop("Team %(team)s: the matchsticks for chancing and smacking cannot be less than 0."),
+    too_high=gettext_noop(
+        "Team %(team)s: at most %(max_bonus)s matchsticks for chancing and smacking are possible in one deal."
+    ),
+    impossible_pair=gettext_noop(
+        "Team A %(bonus_a)s and team B %(bonus_b)s matchsticks for chancing and smacking "
+        "cannot both happen in one deal: if team %(team)s gets %(bonus)s, team %(other)s "
+        "gets at most %(other_max)s."
+    ),
+)
+#: Ringkøbing: chancing, smacking and hawking (001_bb435dd0d18900c3.txt, "Ringkøbing variant").
+HAWKING_MESSAGES: Final = BonusMessages(
+    not_whole_number=gettext_noop(
+        "Team %(team)s: please enter the matchsticks for chancing, smacking and hawking as a whole number."
+    ),
+    negative=gettext_noop("Team %(team)s: the matchsticks for chancing, smacking and hawking cannot be less than 0."),
+    too_high=gettext_noop(
+        "Team %(team)s: at most %(max_bonus)s matchsticks for chancing, smacking and hawking are possible in one deal."
+    ),
+    impossible_pair=gettext_noop(
+        "Team A %(bonus_a)s and team B %(bonus_b)s matchsticks for chancing, smacking and hawking "
+        "cannot both happen in one deal: if team %(team)s gets %(bonus)s, team %(other)s "
+        "gets at most %(other_max)s."
+    ),
+)
+
+
+def check_bonuses(
+    bonus_a: object,
+    bonus_b: object,
+    pairs: frozenset[tuple[int, int]],
+    messages: BonusMessages = DARING_MESSAGES,
+) -> None:
     """Check the two teams' bonuses (matchsticks) against the possible ``pairs`` of a rule set.
+
+    ``messages``: the refusals in the words of the rule set's bonuses (:attr:`Wording.bonus_messages`).
 
     Raises:
         ImpossibleResult: a bonus is not a whole number (``int``, not ``bool``), is negative or
-            is above the largest in ``pairs``; or the pair is not in ``pairs``.
+            is above the largest in ``pairs``; or the pair is not in ``pairs``. Parameters:
+            ``team``; ``max_bonus``; ``bonus_a``, ``bonus_b``, ``team``, ``bonus``, ``other``,
+            ``other_max``.
     """
     max_bonus = max(max(pair) for pair in pairs)
     bonuses = {TEAM_A: bonus_a, TEAM_B: bonus_b}
     for team, bonus in bonuses.items():
         if not isinstance(bonus, int) or isinstance(bonus, bool):
-            raise ImpossibleResult(
-                gettext_noop("Team %(team)s: please enter the matchsticks for daring and striking as a whole number."),
-                code="bonus_not_whole_number",
-                team=team,
-            )
+            raise ImpossibleResult(messages.not_whole_number, code="bonus_not_whole_number", team=team)
         if bonus < 0:
-            raise ImpossibleResult(
-                gettext_noop("Team %(team)s: the matchsticks for daring and striking cannot be less than 0."),
-                code="bonus_negative",
-                team=team,
-            )
+            raise ImpossibleResult(messages.negative, code="bonus_negative", team=team)
         if bonus > max_bonus:
-            raise ImpossibleResult(
-                gettext_noop(
-                    "Team %(team)s: at most %(max_bonus)s matchsticks for daring and striking are possible in one deal."
-                ),
-                code="bonus_too_high",
-                team=team,
-                max_bonus=max_bonus,
-            )
+            raise ImpossibleResult(messages.too_high, code="bonus_too_high", team=team, max_bonus=max_bonus)
     if (bonus_a, bonus_b) not in pairs:
         # Explain from the team with more, as the scorer is surest about the bigger event. For
         # each bonus of one team, the other team's possible bonuses run from 0 to a maximum.
@@ -293,11 +415,7 @@ def check_bonuses(bonus_a: object, bonus_b: object, pairs: frozenset[tuple[int, 
         other = other_team(team)
         bonus = a if team == TEAM_A else b
         raise ImpossibleResult(
-            gettext_noop(
-                "Team A %(bonus_a)s and team B %(bonus_b)s matchsticks for daring and striking "
-                "cannot both happen in one deal: if team %(team)s gets %(bonus)s, team %(other)s "
-                "gets at most %(other_max)s."
-            ),
+            messages.impossible_pair,
             code="impossible_bonus_pair",
             bonus_a=a,
             bonus_b=b,
@@ -334,6 +452,9 @@ class Wording:
         no_winner: the button for a deal nobody wins (Bock, draw), or "".
         no_winner_short: the same in a table cell, or "".
         legend: the rules in one paragraph, for the foot of the paper score sheet.
+        bonus_note: what the bonuses are worth and why an unusual pair is possible, under the
+            tablet's bonus buttons, or "".
+        bonus_messages: the refusals of a bonus in the words of this rule set's bonuses.
     """
 
     winner_question: str
@@ -344,6 +465,8 @@ class Wording:
     no_winner: str = ""
     no_winner_short: str = ""
     legend: str = ""
+    bonus_note: str = ""
+    bonus_messages: BonusMessages = DARING_MESSAGES
 
 
 @dataclass(frozen=True)
@@ -359,8 +482,10 @@ class RuleSet:
         tricks_in_deal: tricks dealt (9; 8 in Treia; Bräus has no fixed number: players pass).
         players_per_team: 2, or 3 for six-handed Bräus (two teams of three at a table of six,
             partners alternating round the table; 003_7f8e8fd326cdc838.txt).
-        bonus_pairs: every ``(bonus_a, bonus_b)`` of one deal, in matchsticks; ``{(0, 0)}``
-            when the rule set has no bonuses.
+        derive_pairs: gives :attr:`bonus_pairs` (cached: the Danish rule sets derive them on
+            first use).
+        bonus_pairs (property): every ``(bonus_a, bonus_b)`` of one deal, in matchsticks;
+            ``{(0, 0)}`` when the rule set has no bonuses.
         no_winner: :data:`BOCK`, :data:`DRAW` or ``""``: what a deal nobody wins is.
         wording: the names of the parts of a result.
     """
@@ -373,13 +498,18 @@ class RuleSet:
     tricks_in_deal: int | None
     wording: Wording
     players_per_team: int = 2
-    bonus_pairs: frozenset[tuple[int, int]] = NO_BONUS
+    derive_pairs: Callable[[], frozenset[tuple[int, int]]] = _no_bonus
     no_winner: str = ""
 
     @property
     def players_per_table(self) -> int:
         """Players at one table: two teams."""
         return 2 * self.players_per_team
+
+    @property
+    def bonus_pairs(self) -> frozenset[tuple[int, int]]:
+        """Every ``(bonus_a, bonus_b)`` of one deal, in matchsticks (``{(0, 0)}`` without bonuses)."""
+        return self.derive_pairs()
 
     @property
     def has_bonus(self) -> bool:
@@ -431,7 +561,7 @@ class RuleSet:
                 gettext_noop("These rules have no bonus matchsticks: please enter 0 for both teams."),
                 code="no_bonus",
             )
-        check_bonuses(result.bonus_a, result.bonus_b, self.bonus_pairs)
+        check_bonuses(result.bonus_a, result.bonus_b, self.bonus_pairs, self.wording.bonus_messages)
 
     def score_deal(self, result: DealResult, carried: int = 0) -> DealScore:
         """The matchsticks of one deal: the winner 1, or 2 to nil, plus ``carried`` (Bocks before
@@ -535,7 +665,7 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
         cards=36,
         tricks_to_win=5,
         tricks_in_deal=9,
-        bonus_pairs=SCHWESING_BONUS_PAIRS,
+        derive_pairs=_schwesing_pairs,
         wording=Wording(
             won_column=gettext_noop("Five tricks"),
             winner_question=gettext_noop("Who reached five tricks?"),
@@ -557,7 +687,7 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
         tricks_to_win=5,
         tricks_in_deal=8,
         # The matadors ♣J, ♥K and ♠8 are all in the 32-card pack: daring and striking as Schwesing.
-        bonus_pairs=SCHWESING_BONUS_PAIRS,
+        derive_pairs=_schwesing_pairs,
         no_winner=BOCK,
         wording=Wording(
             won_column=gettext_noop("Five tricks"),
@@ -582,7 +712,7 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
         cards=36,
         tricks_to_win=5,
         tricks_in_deal=9,
-        bonus_pairs=DANISH_BONUS_PAIRS,
+        derive_pairs=derive_danish_pairs,
         wording=Wording(
             won_column=gettext_noop("Most tricks"),
             winner_question=gettext_noop("Who won most tricks?"),
@@ -591,9 +721,16 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
             bonus=gettext_noop("Chancing and smacking"),
             legend=gettext_noop(
                 "Most tricks: tick the team that won five tricks (1 matchstick, 2 for 5:0). Chancing and "
-                "smacking with ♠8 Galhund, ♥K Brus, ♣J Spids: successful chance 1, smack 2 for the "
-                "smackers, oversmack of the Brus by the Spids 3, or 4 if the Brus was chanced."
+                "smacking with ♠8 Galhund, ♥K Brus, ♣J Spids: a chance not smacked 1; a chanced card "
+                "followed by any higher matador of the opponents is smacked: 2 for them; oversmack 3, or 4 "
+                "if the Brus was chanced. An unlawful chance is automatically smacked, so 2:2 can happen."
             ),
+            bonus_note=gettext_noop(
+                "Chance 1. Smacked by any higher matador of an opponent: 2 for them; oversmack 3, or 4 if the "
+                "Brus was chanced. An unlawful chance (talon exhausted, last to the trick, or no higher matador "
+                "left but in one's own hand) is automatically smacked: 2 for the opponents. So 2:2 can happen."
+            ),
+            bonus_messages=CHANCING_MESSAGES,
         ),
     ),
     RINGKOBING: RuleSet(
@@ -603,7 +740,7 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
         cards=36,
         tricks_to_win=5,
         tricks_in_deal=9,
-        bonus_pairs=RINGKOBING_BONUS_PAIRS,
+        derive_pairs=derive_ringkobing_pairs,
         wording=Wording(
             won_column=gettext_noop("Most tricks"),
             winner_question=gettext_noop("Who won most tricks?"),
@@ -612,9 +749,17 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
             bonus=gettext_noop("Chancing, smacking and hawking"),
             legend=gettext_noop(
                 "Most tricks: tick the team that won five tricks (1 matchstick, jan 5:0 2). Chancing and "
-                "smacking with ♠8 Galhund, ♥K Brus, ♣J Spids: successful chance 1, smack 2, oversmack 3, "
-                "or 4 if the Brus was chanced; hawking a Seven with the ♣K 1."
+                "smacking with ♠8 Galhund, ♥K Brus, ♣J Spids: a chance not smacked 1; smacked by any higher "
+                "matador of the opponents 2 for them; oversmack 3, or 4 if the Brus was chanced; an unlawful "
+                "chance is automatically smacked. Hawking a Seven with the ♣K 1."
             ),
+            bonus_note=gettext_noop(
+                "Chance 1. Smacked by any higher matador of an opponent: 2 for them; oversmack 3, or 4 if the "
+                "Brus was chanced. An unlawful chance (bunken exhausted, last to the trick, or no higher matador "
+                "left but in one's own hand) is automatically smacked: 2 for the opponents. Hawk 1, once a deal. "
+                "So 2:2 or 2:3 can happen."
+            ),
+            bonus_messages=HAWKING_MESSAGES,
         ),
     ),
     BRAEUS: RuleSet(

@@ -77,8 +77,8 @@ def _tiebreak_slots(evening: Evening) -> dict:
     slots = [(n, chain[n - 1] if n <= len(chain) else "") for n in range(1, len(Criterion) + 1)]
     return {
         "slots": slots,
-        "choices": tiebreak_labels.choices(),
-        "chain": [tiebreak_labels.LABELS[c] for c in selectors.evening_chain(evening)],
+        "choices": tiebreak_labels.choices(evening.rules),
+        "chain": [tiebreak_labels.label(c, evening.rules) for c in selectors.evening_chain(evening)],
     }
 
 
@@ -115,7 +115,7 @@ def evening_tiebreaks(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(
                 request,
                 _("Equal totals are now separated by: %(chain)s.")
-                % {"chain": ", ".join(str(tiebreak_labels.LABELS[c]) for c in chain)},
+                % {"chain": ", ".join(tiebreak_labels.label(c, evening.rules) for c in chain)},
             )
         else:
             messages.success(request, _("Equal totals now share a place (no tie-breaks)."))

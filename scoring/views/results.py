@@ -41,7 +41,12 @@ def _ranking_records(evening: Evening) -> tuple[list[dict], bool, tuple[Criterio
     criteria = selectors.tiebreak_columns(evening, rows)
     names = selectors.evening_display_names(evening.pk) if criteria else None
     records = ranking_rows(
-        rows, evening.sessions_count, sessions_drawn=evening.sessions.count(), criteria=criteria, names=names
+        rows,
+        evening.sessions_count,
+        sessions_drawn=evening.sessions.count(),
+        criteria=criteria,
+        names=names,
+        rules=evening.rules,
     )
     return records, any(r.provisional for r in rows), tuple(criteria)
 
@@ -55,7 +60,7 @@ def ranking(request: HttpRequest, screen: screen_cache.Screen) -> HttpResponse:
     records, provisional_credit, criteria = screen_cache.computed(
         "ranking", evening.pk, evening.version, lambda: _ranking_records(evening), variant=get_language()
     ).value
-    table = RankingTable(records, session_count, criteria=criteria)
+    table = RankingTable(records, session_count, criteria=criteria, rules=evening.rules)
     RequestConfig(request, paginate=False).configure(table)
     export_format = request.GET.get("_export")
     if export_format in EXPORT_FORMATS:
@@ -69,7 +74,7 @@ def ranking(request: HttpRequest, screen: screen_cache.Screen) -> HttpResponse:
             "table": table,
             "complete": selectors.evening_is_confirmed(evening),
             "provisional_credit": provisional_credit,
-            "chain": [tiebreak_labels.LABELS[c] for c in selectors.evening_chain(evening)],
+            "chain": [tiebreak_labels.label(c, evening.rules) for c in selectors.evening_chain(evening)],
         },
     )
 
@@ -78,7 +83,9 @@ def ranking(request: HttpRequest, screen: screen_cache.Screen) -> HttpResponse:
 def deal_results(request: HttpRequest, pk: int) -> HttpResponse:
     """Every entered deal of the evening, one row each (page, CSV and XLSX)."""
     evening = _evening(pk)
-    table = DealResultTable(selectors.evening_deals(evening), names=selectors.evening_display_names(evening.pk))
+    table = DealResultTable(
+        selectors.evening_deals(evening), names=selectors.evening_display_names(evening.pk), rules=evening.rules
+    )
     export_format = request.GET.get("_export")
     if export_format in EXPORT_FORMATS:
         RequestConfig(request, paginate=False).configure(table)

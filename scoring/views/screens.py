@@ -40,7 +40,11 @@ def _screen_data(evening: Evening, hidden: bool) -> dict:
         "rows": rows,
         "names": names,
         # "vor X durch ..." under a name the chain separated (in the language of the variant)
-        "notes": tiebreak_labels.tie_notes(rows, selectors.tiebreak_columns(evening, rows), names) if rows else {},
+        "notes": (
+            tiebreak_labels.tie_notes(rows, selectors.tiebreak_columns(evening, rows), names, evening.rules)
+            if rows
+            else {}
+        ),
         "hidden": hidden,
         "complete": selectors.evening_is_confirmed(evening),
         "playing": selectors.playing_now(evening),

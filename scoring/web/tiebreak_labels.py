@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from scoring.domain.rulesets import DANISH, RINGKOBING, RuleSet
 from scoring.domain.tiebreaks import Criterion
 from scoring.templatetags.bruus import format_matchsticks
 
@@ -37,15 +38,50 @@ _AHEAD = {
     Criterion.FEWEST_SITOUTS: _("ahead of %(name)s by fewer rounds sat out"),
 }
 
+# The bonus criterion in the words of the evening's rule set: Danish Brus and Ringkøbing speak of
+# chancing and smacking (001_bb435dd0d18900c3.txt), not of the German game's daring and striking.
+# rule set code -> (label, column, ahead note).
+_BONUS_WORDS = {
+    DANISH: (
+        _("most matchsticks from chancing and smacking"),
+        pgettext_lazy("tie-break column", "Chancing and smacking"),
+        _("ahead of %(name)s by more matchsticks from chancing and smacking"),
+    ),
+    RINGKOBING: (
+        _("most matchsticks from chancing, smacking and hawking"),
+        pgettext_lazy("tie-break column", "Chancing, smacking and hawking"),
+        _("ahead of %(name)s by more matchsticks from chancing, smacking and hawking"),
+    ),
+}
 
-def ahead_note(criterion: Criterion | None, name: str) -> str:
-    """ "ahead of <name> by <rule>" in the active language; "" without a criterion."""
+
+def label(criterion: Criterion, rules: RuleSet | None = None) -> str:
+    """The criterion's name (translated), in the words of the evening's rule set ``rules``."""
+    if criterion is Criterion.BONUS_STICKS and rules is not None and rules.code in _BONUS_WORDS:
+        return str(_BONUS_WORDS[rules.code][0])
+    return str(LABELS[criterion])
+
+
+def column(criterion: Criterion, rules: RuleSet | None = None) -> str:
+    """The criterion's column heading (translated), in the words of the evening's rule set."""
+    if criterion is Criterion.BONUS_STICKS and rules is not None and rules.code in _BONUS_WORDS:
+        return str(_BONUS_WORDS[rules.code][1])
+    return str(COLUMNS[criterion])
+
+
+def ahead_note(criterion: Criterion | None, name: str, rules: RuleSet | None = None) -> str:
+    """ "ahead of <name> by <rule>" in the active language (the evening's rule set's words); ""
+    without a criterion."""
     if criterion is None:
         return ""
+    if criterion is Criterion.BONUS_STICKS and rules is not None and rules.code in _BONUS_WORDS:
+        return str(_BONUS_WORDS[rules.code][2]) % {"name": name}
     return str(_AHEAD[criterion]) % {"name": name}
 
 
-def tie_notes(rows, criteria: Sequence[Criterion], names: dict[int, str] | None = None) -> dict[int, str]:
+def tie_notes(
+    rows, criteria: Sequence[Criterion], names: dict[int, str] | None = None, rules: RuleSet | None = None
+) -> dict[int, str]:
     """Player id -> a short line for the public screen, for every player whose total equals a
     neighbour's: the values of the tie-break ``criteria`` ("Bester Durchgang 33 · Gewonnene Spiele
     9") and, where the chain put them ahead, "ahead of <name> by <rule>". Empty without criteria.
@@ -59,13 +95,14 @@ def tie_notes(rows, criteria: Sequence[Criterion], names: dict[int, str] | None 
         neighbours = rows[max(index - 1, 0) : index] + rows[index + 1 : index + 2]
         if not any(other.total == row.total for other in neighbours):
             continue
-        parts = [f"{COLUMNS[c]} {format_matchsticks(row.tiebreaks[c])}" for c in criteria]
+        parts = [f"{column(c, rules)} {format_matchsticks(row.tiebreaks[c])}" for c in criteria]
         if row.ahead_by is not None and row.ahead_of is not None:
-            parts.append(ahead_note(row.ahead_by, (names or {}).get(row.ahead_of.pk, row.ahead_of.name)))
+            parts.append(ahead_note(row.ahead_by, (names or {}).get(row.ahead_of.pk, row.ahead_of.name), rules))
         notes[row.player.pk] = " · ".join(parts)
     return notes
 
 
-def choices() -> list[tuple[str, str]]:
-    """(stored value, translated name) of every criterion, in the order of DOMAIN.md."""
-    return [(criterion.value, str(LABELS[criterion])) for criterion in Criterion]
+def choices(rules: RuleSet | None = None) -> list[tuple[str, str]]:
+    """(stored value, translated name) of every criterion, in the order of DOMAIN.md (the bonus
+    criterion in the words of ``rules``, the evening's rule set; generic without one)."""
+    return [(criterion.value, label(criterion, rules)) for criterion in Criterion]

@@ -72,7 +72,7 @@ def test_danish_pairs_are_derived_by_enumerating_chancing_and_smacking() -> None
 
 def test_ringkobing_pairs_are_danish_plus_one_hawk() -> None:
     assert derive_ringkobing_pairs() == RINGKOBING_BONUS_PAIRS == rule_set(RINGKOBING).bonus_pairs
-    assert (5, 0) in RINGKOBING_BONUS_PAIRS and (2, 2) in RINGKOBING_BONUS_PAIRS
+    assert (5, 0) in RINGKOBING_BONUS_PAIRS and (2, 3) in RINGKOBING_BONUS_PAIRS
     assert (5, 1) not in RINGKOBING_BONUS_PAIRS  # only one ♣K: one hawk a deal
 
 
@@ -90,7 +90,8 @@ def test_braeus_has_no_bonus() -> None:
         pytest.param([play(HUND), DUD, DUD, DUD], {TrickBonus(0, 0), TrickBonus(1, 0)}, id="chance is a choice"),
         pytest.param(
             [play(HUND), play(BRUUS, holding=(SPITZ,)), DUD, DUD],
-            {TrickBonus(0, 0), TrickBonus(0, 2)},
+            # the Brus's player holds the Spids: chancing the Brus is unlawful, automatically smacked
+            {TrickBonus(0, 0), TrickBonus(0, 2), TrickBonus(2, 0), TrickBonus(2, 2)},
             id="Galhund smacked by Brus: 2",
         ),
         pytest.param(
@@ -105,20 +106,29 @@ def test_braeus_has_no_bonus() -> None:
         ),
         pytest.param(
             [play(HUND), DUD, play(BRUUS), play(SPITZ)],
-            # the Galhund is first beaten by the partner's Brus: not smacked (1 for A if chanced);
-            # the Brus (seat 2, not last) if chanced is smacked by the Spids of seat 3: 2 for B
-            {TrickBonus(0, 0), TrickBonus(1, 0), TrickBonus(0, 2), TrickBonus(1, 2)},
-            id="both teams can score in one trick",
+            # the Spids of seat 3 smacks the chanced Galhund too, though the partner's Brus beat it
+            # first (any higher card of an opponent smacks); and the Brus if chanced: 2 each for B
+            {TrickBonus(0, 0), TrickBonus(0, 2), TrickBonus(0, 4)},
+            id="any higher matador of an opponent smacks",
         ),
-        pytest.param([DUD, DUD, DUD, play(HUND)], {TrickBonus(0, 0)}, id="the last player to the trick cannot chance"),
+        pytest.param(
+            [DUD, DUD, DUD, play(HUND)],
+            {TrickBonus(0, 0), TrickBonus(2, 0)},
+            id="the last player to the trick chances unlawfully: automatically smacked",
+        ),
     ],
 )
 def test_danish_trick(plays: list[Play], expected: set[TrickBonus]) -> None:
     assert danish_trick(plays) == expected
 
 
-def test_danish_trick_no_chance_once_the_talon_is_exhausted() -> None:
-    assert danish_trick([play(HUND), play(BRUUS), DUD, DUD], bunk_exhausted=True) == {TrickBonus(0, 0)}
+def test_danish_trick_every_chance_is_unlawful_once_the_talon_is_exhausted() -> None:
+    assert danish_trick([play(HUND), play(BRUUS), DUD, DUD], bunk_exhausted=True) == {
+        TrickBonus(0, 0),
+        TrickBonus(0, 2),  # A's Galhund automatically smacked
+        TrickBonus(2, 0),  # B's Brus automatically smacked
+        TrickBonus(2, 2),
+    }
 
 
 # --- legal results, by enumeration --------------------------------------------------------------

@@ -21,14 +21,17 @@ from scoring.models import DrawnDeal, Evening, Round, Seating, Session
 from tests.evenings.test_schwesing import one_decimal
 
 DARING = [(0, 0), (1, 0), (0, 1), (2, 0), (0, 2), (1, 1), (3, 0), (0, 3), (2, 1), (1, 2), (4, 0), (0, 4)]
-# Ringkøbing: the same, plus one hawk (♣K beats a Seven) for either team.
-HAWKING = DARING + [(2, 2), (3, 1), (1, 3), (4, 1), (1, 4), (5, 0), (0, 5)]
+# Danish Brus: the same, and 2:2 (an unlawfully chanced card is automatically smacked, 001
+# "Chancing and smacking": A's chanced ♥K smacked by B's ♣J, later B chances the ♠8 unlawfully).
+CHANCING = DARING + [(2, 2)]
+# Ringkøbing: the Danish pairs, plus one hawk (♣K beats a Seven) for either team.
+HAWKING = CHANCING + [(3, 1), (1, 3), (4, 1), (1, 4), (5, 0), (0, 5), (3, 2), (2, 3)]
 
 #: rule set -> (outcomes the table can enter, bonus pairs, name in the export)
 RULES = {
     "schwesing": (["A", "B"], DARING, "Schwesing"),
     "treia": (["A", "B", "bock"], DARING, "Treia"),
-    "danish": (["A", "B"], DARING, "Dänisches Brus"),
+    "danish": (["A", "B"], CHANCING, "Dänisches Brus"),
     "ringkobing": (["A", "B"], HAWKING, "Dänisches Brus, Ringkøbing"),
     "braeus": (["A", "B"], [(0, 0)], "Bräus, vier Spieler"),
 }
