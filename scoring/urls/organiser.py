@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring.views import documents, draw, live, logins, players, seasons, tablets
+from scoring.views import check_in, documents, draw, live, logins, players, seasons, tablets
 from scoring.views import organiser as views
 
 app_name = "organiser"
@@ -16,6 +16,9 @@ urlpatterns = [
     path("abende/<int:pk>/regeln/", views.evening_rule_set, name="evening_rule_set"),
     path("abende/<int:pk>/spieler/", views.evening_players, name="evening_players"),
     path("abende/<int:pk>/spieler/<int:player_pk>/anwesend/", views.check_in, name="check_in"),
+    path("abende/<int:pk>/alle-anwesend/", check_in.check_in_all, name="check_in_all"),
+    path("abende/<int:pk>/wie-letzter-abend/", check_in.check_in_last, name="check_in_last"),
+    path("abende/<int:pk>/anwesend-rueckgaengig/", check_in.check_in_undo, name="check_in_undo"),
     path("abende/<int:pk>/auslosen/", views.session_draw, name="session_draw"),
     path("abende/<int:pk>/tisch/<int:number>/neuer-link/", views.table_link_regenerate, name="table_link_regenerate"),
     path("abende/<int:pk>/durchgang/<int:number>/", views.session_detail, name="session_detail"),

@@ -31,6 +31,7 @@ from scoring.parsing import ascii_int
 from scoring.player_files import parse_player_file
 from scoring.roles import RUN_PERM
 from scoring.tables import DealResultTable, RankingTable, ranking_rows
+from scoring.views import check_in as check_in_views
 from scoring.views.access import helper_required, leader_required
 from scoring.views.common import evening_or_404 as _evening
 
@@ -140,6 +141,7 @@ def evening_players(request: HttpRequest, pk: int) -> HttpResponse:
                 request,
                 _("%(name)s was already in the register and is now checked in.") % {"name": player.name},
             )
+        check_in_views.late_arrival_note(request, evening, player)
         return redirect("organiser:evening_players", pk=evening.pk)
     present = set(Participant.objects.filter(evening=evening, checked_in=True).values_list("player_id", flat=True))
     query = request.GET.get("q", "").strip()
@@ -155,6 +157,7 @@ def evening_players(request: HttpRequest, pk: int) -> HttpResponse:
             "count": len(present),
             "query": query,
             "wishes": selectors.draw_wishes(evening),
+            **check_in_views.check_in_page_context(request, evening, present),
         },
     )
 
@@ -165,6 +168,8 @@ def check_in(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
     evening = _evening(pk)
     player = get_object_or_404(Player, pk=player_pk)
     services.set_checked_in(evening=evening, player=player, checked_in=request.POST.get("present") == "1")
+    if request.POST.get("present") == "1":
+        check_in_views.late_arrival_note(request, evening, player)
     url = reverse("organiser:evening_players", kwargs={"pk": evening.pk})
     if request.POST.get("q"):
         url += "?" + urlencode({"q": request.POST["q"]})

@@ -1,0 +1,103 @@
+"""The organiser's desk in real Chromium (issue 28): check-in in a minute, and screens that are clean
+at 360x640, 800x1280 and 1280x900. Screenshots for a person to look at: test-results/desk/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from playwright.sync_api import Browser, Page
+
+from scoring import services
+from scoring.models import Participant, Player
+from tests.conftest import ROSTER
+
+pytestmark = pytest.mark.browser
+
+SHOTS = Path(__file__).resolve().parent.parent / "test-results" / "desk"
+SIZES = {"phone": (360, 640), "tablet": (800, 1280), "laptop": (1280, 900)}
+TIMEOUT_MS = 15_000
+
+
+def open_page(browser: Browser, live_server, user=None, size=(1280, 900), language="de") -> Page:
+    """A page at ``size``, logged in as ``user`` (None: no login)."""
+    width, height = size
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=True, is_mobile=width < 500, locale=f"{language}-DE"
+    )
+    context.set_default_timeout(TIMEOUT_MS)
+    cookies = [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    if user is not None:
+        client = Client()
+        client.force_login(user)
+        value = client.cookies[settings.SESSION_COOKIE_NAME].value
+        cookies.append({"name": settings.SESSION_COOKIE_NAME, "value": value, "url": live_server.url})
+    context.add_cookies(cookies)
+    return context.new_page()
+
+
+def shoot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    size = page.viewport_size
+    page.screenshot(path=str(SHOTS / f"{name}-{size['width']}x{size['height']}.png"), full_page=True)
+
+
+def in_first_screen(page: Page, selector: str) -> bool:
+    """Whether the element lies wholly inside the window as the page opens (no scrolling)."""
+    box = page.locator(selector).first.bounding_box()
+    size = page.viewport_size
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
+
+
+def roster() -> None:
+    from scoring.player_files import parse_player_file
+
+    services.import_players(parse_player_file(ROSTER.read_bytes(), ROSTER.name).players)
+
+
+# --- Point 3: check-in in a minute -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", list(SIZES), ids=[f"{k}-{w}x{h}" for k, (w, h) in SIZES.items()])
+def test_check_in_a_whole_register_and_draw_in_three_taps(live_server, browser, transactional_db, organiser, size):
+    from datetime import date
+
+    roster()
+    evening = services.create_evening(name="Schwesinger Bruus-Abend Herbst", date=date(2026, 11, 21))
+    page = open_page(browser, live_server, organiser, SIZES[size])
+    try:
+        page.goto(f"{live_server.url}/organiser/abende/{evening.pk}/spieler/")
+        assert page.locator("#draw").count() == 0  # nobody present: no draw yet
+        shoot(page, "check-in-empty")
+        # "Alle anwesend" without scrolling on the tablet and the laptop (on a phone: after the menu)
+        assert in_first_screen(page, "#quick button") or size == "phone"
+        page.get_by_role("button", name="Alle anwesend").click()
+        page.wait_for_load_state("networkidle")
+        assert Participant.objects.filter(evening=evening, checked_in=True).count() == Player.objects.count() == 26
+        assert "26 Spieler jetzt als anwesend eingetragen." in page.locator(".messages").inner_text()
+        assert in_first_screen(page, "#draw button") or size == "phone"  # the draw where the check-in ends
+        shoot(page, "check-in-everyone")
+        page.get_by_role("button", name="Rückgängig: 26 Spieler wieder abmelden").click()
+        page.wait_for_load_state("networkidle")
+        assert Participant.objects.filter(evening=evening, checked_in=True).count() == 0
+        page.get_by_role("button", name="Alle anwesend").click()
+        page.wait_for_load_state("networkidle")
+        page.get_by_role("button", name="Durchgang 1 auslosen").click()
+        page.wait_for_url("**/durchgang/1/")
+        assert evening.sessions.count() == 1
+
+        # A late arrival: told he has no seat, with the link to the swap.
+        page.goto(f"{live_server.url}/organiser/abende/{evening.pk}/spieler/")
+        page.locator("form.row input[name=name]").fill("Hinnerk Spätkommer")
+        page.locator("form.row button.primary").click()
+        page.wait_for_load_state("networkidle")
+        assert "Durchgang 1 ist ohne Hinnerk Spätkommer ausgelost" in page.locator(".messages").inner_text()
+        assert page.locator("#unseated").is_visible()
+        shoot(page, "check-in-late-arrival")
+        page.locator(".messages a").click()
+        page.wait_for_url("**/durchgang/1/#changes")
+        assert page.locator("#changes select[name=player_b] option", has_text="Hinnerk Spätkommer").count() == 1
+    finally:
+        page.context.close()
