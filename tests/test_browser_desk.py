@@ -128,3 +128,31 @@ def test_tablet_phone_common_deal_without_scrolling(live_server, browser, transa
         assert save is not None and save["y"] + save["height"] <= 640, save
     finally:
         page.context.close()
+
+
+# --- Point 4: the organiser's wide pages ----------------------------------------------------------
+
+
+@pytest.fixture
+def played_evening(transactional_db):
+    from tests.layout_evening import build_layout_evening
+
+    return build_layout_evening()
+
+
+def test_every_deal_fits_a_laptop(live_server, browser, played_evening, organiser):
+    """ "Alle Spiele" at 1280x900: no column off the screen (the matchsticks are the last ones)."""
+    ev = played_evening
+    page = open_page(browser, live_server, organiser, (1280, 900))
+    try:
+        page.goto(f"{live_server.url}/organiser/abende/{ev.evening.pk}/spiele/")
+        page.wait_for_load_state("networkidle")
+        shoot(page, "deals")
+        width = page.locator("table.deal-results").evaluate("t => t.scrollWidth")
+        assert width <= 1280 - 2 * 18, width
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+        for heading in ("Streichhölzer A", "Streichhölzer B"):
+            box = page.locator("table.deal-results thead th", has_text=heading).bounding_box()
+            assert box is not None and box["x"] + box["width"] <= 1280, heading
+    finally:
+        page.context.close()
