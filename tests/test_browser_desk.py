@@ -156,3 +156,56 @@ def test_every_deal_fits_a_laptop(live_server, browser, played_evening, organise
             assert box is not None and box["x"] + box["width"] <= 1280, heading
     finally:
         page.context.close()
+
+
+def test_live_grid_on_the_first_screen_of_a_laptop(live_server, browser, played_evening, organiser):
+    ev = played_evening
+    page = open_page(browser, live_server, organiser, (1280, 900))
+    try:
+        page.goto(f"{live_server.url}/organiser/abende/{ev.evening.pk}/live/")
+        page.wait_for_load_state("networkidle")
+        shoot(page, "live")
+        grid = page.locator("table.live-grid").bounding_box()
+        first_row = page.locator("table.live-grid tbody tr").first.bounding_box()
+        assert grid["y"] < 900 and first_row["y"] + first_row["height"] <= 900, (grid, first_row)
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES), ids=[f"{k}-{w}x{h}" for k, (w, h) in SIZES.items()])
+def test_organiser_menu_is_not_squeezed(live_server, browser, played_evening, organiser, size):
+    """The menu at the top: below 1100 px on lines of its own under the name, left-aligned (not
+    three centred lines squeezed between the name and the language buttons): at most two lines on
+    a tablet, one on a laptop."""
+    page = open_page(browser, live_server, organiser, SIZES[size])
+    try:
+        page.goto(f"{live_server.url}/organiser/")
+        page.wait_for_load_state("networkidle")
+        shoot(page, "evenings")
+        tops = page.locator("header.top nav > *").evaluate_all(
+            "els => els.map(e => Math.round(e.getBoundingClientRect().top))"
+        )
+        assert len(set(tops)) <= {"phone": 3, "tablet": 2, "laptop": 1}[size], tops
+        lefts = page.locator("header.top nav > *").evaluate_all(
+            "els => els.map(e => Math.round(e.getBoundingClientRect().left))"
+        )
+        line_starts = {top: left for top, left in reversed(list(zip(tops, lefts, strict=True)))}
+        if size != "laptop":  # below the name: starts at the left edge, as the name does
+            nav = page.locator("header.top nav").bounding_box()
+            brand = page.locator("header.top .brand").bounding_box()
+            assert abs(nav["x"] - brand["x"]) < 2 and nav["y"] >= brand["y"] + brand["height"] - 1
+            assert all(abs(left - brand["x"]) < 2 for left in line_starts.values()), line_starts
+    finally:
+        page.context.close()
+
+
+def test_stand_in_checkbox_is_big(live_server, browser, played_evening, organiser):
+    page = open_page(browser, live_server, organiser, (800, 1280))
+    try:
+        page.goto(f"{live_server.url}/organiser/abende/{played_evening.evening.pk}/spieler/")
+        box = page.locator("input[name=stand_in][type=checkbox]").bounding_box()
+        assert box["width"] >= 24 and box["height"] >= 24, box
+        label = page.locator("label.check").bounding_box()
+        assert label["height"] >= 44, label
+    finally:
+        page.context.close()
