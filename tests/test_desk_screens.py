@@ -56,14 +56,18 @@ def test_a_round_locked_halfway_tells_the_table_and_the_organiser_what_to_do(org
     assert "mit 2 von 4 Spielen gesperrt" in tablet and "Spielzettel" in tablet
 
     live = organiser_client.get(reverse("organiser:live", args=[evening.pk])).content.decode()
-    cell = re.search(rf'<td class="state in_progress stuck"[^>]*data-table="{seating.table.number}"[^>]*>(.*?)</td>', live)
+    table = seating.table.number
+    cell = re.search(rf'<td class="state in_progress stuck"[^>]*data-table="{table}"[^>]*>(.*?)</td>', live)
     assert cell, "the table is marked for the organiser"
     assert "gesperrt 2/4" in cell.group(1) and "fehlende Spiele eintragen" in cell.group(1)
     assert reverse("organiser:seating_detail", args=[seating.pk]) in cell.group(1)
 
     for number in (3, 4):  # the organiser types in the paper sheet's deals
         services.enter_deal(
-            seating_id=seating.pk, number=number, result=DealResult("B", False, 0, 0), origin=Origin.organiser(organiser)
+            seating_id=seating.pk,
+            number=number,
+            result=DealResult("B", False, 0, 0),
+            origin=Origin.organiser(organiser),
         )
     tablet = client.get(reverse("scorer:table", args=[seating.table.token])).content.decode()
     assert 'data-testid="finish-a"' in tablet  # the finish buttons, despite the lock

@@ -88,7 +88,8 @@ def live_rows(grid) -> SafeString:
                 text = words["not_started"]
             state = conditional_escape(state)
             out.append(
-                f'<td class="state {state}{stuck}" data-state="{state}" data-table="{int(number)}" data-round="{column}">'
+                f'<td class="state {state}{stuck}" data-state="{state}" '
+                f'data-table="{int(number)}" data-round="{column}">'
                 f'<a href="{url}{int(cell.seating_id)}/">{text}</a></td>'
             )
         out.append("</tr>")
