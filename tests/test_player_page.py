@@ -83,7 +83,7 @@ def test_player_page_shows_everything_and_a_chart_without_inline_style(organiser
     page = organiser_client.get(reverse("organiser:player_detail", args=[anke.pk]), HTTP_ACCEPT_LANGUAGE="de")
     text = page.content.decode()
     assert page.status_code == 200
-    for label in ("Gespielte Abende", "Streichhölzer pro Durchgang", "Wagen und Schlagen", "Bester Abend", "Partner"):
+    for label in ("Gewertete Abende", "Streichhölzer pro Durchgang", "Wagen und Schlagen", "Bester Abend", "Partner"):
         assert label in text
     for evening in evenings:
         assert evening.name in text

@@ -92,6 +92,17 @@ class PlayerHistory:
         return sum(e.sessions_played for e in self.evenings)
 
     @property
+    def ranked_evenings(self) -> int:
+        """Evenings the player was ranked in: what a season counts (DOMAIN.md: a stand-in plays
+        but is not ranked, so an evening as stand-in is no result of the player's)."""
+        return sum(1 for e in self.evenings if e.row is not None)
+
+    @property
+    def stand_in_evenings(self) -> int:
+        """Evenings the player played as a stand-in (listed, not ranked, not counted by a season)."""
+        return len(self.evenings) - self.ranked_evenings
+
+    @property
     def average(self) -> Fraction | None:
         """Matchsticks per session over every session played (None before any)."""
         return self.total / self.sessions_played if self.sessions_played else None

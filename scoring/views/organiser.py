@@ -31,6 +31,7 @@ from scoring.origin import Origin
 from scoring.parsing import ascii_int
 from scoring.player_files import parse_player_file
 from scoring.roles import RUN_PERM
+from scoring.selectors.duplicates import register_duplicates
 from scoring.tables import DealResultTable, RankingTable, ranking_rows
 from scoring.views import check_in as check_in_views
 from scoring.views.access import helper_required, leader_required
@@ -312,7 +313,11 @@ def player_list(request: HttpRequest) -> HttpResponse:
         return redirect("organiser:player_list")
     query = request.GET.get("q", "").strip()
     players = selectors.search_players(query)
-    return render(request, "organiser/player_list.html", {"players": players, "form": form, "query": query})
+    return render(
+        request,
+        "organiser/player_list.html",
+        {"players": players, "form": form, "query": query, "duplicates": register_duplicates()},
+    )
 
 
 @helper_required
