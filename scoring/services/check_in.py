@@ -100,6 +100,6 @@ def _drawn_player_ids(evening: Evening) -> set[int]:
         "player_1_id", "player_2_id", "player_3_id"
     ):
         ids.update(pk for pk in row if pk)
-    for row in Session.objects.filter(evening=evening).values_list("sitout_player_id", "sitout_player_2_id"):
-        ids.update(pk for pk in row if pk)
+    for sitters in Session.objects.filter(evening=evening).values_list("sitout_player_id", "sitout_player_2_id"):
+        ids.update(pk for pk in sitters if pk)
     return ids
