@@ -94,7 +94,7 @@ def test_every_page_has_no_serious_accessibility_violation(
         page.locator("form.row input[name=name]").fill("Neue Spielerin")
         page.locator("form.row button.primary").click()
         page.wait_for_load_state("networkidle")
-        assert page.locator("ul.messages li").count() == 1
+        assert page.locator("ul.messages li").count() >= 1  # added; after the draw also: not seated
         problems += [f"check-in with a message ({language}): {found}" for found in axe_violations(page)]
     finally:
         for page in pages.values():

@@ -209,3 +209,38 @@ def test_stand_in_checkbox_is_big(live_server, browser, played_evening, organise
         assert label["height"] >= 44, label
     finally:
         page.context.close()
+
+
+# --- Point 8: the season and the register, at every size ------------------------------------------
+
+
+@pytest.mark.parametrize("size", list(SIZES), ids=[f"{k}-{w}x{h}" for k, (w, h) in SIZES.items()])
+def test_season_and_register_pages_fit(live_server, browser, transactional_db, organiser, size):
+    """The pages point 8 changed, with what they add (placement places, the club, "same person?",
+    ranked evenings) at each size: no sideways scrolling, targets apart (tests/layout_check.js)."""
+    from tests.test_layout import CHECK, MIN_GAP_PX
+    from tests.test_seasons import played_evening, pool, season_with
+
+    players = pool(8)
+    services.add_player(name=players[0].name, club="")  # the same name without club
+    evenings = [played_evening(players, day, seed=day) for day in (1, 2, 3)]
+    season = season_with(evenings, name="Jahreswertung Schwesing 2026", scoring="points", public_player_pages=True)
+    page = open_page(browser, live_server, organiser, SIZES[size])
+    problems = []
+    try:
+        for name, url in (
+            ("register", "/organiser/spieler/"),
+            ("season", f"/organiser/saisons/{season.pk}/"),
+            ("season-screen", f"/saison/{season.pk}/rangliste/"),
+            ("player", f"/organiser/spieler/{players[0].pk}/abende/"),
+        ):
+            response = page.goto(live_server.url + url)
+            assert response.status == 200, (name, response.status)
+            page.wait_for_load_state("networkidle")
+            shoot(page, name)
+            problems += [f"{name}: {p}" for p in page.evaluate(CHECK, {"minTarget": 0, "minGap": MIN_GAP_PX})]
+        page.goto(live_server.url + "/organiser/spieler/")
+        assert page.locator('[data-testid="duplicates"] a.button').count() == 1
+    finally:
+        page.context.close()
+    assert not problems, "\n".join(problems)
