@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.test import Client
+from django.urls import reverse
 from playwright.sync_api import Browser, Page
 
 from tests.layout_evening import build_layout_evening
@@ -50,13 +51,16 @@ def axe_violations(page: Page) -> list[str]:
     ]
 
 
-def _pages(browser: Browser, live_server, organiser, language: str) -> dict[bool, Page]:
-    """A page logged in as the organiser and one without a login, both with the UI in ``language``."""
-    client = Client()
-    client.force_login(organiser)
+def _pages(browser: Browser, live_server, organiser, language: str, helper=None) -> dict:
+    """A page logged in as the organiser and one without a login (and one as a Helfer, key
+    "helper"), all with the UI in ``language``."""
     cookies = [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
     pages = {}
-    for logged_in in (True, False):
+    for logged_in in (True, False, "helper"):
+        if logged_in == "helper" and helper is None:
+            continue
+        client = Client()
+        client.force_login(helper if logged_in == "helper" else organiser)
         context = browser.new_context(
             viewport={"width": 1280, "height": 900},
             locale=f"{language}-DE",
@@ -72,10 +76,10 @@ def _pages(browser: Browser, live_server, organiser, language: str) -> dict[bool
 @pytest.mark.browser
 @pytest.mark.parametrize("language", ["de", "en"])
 def test_every_page_has_no_serious_accessibility_violation(
-    live_server, browser: Browser, transactional_db, organiser, language
+    live_server, browser: Browser, transactional_db, organiser, helper, language
 ):
     ev = build_layout_evening(language=language)
-    pages = _pages(browser, live_server, organiser, language)
+    pages = _pages(browser, live_server, organiser, language, helper)
     problems: list[str] = []
     visited = 0
     try:
@@ -88,6 +92,10 @@ def test_every_page_has_no_serious_accessibility_violation(
                 page.wait_for_load_state("networkidle")
                 problems += [f"{label} ({language}): {found}" for found in axe_violations(page)]
                 visited += 1
+        # The friendly "no permission" page (403): a Helfer opens the logins.
+        response = pages["helper"].goto(live_server.url + reverse("organiser:logins"))
+        assert response is not None and response.status == 403
+        problems += [f"403 ({language}): {found}" for found in axe_violations(pages["helper"])]
         # A page with a message (the list of messages above the content).
         page = pages[ROLES[ORGANISER][0]]
         page.goto(live_server.url + PAGES["organiser:evening_players"][0][2](ev))
