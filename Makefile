@@ -71,7 +71,16 @@ TEST_WORKERS ?= auto
 PYTEST := $(PY) -m pytest --numprocesses $(TEST_WORKERS) --dist worksteal
 # $(call timed,what,command): run command, then say how long it took; fails when it fails.
 timed = @echo '$(2)'; started=$$(date +%s); $(2); status=$$?; echo "$(1) took $$(( $$(date +%s) - started )) s"; exit $$status
-test: $(VENV)/.installed-dev translations chromium
+# axe-core (package.json, pinned in package-lock.json) for tests/test_accessibility.py: npm ci
+# installs exactly the locked version into node_modules/ (needs Node.js and npm).
+node_modules/.installed: package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; \
+	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; fi; }
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+test: $(VENV)/.installed-dev translations chromium node_modules/.installed
 	$(call timed,The tests on SQLite,$(PYTEST) --cov --cov-report=term-missing:skip-covered --cov-fail-under=$(COVERAGE_FLOOR))
 	$(call timed,The tests on PostgreSQL,scripts/with-postgres.sh $(PYTEST) -p no:cacheprovider -m "database and not browser")
 

@@ -32,9 +32,12 @@ ROW_PADDING = 2.5
 
 
 def season_ranking_name(ranking: SeasonRanking) -> str:
-    """Title and file name: "Saisonwertung – <season> – <year>" ("vorläufig" until final)."""
+    """Title and file name: "Saisonwertung – <season> <year>" ("vorläufig" until final); the year
+    only once, when the season's name already says it ("Jahreswertung 2027")."""
     kind = gettext("Season ranking") if ranking.final else gettext("Season ranking (provisional)")
-    return f"{kind} – {ranking.season.name.strip() or 'Bruus'} – {ranking.season.year}"
+    season = ranking.season
+    name = season.name.strip() or "Bruus"
+    return f"{kind} – {name}" if str(season.year) in name else f"{kind} – {name} {season.year}"
 
 
 def season_title(season) -> str:

@@ -95,7 +95,7 @@ class Origin:
 
 def describe(origin: Origin) -> str:
     """The origin in the active language: "Tisch 3 (Tisch-Link)", "Table 3 (table link), team
-    B", "Turnierleitung Anna Jensen", "Helfer kasse für Team B"."""
+    B", "Turnierleitung (Anna Jensen)", "Helfer (kasse) für Team B"."""
     params = {"number": origin.table, "team": origin.team, "user": origin.name}
     if origin.source == Source.TABLE:
         if origin.team:
@@ -105,12 +105,12 @@ def describe(origin: Origin) -> str:
         leader = origin.role == OriginRole.LEADER
         if origin.name and origin.team:
             text = (
-                gettext_noop("Organiser %(user)s for team %(team)s")
+                gettext_noop("Organiser (%(user)s) for team %(team)s")
                 if leader
-                else gettext_noop("Helper %(user)s for team %(team)s")
+                else gettext_noop("Helper (%(user)s) for team %(team)s")
             )
         elif origin.name:
-            text = gettext_noop("Organiser %(user)s") if leader else gettext_noop("Helper %(user)s")
+            text = gettext_noop("Organiser (%(user)s)") if leader else gettext_noop("Helper (%(user)s)")
         elif origin.team:
             text = gettext_noop("Organiser for team %(team)s") if leader else gettext_noop("Helper for team %(team)s")
         else:
@@ -132,6 +132,11 @@ _OLD_FORMS = (
     (rf"Tisch {_TABLE} \(Tisch-Link\), Team {_TEAM}", Source.TABLE, ""),
     (rf"Table {_TABLE} \((?:table link|tablet)\)", Source.TABLE, ""),
     (rf"Tisch {_TABLE} \((?:Tisch-Link|Tablet)\)", Source.TABLE, ""),
+    # The name in brackets: what migration 0018 writes back when it is reversed (describe()).
+    (rf"Organiser \({_USER}\)(?: for team {_TEAM})?", Source.ORGANISER, OriginRole.LEADER),
+    (rf"Turnierleitung \({_USER}\)(?: für Team {_TEAM})?", Source.ORGANISER, OriginRole.LEADER),
+    (rf"Helper \({_USER}\)(?: for team {_TEAM})?", Source.ORGANISER, OriginRole.HELPER),
+    (rf"Helfer \({_USER}\)(?: für Team {_TEAM})?", Source.ORGANISER, OriginRole.HELPER),
     (rf"Organiser {_USER} for team {_TEAM}", Source.ORGANISER, OriginRole.LEADER),
     (rf"Turnierleitung {_USER} für Team {_TEAM}", Source.ORGANISER, OriginRole.LEADER),
     (rf"Helper {_USER} for team {_TEAM}", Source.ORGANISER, OriginRole.HELPER),

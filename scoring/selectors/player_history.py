@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from django.db.models import Q
 
-from scoring.models import Evening, Participant, Partnership, Player, Session, Substitution
+from scoring.models import Evening, Participant, Partnership, Player, Seating, Session, Substitution
 from scoring.selectors.history import EveningHistory, evening_histories
 from scoring.selectors.players import by_name
 from scoring.selectors.ranking import PlayedFigures, RankingRow, evening_rankings
@@ -63,6 +63,8 @@ class PlayedEvening:
     deals_won: int
     bonus: int
     partners: tuple[tuple[int, Player], ...]
+    #: Every session drawn and every round confirmed: the place is final.
+    finished: bool = True
 
     @property
     def place(self) -> int | None:
@@ -90,6 +92,17 @@ class PlayerHistory:
         return sum(e.sessions_played for e in self.evenings)
 
     @property
+    def ranked_evenings(self) -> int:
+        """Evenings the player was ranked in: what a season counts (DOMAIN.md: a stand-in plays
+        but is not ranked, so an evening as stand-in is no result of the player's)."""
+        return sum(1 for e in self.evenings if e.row is not None)
+
+    @property
+    def stand_in_evenings(self) -> int:
+        """Evenings the player played as a stand-in (listed, not ranked, not counted by a season)."""
+        return len(self.evenings) - self.ranked_evenings
+
+    @property
     def average(self) -> Fraction | None:
         """Matchsticks per session over every session played (None before any)."""
         return self.total / self.sessions_played if self.sessions_played else None
@@ -113,9 +126,9 @@ class PlayerHistory:
 
     @property
     def best(self) -> PlayedEvening | None:
-        """The best evening: the best place (ranked evenings only), then the higher total, then
-        the earlier evening."""
-        ranked = [e for e in self.evenings if e.place is not None]
+        """The best evening: the best place (ranked evenings that are over only: a place of an
+        evening still running may change), then the higher total, then the earlier evening."""
+        ranked = [e for e in self.evenings if e.place is not None and e.finished]
         if not ranked:
             return None
         return min(ranked, key=lambda e: (e.place, -e.total, e.evening.date, e.evening.pk))
@@ -140,6 +153,7 @@ def player_history(player: Player, evenings: Iterable[Evening] | None = None) ->
     missing = partner_ids - set(known)
     if missing:
         known.update(Player.objects.in_bulk(list(missing)))
+    finished = finished_evening_ids(chosen)
     played = []
     for evening in sorted(chosen, key=lambda e: (e.date, e.pk)):
         history = histories[evening.pk]
@@ -158,9 +172,23 @@ def player_history(player: Player, evenings: Iterable[Evening] | None = None) ->
                 deals_won=figures.deals_won[player.pk],
                 bonus=figures.bonus[player.pk],
                 partners=tuple((number, known[pid]) for number, pid in _partners(history, player.pk)),
+                finished=evening.pk in finished,
             )
         )
     return PlayerHistory(player=player, evenings=tuple(played))
+
+
+def finished_evening_ids(evenings: Iterable[Evening]) -> set[int]:
+    """The evenings among ``evenings`` that are over: every session drawn and every round of
+    them confirmed (2 queries, whatever the number of evenings)."""
+    chosen = {e.pk: e for e in evenings}
+    drawn = Counter(Session.objects.filter(evening_id__in=chosen).values_list("evening_id", flat=True))
+    running = set(
+        Seating.objects.filter(round__session__evening_id__in=chosen, confirmed_at__isnull=True).values_list(
+            "round__session__evening_id", flat=True
+        )
+    )
+    return {pk for pk, e in chosen.items() if drawn[pk] >= e.sessions_count and pk not in running}
 
 
 def _partners(history: EveningHistory, player_id: int) -> list[tuple[int, int]]:

@@ -167,6 +167,13 @@ class SeatingSheet:
     state: str  # :func:`scoring.selectors.room.seating_state`
     all_entered: bool
 
+    @property
+    def history(self) -> list[tuple[int, DealChange]]:
+        """Every change of every deal as ``(deal number, change)``, oldest first (time, then the
+        order saved): the history the page shows, not grouped by deal."""
+        changes = [(row.number, change) for row in self.rows for change in row.changes]
+        return sorted(changes, key=lambda item: (item[1].changed_at, item[1].pk))
+
 
 def seating_sheet(seating: Seating, deals_per_round: int) -> SeatingSheet:
     """Every deal of a seating with its changes (and who made them), the totals and the state

@@ -9,6 +9,7 @@ Every public name is re-exported here, so callers write ``from scoring import se
 
 - :mod:`.players`: the register and the import
 - :mod:`.evenings`: evenings, check-in, wishes for the draw, the organiser's controls
+- :mod:`.check_in`: many players checked in at once (everyone, as at the last evening), and undone
 - :mod:`.draw`: drawing a session, drawing it again
 - :mod:`.session_changes`: swapping and replacing players in a drawn session
 - :mod:`.deals`: entering and correcting deals
@@ -24,6 +25,7 @@ from __future__ import annotations
 from scoring.domain.rules import TEAMS, DealResult
 from scoring.hall.origin import Origin
 from scoring.services.base import ServiceError
+from scoring.services.check_in import check_in_everyone, check_in_like_last_evening, undo_check_in
 from scoring.services.confirmation import (
     confirm_seating,
     enter_and_confirm_seating,
@@ -75,6 +77,9 @@ __all__ = [
     "redraw_session",
     "create_evening",
     "set_checked_in",
+    "check_in_everyone",
+    "check_in_like_last_evening",
+    "undo_check_in",
     "set_stand_in",
     "set_mix_clubs",
     "add_partner_exclusion",

@@ -57,8 +57,11 @@ def live_rows(grid) -> SafeString:
             ("wait_a", gettext("waiting for team A")),
             ("in_progress", gettext("in progress")),
             ("not_started", gettext("not started")),
+            ("locked", gettext("locked")),
+            ("step_in", gettext("organiser: enter the missing deals")),
         )
     }
+    locked = [bool(r.locked) for r in grid.rounds]
     out = []
     for number, cells in grid.rows:
         out.append(f'<tr><th class="num">{int(number)}</th>')
@@ -67,7 +70,14 @@ def live_rows(grid) -> SafeString:
                 out.append('<td class="state none">–</td>')
                 continue
             state = cell.state
-            if state == "confirmed":
+            stuck = ""
+            if state in ("in_progress", "not_started") and column <= len(locked) and locked[column - 1]:
+                # The table can enter nothing more: the organiser enters the rest (or unlocks).
+                stuck = " stuck"
+                text = (
+                    f"{words['locked']} {int(cell.deals)}/{int(grid.deals_per_round)}<small>{words['step_in']}</small>"
+                )
+            elif state == "confirmed":
                 text = f"✔ {words['confirmed']}"
             elif state == "entered":
                 waiting = {"A": words["wait_b"], "B": words["wait_a"]}.get(cell.entered_by, "")
@@ -78,7 +88,8 @@ def live_rows(grid) -> SafeString:
                 text = words["not_started"]
             state = conditional_escape(state)
             out.append(
-                f'<td class="state {state}" data-state="{state}" data-table="{int(number)}" data-round="{column}">'
+                f'<td class="state {state}{stuck}" data-state="{state}" '
+                f'data-table="{int(number)}" data-round="{column}">'
                 f'<a href="{url}{int(cell.seating_id)}/">{text}</a></td>'
             )
         out.append("</tr>")

@@ -9,6 +9,7 @@ from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
@@ -29,13 +30,13 @@ def evening_list(request: HttpRequest) -> HttpResponse:
     evenings = Evening.objects.annotate(
         player_count=Count("participants", filter=Q(participants__checked_in=True), distinct=True),
         session_count=Count("sessions", distinct=True),
-    )
+    ).order_by("-date", "-pk")  # newest first (a query with Count ignores Meta.ordering)
     return render(request, "organiser/evening_list.html", {"evenings": evenings})
 
 
 @leader_required
 def evening_create(request: HttpRequest) -> HttpResponse:
-    form = EveningForm(request.POST or None)
+    form = EveningForm(request.POST or None, initial={"date": timezone.localdate()})  # most are made that day
     if request.method == "POST" and form.is_valid():
         evening = services.create_evening(**form.cleaned_data)
         messages.success(request, _("Evening created. Now check in the players."))

@@ -18,7 +18,9 @@ from scoring.domain.errors import DomainError
 from scoring.domain.player_import import ParsedPlayer, PlayerFileError
 from scoring.forms import ImportForm, PlayerForm
 from scoring.models import Evening, Participant, Player
+from scoring.selectors.duplicates import register_duplicates
 from scoring.transfer.player_files import parse_player_file
+from scoring.views import check_in as check_in_views
 from scoring.views.access import helper_required, leader_required
 from scoring.views.common import evening_or_404 as _evening
 from scoring.web import charts
@@ -120,6 +122,7 @@ def evening_players(request: HttpRequest, pk: int) -> HttpResponse:
                 request,
                 _("%(name)s was already in the register and is now checked in.") % {"name": player.name},
             )
+        check_in_views.late_arrival_note(request, evening, player)
         return redirect("organiser:evening_players", pk=evening.pk)
     present = set(Participant.objects.filter(evening=evening, checked_in=True).values_list("player_id", flat=True))
     query = request.GET.get("q", "").strip()
@@ -135,6 +138,7 @@ def evening_players(request: HttpRequest, pk: int) -> HttpResponse:
             "count": len(present),
             "query": query,
             "wishes": selectors.draw_wishes(evening),
+            **check_in_views.check_in_page_context(request, evening, present),
         },
     )
 
@@ -145,6 +149,8 @@ def check_in(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
     evening = _evening(pk)
     player = get_object_or_404(Player, pk=player_pk)
     services.set_checked_in(evening=evening, player=player, checked_in=request.POST.get("present") == "1")
+    if request.POST.get("present") == "1":
+        check_in_views.late_arrival_note(request, evening, player)
     url = reverse("organiser:evening_players", kwargs={"pk": evening.pk})
     if request.POST.get("q"):
         url += "?" + urlencode({"q": request.POST["q"]})
@@ -213,7 +219,11 @@ def player_list(request: HttpRequest) -> HttpResponse:
         return redirect("organiser:player_list")
     query = request.GET.get("q", "").strip()
     players = selectors.search_players(query)
-    return render(request, "organiser/player_list.html", {"players": players, "form": form, "query": query})
+    return render(
+        request,
+        "organiser/player_list.html",
+        {"players": players, "form": form, "query": query, "duplicates": register_duplicates()},
+    )
 
 
 @helper_required

@@ -163,6 +163,7 @@ def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "evening": evening,
             "seating": seating,
             "rows": sheet.rows,
+            "history": sheet.history,
             "form": form,
             "edit_number": number_int or "",
             "total_a": sheet.total_a,

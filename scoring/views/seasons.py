@@ -110,6 +110,10 @@ def season_detail(request: HttpRequest, season_pk: int) -> HttpResponse:
     export_format = request.GET.get("_export")
     if export_format in EXPORT_FORMATS:
         headers, rows = season_export(ranking, export_format)
+        if selectors.season_chain(season):  # why equal totals have different places
+            headers.append(_("Tie-break"))
+            for row, (_line, _cells, note) in zip(rows, _ranking_context(ranking)["rows"], strict=True):
+                row.append(note)
         name = _("Season-ranking-%(name)s") % {"name": season.name}
         return dataset_response(headers, rows, export_format, name, title=_("Season ranking"))
     return render(request, "organiser/season_detail.html", _ranking_context(ranking))
@@ -129,6 +133,8 @@ def _ranking_context(ranking) -> dict:
         "chain": [LABELS[c] for c in selectors.season_chain(ranking.season)],
         "headings": [(e, season_evening_heading(e)) for e in ranking.evenings],
         "rows": [(line, ranking.row(line), note) for line, note in zip(lines, notes, strict=True)],
+        # Placement points: each cell shows the evening's place beside its points.
+        "placement": ranking.season.scoring == Season.Scoring.POINTS,
     }
 
 

@@ -372,3 +372,17 @@
   show();
   flush();
 }());
+
+/* Issue 28: on a phone, the common deal (a team wins, no bonus) without scrolling: once the winner
+ * is tapped, the page moves up just enough that the save button is on the screen. */
+(function () {
+  "use strict";
+  document.addEventListener("change", function (evt) {
+    var input = evt.target;
+    if (!input || input.name !== "winner" || !input.form || input.form.id !== "deal-form") { return; }
+    var save = input.form.querySelector("button.save");
+    if (!save) { return; }
+    var below = save.getBoundingClientRect().bottom + 8 - window.innerHeight;
+    if (below > 0) { window.scrollBy(0, below); }
+  });
+}());

@@ -360,7 +360,7 @@ def test_files_written_by_earlier_versions_restore_every_field(name, organiser):
     changes = DealChange.objects.filter(deal__seating__round__session__evening=restored)
     assert {Origin.of(c) for c in changes} == {
         *(Origin.table_link(n) for n in range(1, 7)),  # "Tisch 1 (Tablet)" ...
-        Origin(Source.ORGANISER, role="leader", name="leitung"),  # "Turnierleitung leitung"
+        Origin(Source.ORGANISER, role="leader", name="leitung"),  # "Turnierleitung (leitung)"
     }
     confirmed = Seating.objects.get(round__session__evening=restored, confirmed_source="organiser")
     with translation.override("en"):  # written in German, read in English
@@ -483,7 +483,7 @@ def test_unknown_login_is_left_empty_and_reported(played_evening, django_user_mo
     changes = DealChange.objects.filter(reason="Zählfehler")
     assert changes.count() == 1 and changes[0].changed_by is None
     with translation.override("de"):
-        assert describe(Origin.of(changes[0])) == "Turnierleitung leitung"
+        assert describe(Origin.of(changes[0])) == "Turnierleitung (leitung)"
 
 
 def test_every_model_is_backed_up_and_restorable_in_order():

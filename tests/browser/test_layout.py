@@ -186,6 +186,9 @@ NOT_PAGES: dict[str, str] = {
         f"organiser:{name}": POST_ONLY
         for name in (
             "check_in",
+            "check_in_all",
+            "check_in_last",
+            "check_in_undo",
             "session_draw",
             "table_link_regenerate",
             "round_lock",

@@ -26,6 +26,8 @@ OLD_TEXTS = {
     "Turnierleitung Anna Jensen für Team A": Origin(Source.ORGANISER, team="A", role=LEADER, name="Anna Jensen"),
     "Organiser Anna Jensen for team A": Origin(Source.ORGANISER, team="A", role=LEADER, name="Anna Jensen"),
     "Helfer kasse": Origin(Source.ORGANISER, role=HELPER, name="kasse"),
+    "Helfer (kasse) für Team A": Origin(Source.ORGANISER, team="A", role=HELPER, name="kasse"),
+    "Organiser (Anna Jensen)": Origin(Source.ORGANISER, role=LEADER, name="Anna Jensen"),
     "Helper kasse": Origin(Source.ORGANISER, role=HELPER, name="kasse"),
     "Helfer kasse für Team B": Origin(Source.ORGANISER, team="B", role=HELPER, name="kasse"),
     "Helper kasse for team B": Origin(Source.ORGANISER, team="B", role=HELPER, name="kasse"),
@@ -38,11 +40,15 @@ OLD_TEXTS = {
 READS = [
     (Origin.table_link(3), "Tisch 3 (Tisch-Link)", "Table 3 (table link)"),
     (Origin.table_link(3, "B"), "Tisch 3 (Tisch-Link), Team B", "Table 3 (table link), team B"),
-    (Origin(Source.ORGANISER, role=LEADER, name="Anna Jensen"), "Turnierleitung Anna Jensen", "Organiser Anna Jensen"),
+    (
+        Origin(Source.ORGANISER, role=LEADER, name="Anna Jensen"),
+        "Turnierleitung (Anna Jensen)",
+        "Organiser (Anna Jensen)",
+    ),
     (
         Origin(Source.ORGANISER, team="B", role=HELPER, name="kasse"),
-        "Helfer kasse für Team B",
-        "Helper kasse for team B",
+        "Helfer (kasse) für Team B",
+        "Helper (kasse) for team B",
     ),
     (Origin(Source.ORGANISER, role=LEADER), "Turnierleitung", "Organiser"),
     (Origin(Source.ORGANISER, team="A", role=HELPER), "Helfer für Team A", "Helper for team A"),
@@ -101,9 +107,9 @@ def test_a_history_written_in_one_language_reads_in_the_other(written, read, ros
         )
     changes = list(DealChange.objects.filter(deal__seating=seating).order_by("pk"))
     expected = {
-        "de": [f"Tisch {number} (Tisch-Link)", "Turnierleitung leitung"],
-        "en": [f"Table {number} (table link)", "Organiser leitung"],
-        "da": [f"Bord {number} (bordlink)", "Turneringsleder leitung"],
+        "de": [f"Tisch {number} (Tisch-Link)", "Turnierleitung (leitung)"],
+        "en": [f"Table {number} (table link)", "Organiser (leitung)"],
+        "da": [f"Bord {number} (bordlink)", "Turneringsleder (leitung)"],
     }
     with translation.override(read):
         assert [describe(Origin.of(c)) for c in changes] == expected[read]
@@ -152,4 +158,4 @@ def test_the_migration_reads_every_old_text(roster_evening):
     seating.refresh_from_db()
     assert Origin.of(seating, "confirmed_") == Origin(Source.ORGANISER, team="B", role=HELPER, name="kasse")
     with translation.override("en"):
-        assert describe(Origin.of(seating, "confirmed_")) == "Helper kasse for team B"
+        assert describe(Origin.of(seating, "confirmed_")) == "Helper (kasse) for team B"

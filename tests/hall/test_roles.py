@@ -30,6 +30,9 @@ NEEDS = {
     "evening_detail": "helper",
     "evening_players": "helper",
     "check_in": "helper",
+    "check_in_all": "helper",
+    "check_in_last": "helper",
+    "check_in_undo": "helper",
     "session_draw": "leader",
     "table_link_regenerate": "leader",
     "session_detail": "helper",
@@ -363,11 +366,11 @@ def test_the_history_names_the_role_the_login_has_and_its_full_name(client, worl
     ]
     assert (seating.confirmed_role, seating.confirmed_name, seating.confirmed_team) == ("helper", "Gönke Hansen", "B")
     with translation.override("de"):
-        assert [describe(Origin.of(c)) for c in changes] == ["Helfer Gönke Hansen", "Turnierleitung leitung"]
-        assert describe(Origin.of(seating, "confirmed_")) == "Helfer Gönke Hansen für Team B"
+        assert [describe(Origin.of(c)) for c in changes] == ["Helfer (Gönke Hansen)", "Turnierleitung (leitung)"]
+        assert describe(Origin.of(seating, "confirmed_")) == "Helfer (Gönke Hansen) für Team B"
     with translation.override("en"):
-        assert describe(Origin.of(seating, "confirmed_")) == "Helper Gönke Hansen for team B"
-        assert [describe(Origin.of(c)) for c in changes] == ["Helper Gönke Hansen", "Organiser leitung"]
+        assert describe(Origin.of(seating, "confirmed_")) == "Helper (Gönke Hansen) for team B"
+        assert [describe(Origin.of(c)) for c in changes] == ["Helper (Gönke Hansen)", "Organiser (leitung)"]
 
 
 @pytest.mark.django_db

@@ -84,7 +84,7 @@ def test_player_page_shows_everything_and_a_chart_without_inline_style(organiser
     page = organiser_client.get(reverse("organiser:player_detail", args=[anke.pk]), HTTP_ACCEPT_LANGUAGE="de")
     text = page.content.decode()
     assert page.status_code == 200
-    for label in ("Gespielte Abende", "Streichhölzer pro Durchgang", "Wagen und Schlagen", "Bester Abend", "Partner"):
+    for label in ("Gewertete Abende", "Streichhölzer pro Durchgang", "Wagen und Schlagen", "Bester Abend", "Partner"):
         assert label in text
     for evening in evenings:
         assert evening.name in text
@@ -148,3 +148,28 @@ def test_chart_labels_do_not_overlap_with_many_evenings():
     chart = charts.place_chart([(f"{d:02d}.01.", 1 + d % 5, 20, "x") for d in range(1, 25)])
     labelled = [p.x for p in chart.points if p.label]
     assert len(labelled) < 24 and all(b - a >= charts.LABEL_WIDTH for a, b in zip(labelled, labelled[1:], strict=False))
+
+
+def test_best_evening_counts_only_evenings_that_are_over(organiser_client):
+    """Issue 28: an evening still running (a round not confirmed) may put the player first now and
+    lower later: it is listed, but not the best evening yet."""
+    anke, *others = roster("Anke Hansen", "Bernd Jensen", "Carla Lorenzen", "Dirk Petersen")
+    over = small_evening("Vorbei", 1, [anke, *others])
+    running = services.create_evening(
+        name="Läuft noch", date=date(2026, 3, 20), sessions_count=1, rounds_per_session=1, deals_per_round=2
+    )
+    for player in (anke, *others):
+        services.set_checked_in(evening=running, player=player, checked_in=True)
+    session = services.draw_session(evening=running, seed=5)
+    seating = Seating.objects.get(round__session=session)
+    anke_team = "A" if anke.pk in seating.team_a.player_ids else "B"
+    for number in (1, 2):  # Anke's team wins both deals: place 1 there, but not confirmed
+        services.enter_deal(
+            seating_id=seating.pk, number=number, result=DealResult(anke_team, True, 0, 0), origin=Origin.other("T")
+        )
+    history = selectors.player_history(anke)
+    assert [e.evening.name for e in history.evenings] == ["Vorbei", "Läuft noch"]
+    assert history.evenings[1].place == 1 and not history.evenings[1].finished
+    assert history.best.evening == over
+    services.enter_and_confirm_seating(seating_id=seating.pk)
+    assert selectors.player_history(anke).best.evening == running

@@ -421,7 +421,11 @@ def test_after_confirmation_only_the_organiser_corrects_with_a_reason(client, or
     history = page.split('id="history"')[1]
     assert history.count('data-testid="history-row"') == 5  # 4 entries + 1 correction
     assert "Team B hat nachgezählt" in history and "192.0.2.9" in history and "leitung" in history
-    assert "Turnierleitung leitung" in history and "eingegeben" in history
+    assert "Turnierleitung (leitung)" in history and "eingegeben" in history
+    assert "leitung · leitung" not in history  # the login named once, readably
+    # In time order (as the page says): the correction of deal 2 comes after the entry of deal 4.
+    deals = [row.split('data-deal="')[1].split('"')[0] for row in history.split('data-testid="history-row"')[:-1]]
+    assert deals == ["1", "2", "3", "4", "2"]
 
 
 @pytest.mark.django_db

@@ -26,6 +26,10 @@ NO_EVENING_WRITE = {
 }
 
 
+def players_ids(evening) -> list[int]:
+    return list(evening.participants.filter(checked_in=True).values_list("player_id", flat=True))
+
+
 def _version(evening) -> int:
     return Evening.objects.values_list("version", flat=True).get(pk=evening.pk)
 
@@ -102,6 +106,13 @@ def test_every_service_write_bumps_the_evening_version(organiser):
     )
     twin = services.add_player(name="Spieler Eins Doppelt", club="")[0]  # the same person entered twice
     walk("merge_players", keep_id=players[3].pk, remove_id=twin.pk)
+
+    # Many checked in at once, and undone (issue 28): a fresh evening of the same register.
+    walk.evening = services.create_evening(name="Danach", date=evening.date)
+    walk("check_in_like_last_evening", evening_id=walk.evening.pk)
+    ids = walk("undo_check_in", evening_id=walk.evening.pk, player_ids=players_ids(walk.evening))
+    assert ids
+    walk("check_in_everyone", evening_id=walk.evening.pk)
 
     # A Bräus evening of its own: its rule set chosen, a draw recorded at a table.
     braeus = make_evening(4, name="Bräus")
