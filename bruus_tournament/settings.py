@@ -371,6 +371,8 @@ if not (_restore_max_mb.isascii() and _restore_max_mb.isdigit() and int(_restore
         f"RESTORE_MAX_MB must be a whole number of megabytes (1 or more), not {_restore_max_mb!r}."
     )
 RESTORE_MAX_BYTES = int(_restore_max_mb) * 1024 * 1024
+# The backup page's restore uploads a backup file: as large as a restore reads, and the form around it.
+REQUEST_BODY_LIMITS["organiser:backup_restore"] = RESTORE_MAX_BYTES + 64 * 1024
 
 # The roster the demo evening of `make run` is built from.
 DEMO_PLAYERS_FILE = Path(

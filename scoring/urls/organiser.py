@@ -1,6 +1,6 @@
 """Organiser URLs (login required), under /organiser/."""
 
-from django.urls import path
+from django.urls import include, path
 
 from scoring.views import documents, draw, live, logins, players, seasons, tablets
 from scoring.views import organiser as views
@@ -63,4 +63,7 @@ urlpatterns = [
     path("abende/<int:pk>/durchgang/<int:number>/spielzettel.pdf", documents.score_sheets_pdf, name="score_sheets_pdf"),
     path("abende/<int:pk>/durchgang/<int:number>/tischliste.pdf", documents.table_list_pdf, name="table_list_pdf"),
     path("abende/<int:pk>/durchgang/<int:number>/laufzettel.pdf", documents.route_cards_pdf, name="route_cards_pdf"),
+    # Everything for a session, certificates, prize list, results for the website; backups
+    path("", include("scoring.urls.printing")),
+    path("", include("scoring.urls.backups")),
 ]
