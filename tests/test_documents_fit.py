@@ -24,6 +24,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from scoring.documents import pdf_base as base
+from scoring.documents.certificates import build_certificates, build_prize_list
 from scoring.documents.ranking import build_ranking
 from scoring.documents.route_cards import build_route_cards
 from scoring.documents.score_sheets import build_score_sheets
@@ -94,6 +95,16 @@ def documents(players: list, rnd: random.Random, evening, *, provisional: bool =
                 printed_at=PRINTED_AT,
             ),
             cut_boxes(1, 2),
+        ),
+        (
+            "certificates",
+            build_certificates(evening, rows, places=3, complete=not provisional, printed_at=PRINTED_AT),
+            BODY,
+        ),
+        (
+            "prize list",
+            build_prize_list(evening, rows, places=len(rows), complete=not provisional, printed_at=PRINTED_AT),
+            BODY,
         ),
     ]
 
@@ -258,6 +269,8 @@ def test_every_document_builds_for_any_field_size(count, seed, name_max, club_ma
             build_score_sheets(evening, plan, filled=False),
             build_score_sheets(evening, plan, filled=True),
             build_route_cards(evening, plan),
+            build_certificates(evening, rows, places=min(3, count), complete=False),
+            build_prize_list(evening, rows, places=count, complete=True),
         ]
     for data in built:
         reader = PdfReader(io.BytesIO(data))

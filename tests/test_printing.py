@@ -156,6 +156,8 @@ def test_results_file_is_one_self_contained_page(organiser_client, drawn_roster)
     assert "<style>" in html
     for row in selectors.evening_ranking(evening):
         assert row.player.name in html
+        place = f"{row.place}.{'*' if row.shared else ''}"  # as on the page, "*" for a shared place
+        assert f'<td class="num">{place}</td><td>{row.player.name}</td>' in html
     assert "Durchgang 1" in html and "Runde 4" in html and "Tisch" in html
     first = seatings(evening)[0]
     points = Deal.objects.filter(seating=first)

@@ -73,13 +73,31 @@ NEEDS = {
     "season_detail": "helper",
     "season_edit": "leader",
     "season_pdf": "helper",
+    "session_print_pdf": "helper",
+    "certificates_pdf": "helper",
+    "prize_list_pdf": "helper",
+    "results_html": "helper",
+    "backups": "leader",
+    "backup_all": "leader",
+    "backup_evening": "leader",
+    "backup_restore": "leader",
+    "backup_restore_confirm": "leader",
 }
 
 
 def organiser_patterns():
     """Every URL pattern under the ``organiser`` namespace, straight from the URLconf."""
     resolver = next(p for p in get_resolver().url_patterns if isinstance(p, URLResolver) and p.namespace == "organiser")
-    return list(resolver.url_patterns)
+    return list(_flat(resolver.url_patterns))
+
+
+def _flat(patterns):
+    """The URL patterns, those of included URL modules (by feature) among them."""
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            yield from _flat(pattern.url_patterns)
+        else:
+            yield pattern
 
 
 def test_the_matrix_names_every_organiser_url():

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import LongTable, PageBreak, Spacer, TableStyle
@@ -83,7 +83,8 @@ def build_certificates(
             base.para(gettext("%(place)s. place") % {"place": row.place}, 44, bold=True, align="center"),
             Spacer(1, 8 * mm),
             base.para(
-                gettext("with %(total)s matchsticks") % {"total": base.matchsticks(row.total)},
+                ngettext("with %(total)s matchstick", "with %(total)s matchsticks", 1 if row.total == 1 else 2)
+                % {"total": base.matchsticks(row.total)},
                 18,
                 align="center",
             ),

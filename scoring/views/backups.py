@@ -57,7 +57,9 @@ def _download(document: dict, evening: Evening | None) -> HttpResponse:
 def backup_page(request: HttpRequest) -> HttpResponse:
     """Download a backup of everything or of one evening; upload a backup to restore."""
     evenings = Evening.objects.order_by("-date", "-pk").only("pk", "name", "date")
-    return render(request, "organiser/backups.html", {"evenings": evenings, "max_mb": settings.RESTORE_MAX_BYTES >> 20})
+    return render(
+        request, "organiser/backups.html", {"evenings": evenings, "max_mb": settings.RESTORE_UPLOAD_MAX_BYTES >> 20}
+    )
 
 
 @leader_required

@@ -81,20 +81,19 @@ def results_html(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("organiser:ranking", pk=evening.pk)
     criteria = selectors.tiebreak_columns(evening, rows)
     names = selectors.evening_display_names(evening.pk)
-    ranking = RankingTable(
-        ranking_rows(
-            rows,
-            evening.sessions_count,
-            sessions_drawn=evening.sessions.count(),
-            criteria=criteria,
-            names=names if criteria else None,
-        ),
+    records = ranking_rows(
+        rows,
         evening.sessions_count,
+        sessions_drawn=evening.sessions.count(),
         criteria=criteria,
+        names=names if criteria else None,
     )
+    ranking = RankingTable(records, evening.sessions_count, criteria=criteria)
     deals = DealResultTable(selectors.evening_deals(evening), names=names, exclude=("updated_at",))
     ranking_head, ranking_rows_ = _as_text(ranking)
     deal_head, deal_rows = _as_text(deals)
+    for cells, record in zip(ranking_rows_, records, strict=True):  # the place as on the page: "3.*"
+        cells[0] = (f"{record['place']}.{'*' if record['shared'] else ''}", True)
     title = document_name(_("Results"), evening)
     content = render_to_string(
         "website/results.html",
