@@ -558,6 +558,10 @@ def test_fonts_are_embedded_and_no_other_font_is_used(organiser_client, drawn_ro
         ("score_sheets_pdf", [evening.pk, 1]),
         ("table_list_pdf", [evening.pk, 1]),
         ("route_cards_pdf", [evening.pk, 1]),
+        ("table_cards_pdf", [evening.pk]),  # it referred to Helvetica, not embedded (issue 28)
+        ("session_print_pdf", [evening.pk, 1]),
+        ("certificates_pdf", [evening.pk]),
+        ("prize_list_pdf", [evening.pk]),
     ):
         _, reader, _, _ = get_pdf(organiser_client, name, *args)
         seen = set()

@@ -306,3 +306,36 @@ def backup_pending():
     from scoring.views.backups import pending_dir
 
     return pending_dir().glob("*") if pending_dir().exists() else iter(())
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "query"),
+    [
+        ("results_html", [], ""),
+        ("certificates_pdf", [], "?plaetze=3"),
+        ("prize_list_pdf", [], "?plaetze=5"),
+        ("session_print_pdf", [1], ""),
+    ],
+)
+def test_queries_do_not_grow_with_the_field(organiser_client, name, args, query):
+    """The same number of queries for 8 players as for 24 (a fixed number per session)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.conftest import make_evening
+
+    counts = []
+    for players in (8, 24):
+        evening = make_evening(players, name=f"Abend {players}")
+        services.draw_session(evening=evening, seed=2)
+        for seating in seatings(evening)[:3]:
+            enter(seating, [("A", False, 0, 0), ("B", True, 1, 0)])
+        url = reverse(f"organiser:{name}", args=[evening.pk, *args]) + query
+        organiser_client.get(url)  # caches warmed
+        with CaptureQueriesContext(connection) as queries:
+            response = organiser_client.get(url)
+            assert response.status_code == 200
+            if response.streaming:
+                b"".join(response.streaming_content)
+        counts.append(len(queries))
+    assert counts[0] == counts[1], counts

@@ -591,7 +591,8 @@ def page_by_page(
         room: height of a whole page's frame (:func:`frame_height`).
         balance: share the rows out evenly over the pages the table needs (at most as many
             rows a page as the first page takes), so that the last page never holds a scrap of
-            two rows; the number of pages stays the same.
+            two rows; the number of pages stays the same. Put such tables into the story with
+            :func:`one_a_page`.
 
     Returns:
         The tables, in order; put them into the story one after the other. A single row taller
@@ -612,8 +613,7 @@ def page_by_page(
     drawn = [c for c in commands if c[0] in LINECOMMANDS or c[0] in _DRAWN_COMMANDS]
     pages = _pages(heights, repeat_rows, first_room, room)
     if balance and len(pages) > 1:
-        even = -(-(len(data) - repeat_rows) // len(pages))  # rows a page, rounded up
-        balanced = _pages(heights, repeat_rows, first_room, room, most=even)
+        balanced = _pages(heights, repeat_rows, first_room, room, spread=len(pages))
         if len(balanced) == len(pages):
             pages = balanced
     tables = []
@@ -631,15 +631,29 @@ def page_by_page(
     return tables
 
 
+def one_a_page(tables: Sequence[Flowable]) -> list[Flowable]:
+    """The tables of :func:`page_by_page` for the story, each from a new page: a balanced page
+    holds less than fits, and the next page's rows must not follow on it."""
+    story: list[Flowable] = []
+    for index, table in enumerate(tables):
+        story += [PageBreak(), table] if index else [table]
+    return story
+
+
 def _pages(
-    heights: list[float], repeat_rows: int, first_room: float, room: float, most: int | None = None
+    heights: list[float], repeat_rows: int, first_room: float, room: float, spread: int | None = None
 ) -> list[tuple[int, int]]:
-    """The rows (start, end) of each page of :func:`page_by_page`: as many as fit (``most`` at
-    most) below the heading."""
+    """The rows (start, end) of each page of :func:`page_by_page`: as many as fit below the
+    heading; with ``spread`` (a number of pages), at most the rows left shared out over the pages
+    left (50 rows on 7 pages: 8, 7, 7, 7, 7, 7, 7, not 8, 8, 8, 8, 8, 8, 2)."""
     used_by_heading = sum(heights[:repeat_rows])
     pages, start, free = [], repeat_rows, first_room - PAGE_SLACK
     while start < len(heights):
         end, used = start, used_by_heading
+        most = None
+        if spread is not None:
+            pages_left = max(spread - len([p for p in pages if p[0] < p[1]]), 1)
+            most = -(-(len(heights) - start) // pages_left)
         while end < len(heights) and used + heights[end] <= free and (most is None or end - start < most):
             used += heights[end]
             end += 1

@@ -67,7 +67,7 @@ def table_list_part(evening, plan: SessionPlan, *, printed_at: datetime | None =
             if len(smaller) == 1:
                 tables = smaller
                 break
-    story += [*above, *tables]
+    story += [*above, *base.one_a_page(tables)]
     return base.Part(story, title, decor, None, gettext("Table list"))
 
 
@@ -92,7 +92,7 @@ def _rounds(evening, plan: SessionPlan, session: str, room: float, name_size: fl
             story.append(PageBreak())
         above = [base.para(evening.name, 14, space_after=4)]
         tables = _round_table(round_, heading, base.room_below(above, width, room), room, name_size)
-        story += [*above, *tables, *sitouts]
+        story += [*above, *base.one_a_page(tables), *sitouts]
         pages += len(tables)
         free = base.room_below([*(above if len(tables) == 1 else ()), tables[-1], *sitouts], width, room)
     return story, pages
