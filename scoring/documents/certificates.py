@@ -79,8 +79,8 @@ def build_certificates(
             content.append(base.para(row.player.club, 18, align="center", color="#555555"))
         content += [
             Spacer(1, 20 * mm),
-            base.para(gettext("took"), 18, align="center", space_after=3 * mm),
-            base.para(gettext("%(place)s. place") % {"place": row.place}, 44, bold=True, align="center"),
+            base.para(gettext("reached"), 18, align="center", space_after=3 * mm),
+            base.para(gettext("place %(place)s") % {"place": row.place}, 44, bold=True, align="center"),
             Spacer(1, 8 * mm),
             base.para(
                 ngettext("with %(total)s matchstick", "with %(total)s matchsticks", 1 if row.total == 1 else 2)
@@ -92,7 +92,21 @@ def build_certificates(
         # Centred on the page: the space left above, half of it.
         used = room - base.room_below(content, width, room)
         story += [Spacer(1, max((room - used) / 2 - 10 * mm, 0)), *content]
-    return base.render(story, title=title, decor=decor, subject=gettext("Certificates"))
+    template = base.body_template(bottom=base.footer_space(decor), template_id="certificate")
+    template.onPage = _border
+    return base.render(story, title=title, decor=decor, templates=[template], subject=gettext("Certificates"))
+
+
+def _border(canvas, doc) -> None:
+    """A double line around the certificate, inside the margins, above the footer and below the
+    "vorläufig" marker."""
+    canvas.saveState()
+    canvas.setStrokeColor(base.GREY)
+    bottom, top = base.FOOTER_SPACE - 3 * mm, base.PAGE_HEIGHT - 13 * mm
+    for inset, width in ((8 * mm, 1.8), (10 * mm, 0.6)):
+        canvas.setLineWidth(width)
+        canvas.rect(inset, bottom + inset - 8 * mm, base.PAGE_WIDTH - 2 * inset, top - bottom - 2 * (inset - 8 * mm))
+    canvas.restoreState()
 
 
 def build_prize_list(
