@@ -372,6 +372,11 @@ if not (_restore_max_mb.isascii() and _restore_max_mb.isdigit() and int(_restore
         f"RESTORE_MAX_MB must be a whole number of megabytes (1 or more), not {_restore_max_mb!r}."
     )
 RESTORE_MAX_BYTES = int(_restore_max_mb) * 1024 * 1024
+# The backup page's restore uploads a backup file: up to 16 MB (a season of evenings is far less,
+# packed less still), and the form around it. waitress buffers a body up to the largest limit, so
+# it stays small; a larger backup is restored with `bruus-turnier restore`.
+RESTORE_UPLOAD_MAX_BYTES = min(RESTORE_MAX_BYTES, 16 * 1024 * 1024)
+REQUEST_BODY_LIMITS["organiser:backup_restore"] = RESTORE_UPLOAD_MAX_BYTES + 64 * 1024
 
 # The roster the demo evening of `make run` is built from.
 DEMO_PLAYERS_FILE = Path(

@@ -85,7 +85,7 @@ from scoring.backup.base import (
 )
 from scoring.backup.contents import validate
 from scoring.backup.export import export_database, export_evening
-from scoring.backup.files import parse_backup, read_backup, write_backup
+from scoring.backup.files import encode_backup, parse_backup, read_backup, write_backup
 from scoring.backup.merge import RestoreOutcome, restore
 
 __all__ = [
@@ -102,6 +102,7 @@ __all__ = [
     "canonical_json",
     "checksum",
     "counts",
+    "encode_backup",
     "export_database",
     "export_evening",
     "parse_backup",

@@ -18,6 +18,12 @@ from scoring.backup.contents import validate
 from scoring.domain.errors import gettext_noop
 
 
+def encode_backup(data: dict, *, compressed: bool = False) -> bytes:
+    """The bytes of a backup file: UTF-8 JSON, gzip-compressed when ``compressed``."""
+    content = json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8")
+    return gzip.compress(content, mtime=0) if compressed else content
+
+
 def write_backup(data: dict, path: str | os.PathLike) -> Path:
     """Write a backup to ``path`` (gzip-compressed when the name ends in ``.gz``).
 
@@ -25,9 +31,7 @@ def write_backup(data: dict, path: str | os.PathLike) -> Path:
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    content = json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8")
-    if path.name.endswith(".gz"):
-        content = gzip.compress(content, mtime=0)
+    content = encode_backup(data, compressed=path.name.endswith(".gz"))
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".bruus-backup-", suffix=".part")
     try:
         with os.fdopen(handle, "wb") as stream:

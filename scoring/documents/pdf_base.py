@@ -29,7 +29,17 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as pdfcanvas
-from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph, Table, TableStyle
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    NextPageTemplate,
+    PageBreak,
+    PageTemplate,
+    Paragraph,
+    Table,
+    TableStyle,
+)
 from reportlab.platypus.tables import LINECOMMANDS
 
 from bruus_tournament import __version__
@@ -310,27 +320,35 @@ def _wrap_words(text: str, size: float, width: float) -> list[str]:
     return [*lines, current] if current else lines
 
 
-def _canvas_class(decor: PageDecor) -> type[pdfcanvas.Canvas]:
-    """A canvas that keeps its pages until the end, so that each page can say "Seite X von Y"."""
+def _canvas_class(decors: Sequence[PageDecor]) -> type[pdfcanvas.Canvas]:
+    """A canvas that keeps its pages until the end, so that each page can say "Seite X von Y".
+
+    ``decors``: the decoration of each part of the document (:func:`render_parts`); a page
+    belongs to the part whose :class:`PartStart` was drawn last, and is numbered within it."""
 
     class DecoratedCanvas(pdfcanvas.Canvas):
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
             self._page_states: list[dict] = []
+            self._bruus_part = 0
 
         def showPage(self):
             self._page_states.append(dict(self.__dict__))
             self._startPage()
 
         def save(self):
-            total = len(self._page_states)
-            for number, state in enumerate(self._page_states, start=1):
+            parts = [state["_bruus_part"] for state in self._page_states]
+            totals = {part: parts.count(part) for part in parts}
+            numbers: dict[int, int] = {}
+            for state in self._page_states:
+                part = state["_bruus_part"]
+                numbers[part] = numbers.get(part, 0) + 1
                 self.__dict__.update(state)
-                self._decorate(number, total)
+                self._decorate(decors[part], numbers[part], totals[part])
                 super().showPage()
             super().save()
 
-        def _decorate(self, number: int, total: int) -> None:
+        def _decorate(self, decor: PageDecor, number: int, total: int) -> None:
             width, height = self._pagesize
             self.saveState()
             self.setFillColor(GREY)
@@ -427,6 +445,34 @@ def cut_template(
     return PageTemplate(id=template_id, frames=frames, onPage=cut_lines, pagesize=pagesize)
 
 
+@dataclass
+class Part:
+    """One document, ready to be laid out alone (:func:`render_part`) or with others in one PDF
+    (:func:`render_parts`): its flowables, page decoration and page templates (None: one frame
+    filling the page, :func:`body_template`)."""
+
+    story: list[Flowable]
+    title: str
+    decor: PageDecor
+    templates: Sequence[PageTemplate] | None = None
+    subject: str = ""
+
+
+class PartStart(Flowable):
+    """Marks where a part begins: the pages from here on are decorated and numbered as that
+    part's (drawn, it tells the canvas of :func:`_canvas_class`; it takes no room)."""
+
+    def __init__(self, index: int):
+        super().__init__()
+        self.index = index
+
+    def wrap(self, available_width, available_height):
+        return 0, 0
+
+    def draw(self):
+        self.canv._bruus_part = self.index
+
+
 def render(
     story: list[Flowable],
     *,
@@ -437,6 +483,35 @@ def render(
 ) -> bytes:
     """Lay out ``story`` and return the PDF. ``title`` and ``subject`` go into the document's
     metadata, with the program and its version as creator (:data:`CREATOR`)."""
+    return render_part(Part(story, title, decor, templates, subject))
+
+
+def render_part(part: Part) -> bytes:
+    """One document as PDF bytes (:func:`render`)."""
+    return render_parts([part], title=part.title, subject=part.subject)
+
+
+def render_parts(parts: Sequence[Part], *, title: str, subject: str = "") -> bytes:
+    """Several documents in one PDF, each from a new page with its own page templates, footer
+    and page numbers ("Seite 1 von 3" of the table list, then "Seite 1 von 6" of the score
+    sheets): one file to print. ``title`` and ``subject``: the whole file's metadata."""
+    story: list[Flowable] = []
+    templates: list[PageTemplate] = []
+    for index, part in enumerate(parts):
+        own = list(part.templates) if part.templates else [body_template(bottom=footer_space(part.decor))]
+        if len(parts) > 1:
+            for template in own:
+                template.id = f"part{index}-{template.id}"
+        if index:
+            story += [NextPageTemplate(own[0].id), PageBreak()]
+        story += [PartStart(index), *part.story]
+        templates += own
+    return _build(story, title=title, decors=[p.decor for p in parts], templates=templates, subject=subject)
+
+
+def _build(
+    story: list[Flowable], *, title: str, decors: Sequence[PageDecor], templates: list[PageTemplate], subject: str
+) -> bytes:
     buffer = io.BytesIO()
     doc = BaseDocTemplate(
         buffer,
@@ -449,15 +524,15 @@ def render(
         leftMargin=MARGIN,
         rightMargin=MARGIN,
         topMargin=MARGIN,
-        bottomMargin=footer_space(decor),
+        bottomMargin=footer_space(decors[0]),
         displayDocTitle=True,
         # Every page starts in DejaVu Sans: no reference to a non-embedded standard font.
         initialFontName=FONT,
         initialFontSize=10,
         initialLeading=12,
     )
-    doc.addPageTemplates(list(templates) if templates else [body_template(bottom=footer_space(decor))])
-    doc.build(story, canvasmaker=_canvas_class(decor))
+    doc.addPageTemplates(templates)
+    doc.build(story, canvasmaker=_canvas_class(decors))
     return buffer.getvalue()
 
 
@@ -492,6 +567,7 @@ def page_by_page(
     row_commands: dict[int, Sequence[tuple]] | None = None,
     first_room: float,
     room: float,
+    balance: bool = False,
 ) -> list[Table]:
     """A long table as one reportlab ``Table`` per page, its first ``repeat_rows`` rows (the
     heading) on top of each.
@@ -513,6 +589,10 @@ def page_by_page(
             ``TEXTCOLOR``, ``ALIGN``, paddings); lines and backgrounds belong in ``commands``.
         first_room: height free for the table on its first page (points).
         room: height of a whole page's frame (:func:`frame_height`).
+        balance: share the rows out evenly over the pages the table needs (at most as many
+            rows a page as the first page takes), so that the last page never holds a scrap of
+            two rows; the number of pages stays the same. Put such tables into the story with
+            :func:`one_a_page`.
 
     Returns:
         The tables, in order; put them into the story one after the other. A single row taller
@@ -531,17 +611,13 @@ def page_by_page(
     # Each page's table takes its cells' styles (fonts, paddings, alignment) from the whole
     # table, as reportlab's own split does, and only the lines, backgrounds and spans anew.
     drawn = [c for c in commands if c[0] in LINECOMMANDS or c[0] in _DRAWN_COMMANDS]
-    used_by_heading = sum(heights[:repeat_rows])
-    tables, start, free = [], repeat_rows, first_room - PAGE_SLACK
-    while start < len(data):
-        end, used = start, used_by_heading
-        while end < len(data) and used + heights[end] <= free:
-            used += heights[end]
-            end += 1
-        if end == start and free < room - PAGE_SLACK:  # not one row fits below what comes first
-            free = room - PAGE_SLACK
-            continue
-        end = max(end, start + 1)
+    pages = _pages(heights, repeat_rows, first_room, room)
+    if balance and len(pages) > 1:
+        balanced = _pages(heights, repeat_rows, first_room, room, spread=len(pages))
+        if len(balanced) == len(pages):
+            pages = balanced
+    tables = []
+    for start, end in pages:
         tables.append(
             Table(
                 data[:repeat_rows] + data[start:end],
@@ -552,5 +628,40 @@ def page_by_page(
                 style=TableStyle(drawn),
             )
         )
-        start, free = end, room - PAGE_SLACK
     return tables
+
+
+def one_a_page(tables: Sequence[Flowable]) -> list[Flowable]:
+    """The tables of :func:`page_by_page` for the story, each from a new page: a balanced page
+    holds less than fits, and the next page's rows must not follow on it."""
+    story: list[Flowable] = []
+    for index, table in enumerate(tables):
+        story += [PageBreak(), table] if index else [table]
+    return story
+
+
+def _pages(
+    heights: list[float], repeat_rows: int, first_room: float, room: float, spread: int | None = None
+) -> list[tuple[int, int]]:
+    """The rows (start, end) of each page of :func:`page_by_page`: as many as fit below the
+    heading; with ``spread`` (a number of pages), at most the rows left shared out over the pages
+    left (50 rows on 7 pages: 8, 7, 7, 7, 7, 7, 7, not 8, 8, 8, 8, 8, 8, 2)."""
+    used_by_heading = sum(heights[:repeat_rows])
+    pages, start, free = [], repeat_rows, first_room - PAGE_SLACK
+    while start < len(heights):
+        end, used = start, used_by_heading
+        most = None
+        if spread is not None:
+            pages_left = max(spread - len([p for p in pages if p[0] < p[1]]), 1)
+            most = -(-(len(heights) - start) // pages_left)
+        while end < len(heights) and used + heights[end] <= free and (most is None or end - start < most):
+            used += heights[end]
+            end += 1
+        if end == start and free < room - PAGE_SLACK:  # not one row fits below what comes first
+            pages.append((start, start))  # the first page holds none of the rows
+            free = room - PAGE_SLACK
+            continue
+        end = max(end, start + 1)
+        pages.append((start, end))
+        start, free = end, room - PAGE_SLACK
+    return [page for page in pages if page[0] < page[1]]

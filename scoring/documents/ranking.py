@@ -30,6 +30,11 @@ from scoring.web import tiebreak_labels
 BODY = 14  # pt: readable from two metres
 NOTE = 10  # the tie-break notes and headings
 HEAD = 12
+#: Sizes tried, largest first, to put the whole ranking on one page (:func:`_fitting_table`).
+FITTING_SIZES = (BODY, 13, 12, 11)
+SMALLEST_BODY = FITTING_SIZES[-1]
+#: More players than this never fit on one page (11 pt rows of 6 mm): not tried.
+ONE_PAGE_AT_MOST = 45
 ROW_PADDING = 3
 CELL_PADDING = 4
 
@@ -108,7 +113,7 @@ def build_ranking(
         story.append(
             base.para(gettext("Provisional: deals are still missing."), BODY, bold=True, color="#b00020", space_after=6)
         )
-    story.append(_table(rows, session_count, drawn, tuple(criteria), names or {}, evening.rules))
+    story.append(_fitting_table(story, rows, session_count, drawn, tuple(criteria), names or {}, decor, evening.rules))
     story += [
         Spacer(1, 3 * mm),
         base.para(
@@ -131,6 +136,30 @@ def build_ranking(
     return base.render(story, title=title, decor=decor, subject=gettext("Ranking"))
 
 
+def _fitting_table(
+    above: list,
+    rows: Sequence[RankingRow],
+    session_count: int,
+    drawn: int,
+    criteria: tuple,
+    names: dict,
+    decor,
+    rules: RuleSet,
+) -> LongTable:
+    """The ranking table in :data:`BODY` points, or a little smaller (down to
+    :data:`SMALLEST_BODY`) when that puts the whole ranking on one page (26 players of a club
+    evening: one A4 page instead of a second one holding a row or two). A ranking that needs
+    several pages anyway keeps the large print, its pages numbered."""
+    room = base.frame_height(decor)
+    # The notes below the table (shared place, tie-break chain): two lines of 11 pt each.
+    below = 3 * mm + 4 * 11 * 1.22
+    for body in FITTING_SIZES if len(rows) <= ONE_PAGE_AT_MOST else ():
+        table = _table(rows, session_count, drawn, criteria, names, rules, body)
+        if base.room_below([*above, table], base.FRAME_WIDTH, room) - below >= base.PAGE_SLACK:
+            return table
+    return _table(rows, session_count, drawn, criteria, names, rules)
+
+
 def _rules_text(evening) -> str:
     """ "Regeln: Treia" (the rule set the evening's deals were scored by)."""
     return gettext("Rules: %(name)s") % {"name": gettext(evening.rules.name)}
@@ -143,9 +172,11 @@ def _table(
     criteria: tuple[Criterion, ...],
     names: dict[int, str],
     rules: RuleSet,
+    body: float = BODY,
 ) -> LongTable:
     """Two header rows ("Durchgang" over the session numbers), repeated on every page; the
-    tie-break columns in the words of the evening's rule set ``rules``."""
+    tie-break columns in the words of the evening's rule set ``rules``; names and numbers in
+    ``body`` points."""
     width = base.FRAME_WIDTH
     cells = []
     for row in rows:
@@ -164,25 +195,25 @@ def _table(
         return max((base.text_width(t, size, bold=bold) for t in texts), default=0) + pad
 
     session_head = gettext("Session")
-    # Headings are set in HEAD (bold), values in BODY.
-    place_w = max(widest([gettext("Place")], HEAD, bold=True), widest([c[0] for c in cells], BODY))
+    # Headings are set in HEAD (bold), values in body.
+    place_w = max(widest([gettext("Place")], HEAD, bold=True), widest([c[0] for c in cells], body))
     number_w = max(
-        widest(["000", *(s for c in cells for s in c[3])], BODY),
+        widest(["000", *(s for c in cells for s in c[3])], body),
         12 * mm,
         widest([session_head], HEAD, bold=True) / session_count,
     )
-    total_w = max(widest([gettext("Total")], HEAD, bold=True), widest(["000", *(c[4] for c in cells)], BODY, bold=True))
+    total_w = max(widest([gettext("Total")], HEAD, bold=True), widest(["000", *(c[4] for c in cells)], body, bold=True))
     # Tie-break columns when they leave the names and clubs their longest words on one line;
     # else (many sessions and criteria) the values go under the name with the note, as on the
     # projector ("Bester Durchgang 26 · Gewonnene Spiele 15 · vor … durch …").
     values = [[base.matchsticks(row.tiebreaks[c]) for c in criteria] for row in rows]
     criterion_heads = [tiebreak_labels.column(c, rules) for c in criteria]
     criterion_ws = [
-        max(widest(head.split(), NOTE, bold=True), widest(["000", *(v[i] for v in values)], BODY), 12 * mm)
+        max(widest(head.split(), NOTE, bold=True), widest(["000", *(v[i] for v in values)], body), 12 * mm)
         for i, head in enumerate(criterion_heads)
     ]
-    words = widest([w for c in cells for w in c[1].split()], BODY) + widest(
-        [w for c in cells for w in c[2].split()], BODY
+    words = widest([w for c in cells for w in c[1].split()], body) + widest(
+        [w for c in cells for w in c[2].split()], body
     )
     if criteria and width - place_w - session_count * number_w - total_w - sum(criterion_ws) < words:
         notes = tiebreak_labels.tie_notes(rows, criteria, names, rules)
@@ -196,9 +227,9 @@ def _table(
     # Sized from the content: both on one line if they fit; else the clubs' longest word keeps
     # its line ("Oster-Ohrstedt" never becomes "Oster-/Ohrstedt"; up to half the room) and the
     # names wrap at spaces.
-    name_need = widest([gettext("Name"), *(c[1] for c in cells)], BODY)
-    club_need = widest([gettext("Club"), *(c[2] for c in cells)], BODY)
-    club_word = widest([w for c in cells for w in c[2].split()], BODY)
+    name_need = widest([gettext("Name"), *(c[1] for c in cells)], body)
+    club_need = widest([gettext("Club"), *(c[2] for c in cells)], body)
+    club_word = widest([w for c in cells for w in c[2].split()], body)
     club_w = min(club_need, max(rest - name_need, min(club_word, rest * 0.5)))
     name_w = rest - club_w
 
@@ -219,8 +250,8 @@ def _table(
         data.append(
             [
                 place,
-                _name_cell(name, note, name_w, pad),
-                base.cell(club, BODY, club_w, padding=pad),
+                _name_cell(name, note, name_w, pad, body),
+                base.cell(club, body, club_w, padding=pad),
                 *sessions,
                 total,
                 *values,
@@ -231,8 +262,8 @@ def _table(
         ("LEFTPADDING", (0, 0), (-1, -1), CELL_PADDING),
         ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PADDING),
         ("FONT", (0, 0), (-1, 1), base.FONT_BOLD, HEAD),
-        ("FONT", (0, 2), (-1, -1), base.FONT, BODY, BODY * 1.2),
-        ("FONT", (last, 2), (last, -1), base.FONT_BOLD, BODY, BODY * 1.2),
+        ("FONT", (0, 2), (-1, -1), base.FONT, body, body * 1.2),
+        ("FONT", (last, 2), (last, -1), base.FONT_BOLD, body, body * 1.2),
         ("ALIGN", (3, 0), (3, 0), "LEFT"),
         ("LEFTPADDING", (3, 0), (3, 0), head_pad),
         ("ALIGN", (0, 1), (0, -1), "RIGHT"),
@@ -257,12 +288,12 @@ def _table(
     )
 
 
-def _name_cell(name: str, note: str, width: float, pad: float):
+def _name_cell(name: str, note: str, width: float, pad: float, body: float = BODY):
     """The name, and below it in small grey type the tie-break note ("vor Bernd Jensen durch
     besten Durchgang") when there is one."""
     if not note:
-        return base.cell(name, BODY, width, padding=pad)
+        return base.cell(name, body, width, padding=pad)
     return Para(
         f'{escape(name)}<br/><font size="{NOTE}" color="#555555">{escape(note)}</font>',
-        base.style(BODY),
+        base.style(body),
     )

@@ -20,7 +20,13 @@ def route_cards_name(evening, session_number: int) -> str:
 
 
 def build_route_cards(evening, plan: SessionPlan, *, printed_at: datetime | None = None) -> bytes:
-    """Route cards of every player of the session, A to Z, as PDF bytes."""
+    """:func:`route_cards_part` as PDF bytes."""
+    return base.render_part(route_cards_part(evening, plan, printed_at=printed_at))
+
+
+def route_cards_part(evening, plan: SessionPlan, *, printed_at: datetime | None = None) -> base.Part:
+    """Route cards of every player of the session, A to Z, to render with
+    :func:`base.render_part` or with other documents."""
     title = route_cards_name(evening, plan.number)
     decor = base.PageDecor(title=title, printed=base.printed_text(printed_at))
     rows = 4 if len(plan.rounds) <= 5 else 3
@@ -54,7 +60,7 @@ def build_route_cards(evening, plan: SessionPlan, *, printed_at: datetime | None
         story.append(KeepInFrame(frame._width, frame._height, content, mode="shrink"))
     if not story:
         story.append(base.para(gettext("No tables in this session."), 14))
-    return base.render(story, title=title, decor=decor, templates=[template], subject=gettext("Route cards"))
+    return base.Part(story, title, decor, [template], gettext("Route cards"))
 
 
 def _rounds(seats, width: float) -> Table:

@@ -109,7 +109,13 @@ class QrCode(Flowable):
 
 
 def build_score_sheets(evening, plan: SessionPlan, *, filled: bool, printed_at: datetime | None = None) -> bytes:
-    """All score sheets of a session, in round then table order, as PDF bytes.
+    """:func:`score_sheets_part` as PDF bytes."""
+    return base.render_part(score_sheets_part(evening, plan, filled=filled, printed_at=printed_at))
+
+
+def score_sheets_part(evening, plan: SessionPlan, *, filled: bool, printed_at: datetime | None = None) -> base.Part:
+    """All score sheets of a session, in round then table order, to render with
+    :func:`base.render_part` or with other documents.
 
     Two sheets to an A4 page when a sheet fits half a page (4 deals per round do, also with long
     names at tables of six, shrunk a little: :data:`MAX_SHRINK`), else one.
@@ -140,7 +146,7 @@ def build_score_sheets(evening, plan: SessionPlan, *, filled: bool, printed_at: 
             story.append(KeepInFrame(frame._width, frame._height, content, mode="shrink"))
     if not story:
         story.append(base.para(gettext("No tables in this session."), 14))
-    return base.render(story, title=title, decor=decor, templates=[template], subject=gettext("Score sheets"))
+    return base.Part(story, title, decor, [template], gettext("Score sheets"))
 
 
 def _height(content, width: float) -> float:

@@ -25,7 +25,12 @@ def table_cards_name(evening) -> str:
     return base.document_name(gettext("Table cards"), evening)
 
 
-def build_table_cards(
+def build_table_cards(evening, tables: Sequence, **kwargs) -> bytes:
+    """:func:`table_cards_part` as PDF bytes."""
+    return base.render_part(table_cards_part(evening, tables, **kwargs))
+
+
+def table_cards_part(
     evening,
     tables: Sequence,
     *,
@@ -33,10 +38,10 @@ def build_table_cards(
     join_url: str,
     wifi_name: str = "",
     printed_at: datetime | None = None,
-) -> bytes:
-    """The cards of ``tables`` (objects with ``number`` and ``code``), in table order, as PDF
-    bytes. ``table_url(table)`` is the absolute link of a table's page (the QR code);
-    ``join_url`` the absolute address of ``/tablet/``."""
+) -> base.Part:
+    """The cards of ``tables`` (objects with ``number`` and ``code``), in table order.
+    ``table_url(table)`` is the absolute link of a table's page (the QR code); ``join_url`` the
+    absolute address of ``/tablet/``."""
     title = table_cards_name(evening)
     decor = base.PageDecor(title=title, printed=base.printed_text(printed_at))
     template = base.cut_template(1, 2, template_id="table-cards")
@@ -51,7 +56,7 @@ def build_table_cards(
             _body(table, table_url(table), join_url, wifi_name, frame._width),
         ]
         story.append(KeepInFrame(frame._width, frame._height, content, mode="shrink"))
-    return base.render(story, title=title, decor=decor, templates=[template], subject=gettext("Table cards"))
+    return base.Part(story, title, decor, [template], gettext("Table cards"))
 
 
 def _body(table, url: str, join_url: str, wifi_name: str, width: float) -> Table:
@@ -72,6 +77,9 @@ def _body(table, url: str, join_url: str, wifi_name: str, width: float) -> Table
         colWidths=[CARD_QR_SIZE + 8 * mm, text_width],
         style=TableStyle(
             [
+                # Every cell in DejaVu Sans: reportlab sets a cell's font even for flowables, and
+                # its default (Helvetica) is not embedded.
+                ("FONT", (0, 0), (-1, -1), base.FONT, 12),
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),
                 ("LEFTPADDING", (0, 0), (-1, -1), 0),
                 ("RIGHTPADDING", (0, 0), (-1, -1), 0),

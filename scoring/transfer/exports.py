@@ -1,8 +1,11 @@
 """Spreadsheet downloads of django-tables2 tables (CSV and XLSX through tablib), with German
 file names and column headings in the active language.
 
-- CSV: UTF-8 with a byte order mark (so Excel and LibreOffice recognise the umlauts), comma
-  separated, the same text as the page (matchsticks with a decimal comma: ``6,2``).
+- CSV: UTF-8 with a byte order mark (so Excel and LibreOffice recognise the umlauts), the same
+  text as the page, in the language of the download (:func:`csv_delimiter`): in German separated
+  by ``;`` with a decimal comma (``6,2``), as German Excel opens a double-clicked file in
+  columns; in English separated by ``,`` with a decimal point (``6.2``). The player import reads
+  both (``scoring.transfer.player_files``).
 - XLSX: numbers as numbers (sit-out averages rounded to one decimal), times as local date cells.
 
 Cells that a spreadsheet would run as a formula (text starting with ``=``, ``+``, ``-``, ``@``)
@@ -12,6 +15,7 @@ get a leading apostrophe, so a player named ``=HYPERLINK(…)`` stays a name.
 from __future__ import annotations
 
 from django.http import HttpResponse
+from django.utils.translation import get_language
 from django_tables2.export import TableExport
 from tablib import Dataset
 
@@ -21,6 +25,12 @@ from scoring.transfer.filenames import UNSAFE_IN_FILENAMES, content_disposition
 EXPORT_FORMATS = ("csv", "xlsx")
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_delimiter(language: str | None = None) -> str:
+    """The CSV separator of a download in ``language`` (default: the active one): ``;`` in German,
+    where the comma is the decimal separator (Excel's list separator there), else ``,``."""
+    return ";" if (language or get_language() or "de").lower().startswith("de") else ","
 
 
 def defuse(value):
@@ -65,7 +75,7 @@ def dataset_response(headers, rows, export_format: str, name: str, title: str) -
     if export_format == "xlsx":
         content = dataset.export("xlsx")
     else:
-        content = "\ufeff" + dataset.export("csv")
+        content = "\ufeff" + dataset.export("csv", delimiter=csv_delimiter())
     response = HttpResponse(content, content_type=TableExport.FORMATS[export_format])
     response["Content-Disposition"] = attachment(f"{name}.{export_format}")
     response["Cache-Control"] = "no-store"

@@ -37,7 +37,7 @@ def pdf_response(data: bytes, name: str) -> FileResponse:
     return response
 
 
-def _plan_or_redirect(
+def plan_or_redirect(
     request: HttpRequest, evening: Evening, number: int, *, with_deals: bool = False
 ) -> SessionPlan | HttpResponse:
     plan = load_session_plan(
@@ -82,7 +82,7 @@ def score_sheets_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponse
     """All score sheets of a session: filled with what was entered, or blank with ``?leer=1``."""
     evening = _evening(pk)
     filled = request.GET.get("leer") not in ("1", "true", "ja", "yes")
-    plan = _plan_or_redirect(request, evening, number, with_deals=filled)
+    plan = plan_or_redirect(request, evening, number, with_deals=filled)
     if isinstance(plan, HttpResponse):
         return plan
     data = build_score_sheets(evening, plan, filled=filled)
@@ -92,7 +92,7 @@ def score_sheets_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponse
 @helper_required
 def table_list_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     evening = _evening(pk)
-    plan = _plan_or_redirect(request, evening, number)
+    plan = plan_or_redirect(request, evening, number)
     if isinstance(plan, HttpResponse):
         return plan
     return pdf_response(build_table_list(evening, plan), table_list_name(evening, number))
@@ -101,7 +101,7 @@ def table_list_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @helper_required
 def route_cards_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     evening = _evening(pk)
-    plan = _plan_or_redirect(request, evening, number)
+    plan = plan_or_redirect(request, evening, number)
     if isinstance(plan, HttpResponse):
         return plan
     return pdf_response(build_route_cards(evening, plan), route_cards_name(evening, number))

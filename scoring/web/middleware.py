@@ -6,8 +6,8 @@ for their own pages (the language buttons):
 
 - the table scorer's pages (``/t/<token>/...``, namespace ``scorer``);
 - the public screens of an evening (``/abend/<pk>/...``: ranking, "Wo sitze ich?");
-- the organiser's printouts: every PDF (a URL ending in ``.pdf``) and the CSV/Excel downloads
-  (``?_export=``).
+- the organiser's printouts: every PDF (a URL ending in ``.pdf``), the results for the club's
+  website (``.html``) and the CSV/Excel downloads (``?_export=``).
 
 The organiser's other pages keep the organiser's language (Django's LocaleMiddleware). Pages
 that belong to no evening (home, help, login) too.
@@ -50,7 +50,7 @@ def evening_language(match: ResolverMatch | None, query, request: HttpRequest | 
         return _usable(table.evening.language)
     room_page = match.namespace == "public" or (
         match.namespace == "organiser"
-        and (match.route.endswith(".pdf") or (match.url_name in EXPORTS and query.get("_export")))
+        and (match.route.endswith((".pdf", ".html")) or (match.url_name in EXPORTS and query.get("_export")))
     )
     if "pk" not in kwargs or not room_page:
         return None

@@ -154,6 +154,7 @@ PAGES: dict[str, list[tuple[str, str, Url]]] = {
     ],
     "organiser:tablets": [("tablets", ORGANISER, lambda ev: reverse("organiser:tablets", args=[ev.evening.pk]))],
     "organiser:logins": [("logins", ORGANISER, lambda ev: reverse("organiser:logins"))],
+    "organiser:backups": [("backups", ORGANISER, lambda ev: reverse("organiser:backups"))],
     "public:tablet_join": [("tablet-join", TABLET, lambda ev: reverse("public:tablet_join"))],
     "organiser:season_list": [("seasons", ORGANISER, lambda ev: reverse("organiser:season_list"))],
     "organiser:season_create": [("season-new", ORGANISER, lambda ev: reverse("organiser:season_create"))],
@@ -180,6 +181,7 @@ NOT_FOUND = {"tablet-unknown-link", "not-found"}
 
 POST_ONLY = "a form's target (POST only), answers with a redirect to a page checked here"
 PDF = "a printed document (PDF), checked by tests/documents/test_documents.py"
+DOWNLOAD = "a file to save (a backup, the results for the website), checked by tests/views/test_printing.py"
 #: URL name -> why it is not a page of its own.
 NOT_PAGES: dict[str, str] = {
     **{
@@ -209,8 +211,11 @@ NOT_PAGES: dict[str, str] = {
             "login_password",
             "login_role",
             "login_active",
+            "backup_restore",  # its answer, the preview, is checked by tests/views/test_printing.py
+            "backup_restore_confirm",
         )
     },
+    **{f"organiser:{name}": DOWNLOAD for name in ("backup_all", "backup_evening", "results_html")},
     **{f"scorer:{name}": POST_ONLY for name in ("deal", "finish", "confirm", "reopen")},
     "scorer:poll": "the tablet's polling: a part of the tablet page (or 204), checked with it",
     "logout": POST_ONLY,
@@ -271,11 +276,13 @@ def test_what_is_not_a_page_is_really_no_page(organiser_client):
     """NOT_PAGES must not hide a page: forms' targets refuse GET, documents are PDFs."""
     ev = build_layout_evening()
     for name, reason in _not_pages().items():
-        if reason not in (POST_ONLY, PDF):
+        if reason not in (POST_ONLY, PDF, DOWNLOAD):
             continue
         response = organiser_client.get(reverse(name, kwargs=_route_kwargs(name, ev)))
         if reason == POST_ONLY:
             assert response.status_code == 405, (name, response.status_code)
+        elif reason == DOWNLOAD:
+            assert response.status_code == 200 and response["Content-Disposition"].startswith("attachment"), name
         else:
             assert response.status_code == 200 and response["Content-Type"] == "application/pdf", name
 

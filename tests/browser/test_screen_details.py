@@ -82,7 +82,7 @@ def test_ranking_download_shows_a_dash_for_sessions_not_drawn(organiser_client):
     evening = make_evening(8)
     services.draw_session(evening=evening, seed=1)
     response = organiser_client.get(reverse("organiser:ranking", args=[evening.pk]) + "?_export=csv", **GERMAN)
-    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";"))
     assert rows[0][3:6] == ["Durchgang 1", "Durchgang 2", "Durchgang 3"]
     assert all(row[3:6] == ["0", "–", "–"] for row in rows[1:]), rows
 

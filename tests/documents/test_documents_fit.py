@@ -22,8 +22,10 @@ from hypothesis import strategies as st
 from pypdf import PdfReader
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import PageBreak
 
 from scoring.documents import pdf_base as base
+from scoring.documents.certificates import build_certificates, build_prize_list
 from scoring.documents.ranking import build_ranking
 from scoring.documents.route_cards import build_route_cards
 from scoring.documents.score_sheets import build_score_sheets
@@ -94,6 +96,16 @@ def documents(players: list, rnd: random.Random, evening, *, provisional: bool =
                 printed_at=PRINTED_AT,
             ),
             cut_boxes(1, 2),
+        ),
+        (
+            "certificates",
+            build_certificates(evening, rows, places=3, complete=not provisional, printed_at=PRINTED_AT),
+            BODY,
+        ),
+        (
+            "prize list",
+            build_prize_list(evening, rows, places=len(rows), complete=not provisional, printed_at=PRINTED_AT),
+            BODY,
         ),
     ]
 
@@ -258,6 +270,8 @@ def test_every_document_builds_for_any_field_size(count, seed, name_max, club_ma
             build_score_sheets(evening, plan, filled=False),
             build_score_sheets(evening, plan, filled=True),
             build_route_cards(evening, plan),
+            build_certificates(evening, rows, places=min(3, count), complete=False),
+            build_prize_list(evening, rows, places=count, complete=True),
         ]
     for data in built:
         reader = PdfReader(io.BytesIO(data))
@@ -340,3 +354,23 @@ def test_a_table_of_only_its_heading_is_one_table():
         data[:2], col_widths=[60, 210, 240], repeat_rows=2, commands=commands, first_room=50, room=700
     )
     assert len(tables) == 1 and len(tables[0]._cellvalues) == 2
+
+
+def test_a_balanced_long_table_shares_its_rows_out_evenly_over_the_same_pages():
+    """50 rows, 8 to a page: 7 pages either way, but 8, 7, 7, 7, 7, 7, 7 rows instead of six
+    full pages and a scrap of two (issue 28: the A-Z list spilled two rows onto a page)."""
+    data = [["Kopf"]] + [[f"Zeile {n}"] for n in range(50)]
+    commands = [("FONT", (0, 0), (-1, -1), base.FONT, 10), ("TOPPADDING", (0, 0), (-1, -1), 0)]
+    whole = base.page_by_page(data, col_widths=[200], repeat_rows=1, commands=commands, first_room=1e6, room=1e6)
+    row = whole[0]._rowHeights[1]
+    room = row * 9 + base.PAGE_SLACK + 0.1  # the heading and 8 rows
+    greedy = base.page_by_page(data, col_widths=[200], repeat_rows=1, commands=commands, first_room=room, room=room)
+    balanced = base.page_by_page(
+        data, col_widths=[200], repeat_rows=1, commands=commands, first_room=room, room=room, balance=True
+    )
+    assert [len(t._cellvalues) - 1 for t in greedy] == [8, 8, 8, 8, 8, 8, 2]
+    assert [len(t._cellvalues) - 1 for t in balanced] == [8, 7, 7, 7, 7, 7, 7]
+    assert [t._cellvalues[0] for t in balanced] == [["Kopf"]] * 7  # the heading on every page
+    assert [c for t in balanced for c in t._cellvalues[1:]] == data[1:]
+    story = base.one_a_page(balanced)
+    assert sum(isinstance(f, PageBreak) for f in story) == 6

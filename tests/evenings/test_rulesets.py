@@ -137,7 +137,7 @@ def test_whole_evening_per_rule_set(rule_set, organiser_client, client, db):
     assert DrawnDeal.objects.filter(seating__round__session__evening=evening).count() == draws
     assert (draws > 0) == (rule_set == "braeus")
     response = organiser_client.get(reverse("organiser:ranking", args=[evening.pk]) + "?_export=csv")
-    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
+    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";"))
     assert len(rows) == 10
     for row in rows:
         sessions = expected[row["Name"]]

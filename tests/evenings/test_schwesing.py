@@ -105,7 +105,7 @@ def test_whole_evening_through_the_pages(roster_evening, organiser_client, clien
 
     response = organiser_client.get(reverse("organiser:ranking", args=[evening.pk]) + "?_export=csv")
     assert response.status_code == 200
-    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
+    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";"))
     assert len(rows) == 26
     by_name = {row["Name"]: row for row in rows}
     for name, sessions in expected.items():

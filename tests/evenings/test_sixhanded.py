@@ -166,7 +166,7 @@ def test_whole_sixhanded_evening(players, organiser_client, client, db):
     assert selectors.evening_is_confirmed(evening)
 
     response = organiser_client.get(reverse("organiser:ranking", args=[evening.pk]) + "?_export=csv")
-    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
+    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";"))
     assert len(rows) == players, response.content.decode("utf-8-sig")[:600]
     for row in rows:
         sessions = expected[row["Name"]]

@@ -76,6 +76,15 @@ NEEDS = {
     "season_detail": "helper",
     "season_edit": "leader",
     "season_pdf": "helper",
+    "session_print_pdf": "helper",
+    "certificates_pdf": "helper",
+    "prize_list_pdf": "helper",
+    "results_html": "helper",
+    "backups": "leader",
+    "backup_all": "leader",
+    "backup_evening": "leader",
+    "backup_restore": "leader",
+    "backup_restore_confirm": "leader",
 }
 
 

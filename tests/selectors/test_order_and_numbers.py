@@ -205,7 +205,7 @@ def test_xlsx_and_csv_show_the_credit_rounded_half_up(organiser_client, running)
     assert totals.count(2.5) == 2
     with translation.override("de"):
         response = organiser_client.get(reverse("organiser:ranking", args=[evening.pk]) + "?_export=csv")
-    assert response.content.decode("utf-8-sig").count('"2,5"') >= 2
+    assert response.content.decode("utf-8-sig").count(";2,5;") >= 2  # German: ";" and a decimal comma
 
 
 # --- Names that collide ------------------------------------------------------------------------

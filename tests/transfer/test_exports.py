@@ -74,7 +74,8 @@ def csv_rows(response):
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
     assert response.content.startswith("\ufeff".encode())  # Excel recognises UTF-8
-    return list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    delimiter = ";" if response["Content-Language"] == "de" else ","  # German Excel's separator (issue 28)
+    return list(csv.reader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=delimiter))
 
 
 def filename(response) -> str:
@@ -292,3 +293,47 @@ def test_deal_export_of_six_handed_braeus_names_three_players_a_team(organiser_c
         for row, seating in zip(rows[1:], seatings, strict=True):
             assert row[4] == " & ".join(team_names(seating.team_a)) and len(team_names(seating.team_a)) == 3
             assert row[5] == " & ".join(team_names(seating.team_b)) and len(team_names(seating.team_b)) == 3
+
+
+# --- CSV that German Excel opens in columns (issue 28) ------------------------------------------
+
+
+@pytest.mark.parametrize(("language", "separator", "decimal"), [("de", ";", ","), ("en", ",", ".")])
+def test_csv_separator_and_decimal_mark_follow_the_evening_language(
+    organiser_client, roster_evening, language, separator, decimal
+):
+    """German: ";" and a decimal comma, unquoted (German Excel opens the file in columns); English:
+    "," and a decimal point. Both with a byte order mark; the XLSX is the same in both."""
+    roster_evening.language = language
+    roster_evening.save(update_fields=["language"])
+    play(roster_evening, seed=3)
+    response = organiser_client.get(reverse("organiser:ranking", args=[roster_evening.pk]) + "?_export=csv")
+    text = response.content.decode("utf-8")
+    assert text.startswith("\ufeff")
+    lines = text[1:].splitlines()
+    columns = len(lines[0].split(separator))
+    assert columns == 8 and all(len(line.split(separator)) == columns for line in lines)
+    assert '"' not in text  # nothing needs quoting: no separator inside a cell
+    credits = [
+        cell for line in lines[1:] for cell in line.split(separator)[3:7] if cell not in "–" and not cell.isdigit()
+    ]
+    assert credits and all(re.fullmatch(rf"\d+\{decimal}\d", cell) for cell in credits), credits
+    deals = organiser_client.get(reverse("organiser:deal_results", args=[roster_evening.pk]) + "?_export=csv")
+    header = deals.content.decode("utf-8-sig").splitlines()[0]
+    assert len(header.split(separator)) == len(DEAL_HEADERS)
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_a_ranking_csv_imports_back_as_a_player_list(organiser_client, roster_evening, language):
+    """Round trip: the downloaded ranking, given to the player import, gives the same players
+    (name and club), whichever separator it has."""
+    from scoring.transfer.player_files import parse_player_file
+
+    roster_evening.language = language
+    roster_evening.save(update_fields=["language"])
+    play(roster_evening, seed=3)
+    response = organiser_client.get(reverse("organiser:ranking", args=[roster_evening.pk]) + "?_export=csv")
+    parsed = parse_player_file(response.content, "Rangliste.csv")
+    assert not parsed.problems
+    expected = [(r.player.name, r.player.club) for r in selectors.evening_ranking(roster_evening)]
+    assert [(p.name, p.club) for p in parsed.players] == expected

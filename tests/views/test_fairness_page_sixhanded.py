@@ -63,6 +63,6 @@ def test_fairness_of_teams_of_three(organiser_client):
 
     text = organiser_client.get(url + "?_export=csv").content.decode("utf-8-sig")
     someone = next(name for name in sorted(partners) if name not in sitters)
-    line = next(line for line in text.splitlines() if line.startswith(someone + ","))
+    line = next(line for line in text.splitlines() if line.startswith(someone + ";"))
     for partner in partners[someone]:
         assert f"1: {partner}" in line

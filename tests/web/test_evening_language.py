@@ -196,7 +196,7 @@ def test_downloads_are_in_the_evenings_language(organiser_client, german_evening
     english_organiser(organiser_client)
     url = reverse(f"organiser:{name}", args=[german_evening.pk])
     response = organiser_client.get(url + "?_export=csv", **ENGLISH_BROWSER)
-    header = next(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    header = next(csv.reader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";"))
     assert german in header and english not in header
     # ... while the page itself is the organiser's
     assert english in text(organiser_client.get(url, **ENGLISH_BROWSER))

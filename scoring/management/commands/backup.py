@@ -8,23 +8,17 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.utils import timezone, translation
-from django.utils.text import slugify
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from scoring import backup
+from scoring.backup import report
 from scoring.models import Evening
-from scoring.transfer.filenames import GERMAN_LETTERS
 
 
 def default_path(evening: Evening | None) -> Path:
     """``DATA_DIR/backups/bruus-<evening>-<date>-<time>.json`` (``bruus-datenbank-…`` for all)."""
-    if evening is None:
-        stem = "datenbank"
-    else:
-        stem = slugify(evening.name.translate(GERMAN_LETTERS))[:60] or "abend"
-    stamp = timezone.localtime().strftime("%Y-%m-%d-%H%M%S")
-    return Path(settings.DATA_DIR) / "backups" / f"bruus-{stem}-{stamp}.json"
+    return Path(settings.DATA_DIR) / "backups" / report.file_name(evening)
 
 
 class Command(BaseCommand):

@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
-from django.utils import formats, translation
-from django.utils.translation import gettext as _
+from django.utils import translation
 
 from scoring import backup
+from scoring.backup import report
 from scoring.web.messages import translate
 
 
@@ -33,48 +33,6 @@ class Command(BaseCommand):
             outcome = backup.restore(document, allow_duplicates=allow_duplicates)
         except backup.BackupError as error:
             raise CommandError(translate(error)) from None
-        if outcome.app_version:
-            self.stdout.write(_("Backup made by Bruus Turnier %(version)s.") % {"version": outcome.app_version})
-        else:
-            self.stdout.write(
-                _(
-                    "The backup does not say which version of Bruus Turnier made it "
-                    "(versions before 0.9.0 did not record it)."
-                )
-            )
-        for evening in outcome.evenings:
-            self.stdout.write(
-                _("Evening restored: %(name)s, %(date)s (number %(id)s)")
-                % {
-                    "name": evening.name,
-                    "date": formats.date_format(evening.date, "SHORT_DATE_FORMAT"),
-                    "id": evening.pk,
-                }
-            )
-        self.stdout.write(
-            _("Players: %(new)s new, %(reused)s already in the register. Deals: %(deals)s.")
-            % {"new": outcome.players_new, "reused": outcome.players_reused, "deals": outcome.deals}
-        )
-        if outcome.new_tokens:
-            self.stdout.write(
-                self.style.WARNING(
-                    _(
-                        "%(count)s tables got a new tablet link because their link is already used in this "
-                        "database: open the new links (or print the score sheets with the QR codes again)."
-                    )
-                    % {"count": outcome.new_tokens}
-                )
-            )
-        if outcome.unknown_users:
-            self.stdout.write(
-                _("Unknown logins, kept only as text in the history: %(names)s")
-                % {"names": ", ".join(outcome.unknown_users)}
-            )
-        if outcome.ignored_fields:
-            self.stdout.write(
-                self.style.WARNING(
-                    _("Fields this version does not know were ignored: %(fields)s")
-                    % {"fields": ", ".join(outcome.ignored_fields)}
-                )
-            )
-        self.stdout.write(self.style.SUCCESS(_("Restore complete.")))
+        styles = {report.WARNING: self.style.WARNING, report.SUCCESS: self.style.SUCCESS}
+        for level, text in report.restore_summary(outcome):
+            self.stdout.write(styles.get(level, str)(text))

@@ -13,6 +13,8 @@ urlpatterns = [
     path("", include("scoring.urls.organiser.live")),
     path("", include("scoring.urls.organiser.tablets")),
     path("", include("scoring.urls.organiser.documents")),
+    path("", include("scoring.urls.organiser.printing")),
+    path("", include("scoring.urls.organiser.backups")),
     path("", include("scoring.urls.organiser.seasons")),
     path("", include("scoring.urls.organiser.logins")),
 ]

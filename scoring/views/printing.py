@@ -1,0 +1,102 @@
+"""Printing in bulk (organiser, Helfer and Turnierleitung): everything for a session in one PDF,
+the certificates (Urkunden) of the first places and the prize list.
+
+Bad input never gives an error page or an empty PDF: a session not drawn yet, a ranking without
+players, a number of places that is not a number, smaller than 1 or larger than the field send
+the organiser back to the page they came from with a message that says what to do.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+
+from scoring import selectors
+from scoring.documents.certificates import (
+    build_certificates,
+    build_prize_list,
+    certificate_rows,
+    certificates_name,
+    prize_list_name,
+)
+from scoring.documents.session_print import build_session_print, session_print_name
+from scoring.views.access import helper_required
+from scoring.views.common import evening_or_404
+from scoring.views.documents import pdf_response, plan_or_redirect
+from scoring.web import links
+from scoring.web.parsing import ascii_int
+
+#: The query parameter of the number of places that get a certificate (``?plaetze=3``).
+PLACES = "plaetze"
+#: Places when the organiser gives none.
+DEFAULT_PLACES = 3
+
+
+@helper_required
+def session_print_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Table list, blank score sheets, route cards and (session 1) the table cards: one PDF."""
+    evening = evening_or_404(pk)
+    plan = plan_or_redirect(request, evening, number)
+    if isinstance(plan, HttpResponse):
+        return plan
+    tables = list(evening.tables.all()) if number == 1 else []
+    table_link = links.absolute_reverser(request, "scorer:table")
+    data = build_session_print(
+        evening,
+        plan,
+        tables=tables,
+        table_url=lambda table: table_link(table.token),
+        join_url=links.absolute_reverse(request, "public:tablet_join"),
+        wifi_name=settings.WIFI_NAME,
+    )
+    return pdf_response(data, session_print_name(evening, number))
+
+
+def _places_or_redirect(request: HttpRequest, evening, rows) -> int | HttpResponse:
+    """The number of places asked for (``?plaetze=``), checked against the field."""
+    back = redirect("organiser:ranking", pk=evening.pk)
+    if not rows:
+        messages.error(request, _("There is no ranking to print yet: no player is checked in."))
+        return back
+    raw = request.GET.get(PLACES, "").strip()
+    places = ascii_int(raw) if raw else DEFAULT_PLACES
+    if places is None or not 1 <= places <= len(rows):
+        messages.error(
+            request,
+            _("Certificates: please give a number of places from 1 to %(count)s (the players of the evening).")
+            % {"count": len(rows)},
+        )
+        return back
+    return places
+
+
+def _ranked(request: HttpRequest, pk: int):
+    evening = evening_or_404(pk)
+    rows = selectors.evening_ranking(evening)
+    places = _places_or_redirect(request, evening, rows)
+    return evening, rows, places
+
+
+@helper_required
+def certificates_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    """A certificate for every player placed ``?plaetze=N`` or better (shared places: each)."""
+    evening, rows, places = _ranked(request, pk)
+    if isinstance(places, HttpResponse):
+        return places
+    complete = selectors.evening_is_confirmed(evening)
+    data = build_certificates(evening, certificate_rows(rows, places), places=places, complete=complete)
+    return pdf_response(data, certificates_name(evening))
+
+
+@helper_required
+def prize_list_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    """The players placed ``?plaetze=N`` or better, with an empty column for the prizes."""
+    evening, rows, places = _ranked(request, pk)
+    if isinstance(places, HttpResponse):
+        return places
+    complete = selectors.evening_is_confirmed(evening)
+    data = build_prize_list(evening, rows, places=places, complete=complete)
+    return pdf_response(data, prize_list_name(evening))
