@@ -11,8 +11,9 @@ A page fails when (tests/layout_check.js):
 - a sticky or fixed element covers a touch target (on opening, or scrolled into view).
 
 Every page is checked in every language of ``settings.LANGUAGES`` (issue 29; the evening, the
-organiser's pages and the browser in that language). Its screenshot is kept for a person to look
-at: ``test-results/layout/<page>-<size>.png`` (German), ``<page>-<language>-<size>.png`` (others).
+organiser's pages and the browser in that language). Screenshots are kept for a person to look
+at: every German page (``test-results/layout/<page>-<size>.png``) and, in the other languages,
+every page with a finding (``<page>-<language>-<size>.png``).
 
 The list of pages is checked against the URLconf: a new URL fails
 :func:`test_every_url_is_checked_or_says_why_not` until it is added to ``PAGES`` (a page) or to
@@ -327,8 +328,11 @@ def test_every_page_fits_at_every_size(live_server, browser: Browser, transactio
                 shot = (
                     f"{label}-{width}x{height}.png" if language == "de" else f"{label}-{language}-{width}x{height}.png"
                 )
-                # A long page on a busy machine can take longer than TIMEOUT_MS to capture.
-                page.screenshot(path=str(SHOTS / shot), full_page=True, timeout=4 * TIMEOUT_MS)
+                # Kept for a person to look at: every German page, and any page with a finding. (A
+                # full-page capture of a long page takes seconds: not for every page in four
+                # languages.) On a busy machine it can take longer than TIMEOUT_MS.
+                if language == "de" or found:
+                    page.screenshot(path=str(SHOTS / shot), full_page=True, timeout=4 * TIMEOUT_MS)
                 problems += [f"{label} ({language}) at {width}x{height}: {problem}" for problem in found]
     finally:
         for page in contexts.values():
