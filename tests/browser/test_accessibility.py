@@ -1,7 +1,8 @@
 """Accessibility (issue 28, point 5): axe-core, the accessibility engine of the browsers' own
 developer tools, runs in real Chromium on every page of every role (the pages of
-tests/browser/test_layout.py: organiser, tablet, public, logins, seasons, the friendly "not found"), in German
-and in English, and finds no serious and no critical violation of WCAG 2.1 A and AA.
+tests/browser/test_layout.py: organiser, tablet, public, logins, seasons, the friendly "not found"), in
+every language of the site (German, English, Danish, Swedish), and finds no serious and no critical
+violation of WCAG 2.1 A and AA.
 
 axe-core is the npm package pinned in package.json and package-lock.json; ``make test`` installs it
 with ``npm ci`` into node_modules/ and the test injects it into each page (Playwright's
@@ -74,7 +75,7 @@ def _pages(browser: Browser, live_server, organiser, language: str, helper=None)
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("language", ["de", "en"])
+@pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
 def test_every_page_has_no_serious_accessibility_violation(
     live_server, browser: Browser, transactional_db, organiser, helper, language
 ):
