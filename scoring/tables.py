@@ -268,7 +268,7 @@ class DealResultTable(tables.Table):
             if rules.has_bonus:
                 for team in ("A", "B"):
                     column = self.columns[f"bonus_{team.lower()}"].column
-                    column.verbose_name = f"{gettext(wording.bonus)} {team}"
+                    column.verbose_name = " ".join((gettext(wording.bonus), team))  # "Wagen und Schlagen A"
 
     def render_team_a(self, value):
         return team_names(value, self.names)

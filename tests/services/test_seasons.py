@@ -210,7 +210,7 @@ def test_season_spreadsheets(organiser_client, small_season):
     csv = organiser_client.get(url + "?_export=csv")
     assert csv["Content-Type"].startswith("text/csv") and "Saisonwertung" in csv["Content-Disposition"]
     text = csv.content.decode("utf-8-sig").splitlines()
-    assert text[0].startswith("Platz,Name,Verein,1 · ") and text[0].endswith(",Abende,Gesamt")
+    assert text[0].startswith("Platz;Name;Verein;1 · ") and text[0].endswith(";Abende;Gesamt")  # German Excel
     first = ranking.lines[0]
     assert text[1].startswith(f"{first.place}.") and first.player.name in text[1]
     assert any("(" in line for line in text[1:])  # dropped results in brackets

@@ -159,7 +159,7 @@ def test_ranking_page_screen_exports_and_pdf_show_the_rule(organiser_client, cli
 
     with translation.override("de"):
         text = organiser_client.get(ranking + "?_export=csv", HTTP_ACCEPT_LANGUAGE="de").content.decode("utf-8-sig")
-    table = list(csv.reader(io.StringIO(text)))
+    table = list(csv.reader(io.StringIO(text), delimiter=";"))  # German Excel's CSV
     # the tie-break columns, then the rule set (the last column of every ranking export)
     assert table[0][-4:] == ["Bester Durchgang", "Gewonnene Spiele", "Gleichstand", "Regeln"]
     by_name = {line[1]: line for line in table[1:]}

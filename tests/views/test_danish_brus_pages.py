@@ -113,7 +113,7 @@ def test_the_deal_list_heads_its_columns_in_each_rule_sets_words(organiser_clien
         evening = first_seating(code).round.session.evening
         response = organiser_client.get(reverse("organiser:deal_results", args=[evening.pk]) + "?_export=csv")
         content = b"".join(response.streaming_content if response.streaming else [response.content])
-        header = content.decode("utf-8-sig").splitlines()[0].split(",")
+        header = content.decode("utf-8-sig").splitlines()[0].split(";")  # German Excel's CSV
         assert all(head in header for head in expected), header
         assert not any(word in ",".join(header) for word in absent), header
 
