@@ -16,10 +16,12 @@ Every public name is re-exported here, so callers write ``from scoring import se
 - :mod:`.table_entry`: the table's tablet page, the organiser's page of one table in one round
 - :mod:`.room`: live dashboard, round being played, where a player sits
 - :mod:`.tablets`: the evenings being played, the table a typed table code opens
+- :mod:`.clock`: the round clock as the screens show it, the live overview's clock panel
 """
 
 from __future__ import annotations
 
+from scoring.selectors.clock import ClockPanel, RoundClock, clock_panel, round_clock
 from scoring.selectors.evenings import (
     DrawWishes,
     SessionChanges,
@@ -100,6 +102,10 @@ from scoring.selectors.table_entry import (
 from scoring.selectors.tablets import evenings_being_played, evenings_being_played_count, table_for_code
 
 __all__ = [
+    "ClockPanel",
+    "RoundClock",
+    "clock_panel",
+    "round_clock",
     "EveningHistory",
     "RoundHistory",
     "TableHistory",

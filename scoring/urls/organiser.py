@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring.views import documents, draw, live, logins, players, seasons, tablets
+from scoring.views import clock, documents, draw, live, logins, players, seasons, tablets
 from scoring.views import organiser as views
 
 app_name = "organiser"
@@ -28,6 +28,9 @@ urlpatterns = [
     path("abende/<int:pk>/durchgang/<int:number>/schliessen/", live.session_close, name="session_close"),
     path("abende/<int:pk>/rangliste-anzeige/", live.ranking_visibility, name="ranking_visibility"),
     path("tischrunde/<int:pk>/bestaetigen/", live.seating_confirm, name="seating_confirm"),
+    # The round clock: its buttons and its lengths (live overview)
+    path("abende/<int:pk>/uhr/", clock.clock_action, name="clock_action"),
+    path("abende/<int:pk>/uhr/einstellungen/", clock.clock_settings, name="clock_settings"),
     # The draw: wishes, changes to a drawn session, fairness report
     path("abende/<int:pk>/spieler/<int:player_pk>/ersatz/", draw.stand_in, name="stand_in"),
     path("abende/<int:pk>/vereine-mischen/", draw.mix_clubs, name="mix_clubs"),

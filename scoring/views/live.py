@@ -22,6 +22,7 @@ from scoring.models import Evening, Round, Seating, Session
 from scoring.origin import Origin
 from scoring.parsing import ascii_int
 from scoring.templatetags import grids
+from scoring.views import clock as clock_views
 from scoring.views.access import helper_required, leader_required
 from scoring.views.common import evening_or_404 as _evening
 
@@ -79,6 +80,7 @@ def _dashboard(
     }
     if request.htmx and not request.htmx.history_restore_request:
         return render(request, "organiser/_live_grid.html", context), version, at
+    context["clock_panel"] = selectors.clock_panel(evening)
     context["screen_url"] = links.absolute_reverse(request, "public:ranking_screen", evening.pk)
     context["finder_url"] = links.absolute_reverse(request, "public:seat_finder", evening.pk)
     return render(request, "organiser/live.html", context), version, at
@@ -92,7 +94,7 @@ def live_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     grid of the polls is recomputed at most every :data:`POLL_FLOOR_SECONDS` for all screens."""
     # The whole evening in the query that reads its version: a poll that gets the grid (most of
     # them while deals arrive) needs it, and on PostgreSQL each query is a round trip.
-    evening = _evening(pk)
+    evening = clock_views.settle(_evening(pk))  # the round clock's lock at zero, when due
     variant = screen_cache.organiser_variant(request)
     poll = bool(request.htmx) and not request.htmx.history_restore_request
     floor = POLL_FLOOR_SECONDS if poll else 0

@@ -16,6 +16,7 @@ from scoring import links, screen_cache, selectors, tiebreak_labels
 from scoring.domain.names import initial
 from scoring.models import Evening, Player
 from scoring.parsing import ascii_int
+from scoring.views import clock as clock_views
 from scoring.views.common import evening_or_404
 
 RANKING_POLL_SECONDS = 10
@@ -108,17 +109,21 @@ def _screen_context(request: HttpRequest, evening: Evening, data: screen_cache.C
 
 
 def _seat_page(request: HttpRequest, pk: int, view) -> HttpResponse:
-    """A "Where do I sit?" page with its ETag: 304 while the evening has not changed, or while
-    the client's copy is younger than ``screen_cache.FLOOR_SECONDS``."""
-    version = screen_cache.evening_version(request, pk)
-    if version is None:
+    """A "Where do I sit?" page with its ETag: 304 while the seatings and the clock have not
+    changed (``Evening.seating_version``: deals arriving leave it alone), or while the client's
+    copy is younger than ``screen_cache.FLOOR_SECONDS``. A clock whose time is up is settled
+    first (``scoring.views.clock.settle``)."""
+    evening = screen_cache.room_evening(request, pk) or Evening.objects.filter(pk=pk).first()
+    if evening is None:
         raise Http404
+    evening = clock_views.settle(evening)
+    version = evening.seating_version
     variant = screen_cache.public_variant(request)
     floor = screen_cache.FLOOR_SECONDS
     if unchanged := screen_cache.not_modified(request, version, variant, floor=floor):
         return unchanged
     at = time.time()
-    return screen_cache.tagged(view(_evening(request, pk)), version, variant, at=at)
+    return screen_cache.tagged(view(evening), version, variant, at=at)
 
 
 @require_safe
@@ -141,7 +146,12 @@ def _seat_finder(request: HttpRequest, evening: Evening) -> HttpResponse:
     return render(
         request,
         "public/seat_finder.html",
-        {"evening": evening, "session": session, "letters": list(letters.items()), "query": query},
+        {
+            **clock_views.clock_context(evening, "small", poll=True),
+            "session": session,
+            "letters": list(letters.items()),
+            "query": query,
+        },
     )
 
 
@@ -156,7 +166,7 @@ def _seat(request: HttpRequest, evening: Evening, player_pk: int) -> HttpRespons
     players = {p.pk: p for p in selectors.session_players(session)} if session is not None else {}
     player = players.get(player_pk)
     context = {
-        "evening": evening,
+        **clock_views.clock_context(evening, "small"),
         "session": session,
         "player": player,
         "seats": selectors.player_seats(session, player) if player is not None else None,
