@@ -132,14 +132,14 @@ def start(state: ClockState, now: datetime, minutes: int, *, session: int, round
     """A round's clock started with ``minutes`` (:func:`check_minutes` first). Refused
     (``already_running``) while this round's clock already runs or is paused: two organisers
     pressing "start" at once start it once."""
-    if state.kind == ROUND and (state.session, state.round) == (session, round) and state.status in (RUNNING, PAUSED):
-        if not state.due(now):
-            raise ClockError(
-                gettext_noop("The clock of session %(session)s, round %(round)s is already running."),
-                code="already_running",
-                session=session,
-                round=round,
-            )
+    same = state.kind == ROUND and (state.session, state.round) == (session, round)
+    if same and state.status in (RUNNING, PAUSED) and not state.due(now):
+        raise ClockError(
+            gettext_noop("The clock of session %(session)s, round %(round)s is already running."),
+            code="already_running",
+            session=session,
+            round=round,
+        )
     return ClockState(ROUND, RUNNING, session, round, now + timedelta(minutes=minutes), None)
 
 
@@ -185,7 +185,9 @@ def extend(state: ClockState, now: datetime, minutes: int) -> ClockState:
         )
     if state.status == PAUSED:
         return replace(state, remaining=left)
-    return replace(state, status=RUNNING, ends_at=now + timedelta(seconds=left), remaining=None)
+    if state.status == RUNNING and state.ends_at is not None and not state.due(now):
+        return replace(state, ends_at=state.ends_at + timedelta(minutes=minutes))
+    return replace(state, status=RUNNING, ends_at=now + timedelta(minutes=minutes), remaining=None)
 
 
 def restart(state: ClockState, now: datetime, minutes: int) -> ClockState:

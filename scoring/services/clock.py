@@ -95,8 +95,7 @@ def _check_playable(round_: Round | None) -> Round:
     if round_.locked:
         raise ServiceError(
             gettext_noop(
-                "Session %(session)s, round %(round)s is locked. Unlock it first (live overview), then start "
-                "its clock."
+                "Session %(session)s, round %(round)s is locked. Unlock it first (live overview), then start its clock."
             ),
             code="round_locked",
             **values,

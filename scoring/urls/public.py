@@ -3,8 +3,8 @@
 from django.urls import path
 from django.views.generic import TemplateView
 
-from scoring.views import public as views
 from scoring.views import clock, screens, seasons, tablets
+from scoring.views import public as views
 
 app_name = "public"
 

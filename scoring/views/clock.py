@@ -105,9 +105,7 @@ def clock_action(request: HttpRequest, pk: int) -> HttpResponse:
         messages.success(request, _("The break runs: %(time)s.") % {"time": shown.shown})
     else:
         values["time"] = shown.shown
-        messages.success(
-            request, _("The clock of session %(session)s, round %(round)s runs: %(time)s left.") % values
-        )
+        messages.success(request, _("The clock of session %(session)s, round %(round)s runs: %(time)s left.") % values)
     return _back(request, evening)
 
 
