@@ -202,10 +202,13 @@ NOT_PAGES: dict[str, str] = {
             "login_password",
             "login_role",
             "login_active",
+            "clock_action",
+            "clock_settings",
         )
     },
     **{f"scorer:{name}": POST_ONLY for name in ("deal", "finish", "confirm", "reopen")},
     "scorer:poll": "the tablet's polling: a part of the tablet page (or 204), checked with it",
+    "public:round_clock": "the round clock's own poll: a part of the seat finder, checked with it",
     "logout": POST_ONLY,
     "set_language": "Django's language switch (the buttons at the top right): a GET only redirects",
 }
