@@ -99,7 +99,8 @@ def test_the_organiser_starts_and_pauses_the_clock_on_the_live_overview(
     client = Client()
     client.force_login(organiser)
     page, problems = _page(browser, 1280, 900)
-    page.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
+    login = client.cookies["sessionid"].value
+    page.context.add_cookies([{"name": "sessionid", "value": login, "url": live_server.url}])
     page.goto(f"{live_server.url}/organiser/abende/{roster_evening.pk}/live/")
     start = page.get_by_test_id("clock-start")
     expect(start).to_contain_text("Runde 1 starten")

@@ -78,6 +78,7 @@ from scoring.selectors.room import (
     player_seats,
     playing_now,
     seating_state,
+    session_seats,
 )
 from scoring.selectors.season import (
     SeasonColumn,
@@ -165,6 +166,7 @@ __all__ = [
     "Seat",
     "PlayerSeats",
     "player_seats",
+    "session_seats",
     "NextSeat",
     "ScorerState",
     "scorer_state",

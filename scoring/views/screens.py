@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import time
 from datetime import UTC, datetime
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -112,18 +111,18 @@ def _seat_page(request: HttpRequest, pk: int, view) -> HttpResponse:
     """A "Where do I sit?" page with its ETag: 304 while the seatings and the clock have not
     changed (``Evening.seating_version``: deals arriving leave it alone), or while the client's
     copy is younger than ``screen_cache.FLOOR_SECONDS``. A clock whose time is up is settled
-    first (``scoring.views.clock.settle``)."""
+    first (``scoring.views.clock.settle``). ``view(evening)`` returns the response and the
+    :class:`~scoring.screen_cache.Computed` it shows (its version and time make the ETag)."""
     evening = screen_cache.room_evening(request, pk) or Evening.objects.filter(pk=pk).first()
     if evening is None:
         raise Http404
     evening = clock_views.settle(evening)
-    version = evening.seating_version
     variant = screen_cache.public_variant(request)
     floor = screen_cache.FLOOR_SECONDS
-    if unchanged := screen_cache.not_modified(request, version, variant, floor=floor):
+    if unchanged := screen_cache.not_modified(request, evening.seating_version, variant, floor=floor):
         return unchanged
-    at = time.time()
-    return screen_cache.tagged(view(evening), version, variant, at=at)
+    response, shown = view(evening)
+    return screen_cache.tagged(response, shown.version, variant, at=shown.at)
 
 
 @require_safe
@@ -132,27 +131,41 @@ def seat_finder(request: HttpRequest, pk: int) -> HttpResponse:
     return _seat_page(request, pk, lambda evening: _seat_finder(request, evening))
 
 
-def _seat_finder(request: HttpRequest, evening: Evening) -> HttpResponse:
-    session = selectors.latest_session(evening)
-    players = selectors.session_players(session) if session is not None else []
+def _seat_finder(request: HttpRequest, evening: Evening) -> tuple[HttpResponse, screen_cache.Computed]:
     query = request.GET.get("q", "").strip()[:100]
-    if query:
-        wanted = selectors.alphabetical(query)
-        players = [p for p in players if wanted in selectors.alphabetical(p.name)]
-    # In list order (by surname, DIN 5007-1), under the initial of the surname.
-    letters: dict[str, list[Player]] = {}
-    for player in players:
-        letters.setdefault(initial(player.name), []).append(player)
-    return render(
-        request,
-        "public/seat_finder.html",
-        {
-            **clock_views.clock_context(evening, "small", poll=True),
-            "session": session,
-            "letters": list(letters.items()),
-            "query": query,
-        },
+
+    def names() -> dict:
+        """The list of names as HTML (no clock in it: the clock is rendered for each answer)."""
+        session = selectors.latest_session(evening)
+        players = selectors.session_players(session) if session is not None else []
+        if query:
+            wanted = selectors.alphabetical(query)
+            players = [p for p in players if wanted in selectors.alphabetical(p.name)]
+        # In list order (by surname, DIN 5007-1), under the initial of the surname.
+        letters: dict[str, list[Player]] = {}
+        for player in players:
+            letters.setdefault(initial(player.name), []).append(player)
+        html = render_to_string(
+            "public/_seat_finder_names.html", {"evening": evening, "letters": list(letters.items())}, request
+        )
+        return {"session": session is not None, "html": html}
+
+    # One computation per seating version for every phone (a 1,000-name list takes a while).
+    shown = screen_cache.computed(
+        "seat_finder",
+        evening.pk,
+        evening.seating_version,
+        names,
+        variant=f"{get_language()}:{query}",
+        floor=screen_cache.FLOOR_SECONDS,
     )
+    context = {
+        **clock_views.clock_context(evening, "small", poll=True),
+        "session": shown.value["session"],
+        "names_html": shown.value["html"],
+        "query": query,
+    }
+    return render(request, "public/seat_finder.html", context), shown
 
 
 @require_safe
@@ -161,19 +174,30 @@ def seat(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
     return _seat_page(request, pk, lambda evening: _seat(request, evening, player_pk))
 
 
-def _seat(request: HttpRequest, evening: Evening, player_pk: int) -> HttpResponse:
+def _seats(evening: Evening) -> dict:
+    """Every player's seats now and next (``selectors.session_seats``), for the shared cache."""
     session = selectors.latest_session(evening)
-    players = {p.pk: p for p in selectors.session_players(session)} if session is not None else {}
-    player = players.get(player_pk)
+    if session is None:
+        return {"session": None, "seats": {}, "names": {}}
+    seats = selectors.session_seats(session, selectors.session_players(session))
+    return {"session": session, "seats": seats, "names": selectors.evening_display_names(evening.pk)}
+
+
+def _seat(request: HttpRequest, evening: Evening, player_pk: int) -> tuple[HttpResponse, screen_cache.Computed]:
+    # Computed once per seating version for every player in the hall (the round-change storm).
+    shown = screen_cache.computed(
+        "seats", evening.pk, evening.seating_version, lambda: _seats(evening), floor=screen_cache.FLOOR_SECONDS
+    )
+    seats = shown.value["seats"].get(player_pk)
     context = {
         **clock_views.clock_context(evening, "small"),
-        "session": session,
-        "player": player,
-        "seats": selectors.player_seats(session, player) if player is not None else None,
-        "names": selectors.evening_display_names(evening.pk) if player is not None else {},
+        "session": shown.value["session"],
+        "player": seats.player if seats is not None else None,
+        "seats": seats,
+        "names": shown.value["names"],
         "poll_seconds": SEAT_POLL_SECONDS,
     }
-    if player is None:
-        return render(request, "public/seat.html", context, status=404)
+    if seats is None:
+        return render(request, "public/seat.html", context, status=404), shown
     template = "public/_seat.html" if _partial(request) else "public/seat.html"
-    return render(request, template, context)
+    return render(request, template, context), shown
