@@ -178,7 +178,8 @@ class Evening(models.Model):
     clock_round = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
     clock_ends_at = models.DateTimeField(null=True, blank=True, editable=False)  # while running
     clock_remaining = models.PositiveIntegerField(null=True, blank=True, editable=False)  # seconds, paused
-    clock_version = models.PositiveIntegerField(default=0, editable=False)  # +1 on every clock change
+    # +1 on every change of the organiser's; starts at random as version does (ETags of the clock)
+    clock_version = models.PositiveBigIntegerField(default=new_version_start, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -224,6 +224,18 @@ def test_a_deal_sent_after_zero_from_a_tablet_is_refused_by_the_lock(client, dra
     assert seating.round.locked
 
 
+def test_a_press_after_zero_is_not_refused_because_the_clock_settled_meanwhile(client, drawn, organiser):
+    """The live overview shows "Runde beendet" (counted down in the browser); a phone's poll
+    settles the clock meanwhile; the organiser's "+5 minutes" from that page still counts."""
+    services.start_round_clock(evening_id=drawn.pk, round_id=_round(drawn).pk)
+    seen = Evening.objects.get(pk=drawn.pk).clock_version
+    _run_out(drawn)
+    client.get(reverse("public:seat_finder", args=[drawn.pk]))  # settles it
+    assert Evening.objects.get(pk=drawn.pk).clock_status == "ended"
+    evening = services.extend_round_clock(evening_id=drawn.pk, minutes=5, user=organiser, seen=seen)
+    assert evening.clock_status == "running" and 4 * 60 < selectors.round_clock(evening).seconds_left <= 5 * 60
+
+
 def test_without_the_lock_option_zero_locks_nothing(client, drawn):
     services.start_round_clock(evening_id=drawn.pk, round_id=_round(drawn).pk)
     _run_out(drawn)

@@ -118,8 +118,9 @@ class ClockPanel:
         c = self.clock
         if self.start_round is None:
             return False
-        timing = c is not None and not c.is_break and not c.ended
-        return not (timing and (c.session, c.round) == (self.start_round.session.number, self.start_round.number))
+        if c is None or c.is_break or c.ended:
+            return True
+        return (c.session, c.round) != (self.start_round.session.number, self.start_round.number)
 
 
 def clock_panel(evening: Evening) -> ClockPanel:

@@ -60,14 +60,18 @@ def _evening(evening_id: int, user, seen: int | None) -> Evening:
     return evening
 
 
-def _store(evening: Evening, state: ClockState) -> Evening:
+def _store(evening: Evening, state: ClockState, *, counted: bool = True) -> Evening:
+    """Save the clock's state; ``counted``: a change of the organiser's (``clock_version`` + 1,
+    which the forms' ``seen`` is checked against). Settling at zero is not counted: the screens
+    show "Round over" at that time by themselves, and a press made meanwhile is not refused."""
     evening.clock_kind = state.kind
     evening.clock_status = state.status
     evening.clock_session = state.session
     evening.clock_round = state.round
     evening.clock_ends_at = state.ends_at
     evening.clock_remaining = state.remaining
-    evening.clock_version += 1
+    if counted:
+        evening.clock_version += 1
     evening.save(update_fields=[*_FIELDS, "clock_version"])
     evening_changed(evening.pk)
     return evening
@@ -77,6 +81,8 @@ def _round(evening: Evening, session: int | None, number: int | None, pk: int | 
     rounds = Round.objects.select_related("session").filter(session__evening=evening)
     if pk is not None:
         return rounds.filter(pk=pk).first()
+    if session is None or number is None:
+        return None
     return rounds.filter(session__number=session, number=number).first()
 
 
@@ -255,5 +261,5 @@ def _settle(evening: Evening, now: datetime) -> bool:
         round_ = _round(evening, state.session, state.round)
         if round_ is not None and not round_.locked:
             set_round_locked(round_id=round_.pk, locked=True)
-    _store(evening, clock.settled(state, now))
+    _store(evening, clock.settled(state, now), counted=False)
     return True

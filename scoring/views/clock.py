@@ -68,6 +68,13 @@ ACTIONS = {
 }
 
 
+def _seen(value: str | None) -> int | None:
+    """The clock's version the form showed (``Evening.clock_version``, up to 20 ASCII digits);
+    None when the form sent none (then nothing is compared)."""
+    text = (value or "").strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 20 else None
+
+
 def _back(request: HttpRequest, evening: Evening) -> HttpResponse:
     url = reverse("organiser:live", args=[evening.pk])
     session = ascii_int(request.POST.get("durchgang"))
@@ -85,7 +92,7 @@ def clock_action(request: HttpRequest, pk: int) -> HttpResponse:
     if service is None:
         messages.error(request, _("Please press one of the clock's buttons."))
         return _back(request, evening)
-    kwargs: dict = {"evening_id": evening.pk, "user": request.user, "seen": ascii_int(request.POST.get("seen"))}
+    kwargs: dict = {"evening_id": evening.pk, "user": request.user, "seen": _seen(request.POST.get("seen"))}
     if action == "start":
         kwargs["round_id"] = ascii_int(request.POST.get("round"), 0)
     if action == "extend":

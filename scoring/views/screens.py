@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -183,11 +184,28 @@ def _seats(evening: Evening) -> dict:
     return {"session": session, "seats": seats, "names": selectors.evening_display_names(evening.pk)}
 
 
+#: The last seats each worker process read from the shared cache, per evening (its id and
+#: creation time): a phone's page then takes no unpickling of the whole field's seats.
+_LOCAL_SEATS: dict[tuple[int, object], screen_cache.Computed] = {}
+
+
+def _seats_entry(evening: Evening) -> screen_cache.Computed:
+    """Every player's seats (:func:`_seats`): computed once per seating version for every phone
+    in the hall (the round-change storm) and kept in the shared cache; each worker keeps the last
+    one it read and reads the shared cache again only when it is older than the seating version
+    and than the floor (``screen_cache.FLOOR_SECONDS``), as :func:`screen_cache.computed` does."""
+    key = (evening.pk, evening.created_at)
+    local = _LOCAL_SEATS.get(key)
+    floor = screen_cache.FLOOR_SECONDS
+    if local is not None and (local.version == evening.seating_version or time.time() - local.at < floor):
+        return local
+    entry = screen_cache.computed("seats", evening.pk, evening.seating_version, lambda: _seats(evening), floor=floor)
+    _LOCAL_SEATS[key] = entry
+    return entry
+
+
 def _seat(request: HttpRequest, evening: Evening, player_pk: int) -> tuple[HttpResponse, screen_cache.Computed]:
-    # Computed once per seating version for every player in the hall (the round-change storm).
-    shown = screen_cache.computed(
-        "seats", evening.pk, evening.seating_version, lambda: _seats(evening), floor=screen_cache.FLOOR_SECONDS
-    )
+    shown = _seats_entry(evening)
     seats = shown.value["seats"].get(player_pk)
     context = {
         **clock_views.clock_context(evening, "small"),
