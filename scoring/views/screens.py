@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import time
 from datetime import UTC, datetime
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -21,6 +20,11 @@ from scoring.views.common import evening_or_404
 
 RANKING_POLL_SECONDS = 10
 SEAT_POLL_SECONDS = 15
+#: The seat pages' results are computed afresh for each new seating version (a player whose
+#: table has just confirmed sees the next round at once); a result of the previous version is
+#: served only while another request computes the new one (one computation at a time, the
+#: lock of :func:`scoring.screen_cache.computed`), for the length of that computation.
+SEAT_FLOOR_SECONDS = 0.001
 
 
 def _partial(request: HttpRequest) -> bool:
@@ -158,7 +162,7 @@ def _seat_finder(request: HttpRequest, evening: Evening) -> tuple[HttpResponse, 
         evening.seating_version,
         names,
         variant=f"{get_language()}:{query}",
-        floor=screen_cache.FLOOR_SECONDS,
+        floor=SEAT_FLOOR_SECONDS,
     )
     context = {
         **clock_views.clock_context(evening, "small", poll=True),
@@ -192,14 +196,15 @@ _LOCAL_SEATS: dict[tuple[int, object], screen_cache.Computed] = {}
 def _seats_entry(evening: Evening) -> screen_cache.Computed:
     """Every player's seats (:func:`_seats`): computed once per seating version for every phone
     in the hall (the round-change storm) and kept in the shared cache; each worker keeps the last
-    one it read and reads the shared cache again only when it is older than the seating version
-    and than the floor (``screen_cache.FLOOR_SECONDS``), as :func:`screen_cache.computed` does."""
+    one it read and reads the shared cache again only for a new seating version
+    (:data:`SEAT_FLOOR_SECONDS`)."""
     key = (evening.pk, evening.created_at)
     local = _LOCAL_SEATS.get(key)
-    floor = screen_cache.FLOOR_SECONDS
-    if local is not None and (local.version == evening.seating_version or time.time() - local.at < floor):
+    if local is not None and local.version == evening.seating_version:
         return local
-    entry = screen_cache.computed("seats", evening.pk, evening.seating_version, lambda: _seats(evening), floor=floor)
+    entry = screen_cache.computed(
+        "seats", evening.pk, evening.seating_version, lambda: _seats(evening), floor=SEAT_FLOOR_SECONDS
+    )
     _LOCAL_SEATS[key] = entry
     return entry
 
