@@ -182,11 +182,15 @@ class Person:
 
 def session_seats(session: Session, players: list[Player]) -> dict[int, PlayerSeats]:
     """:func:`player_seats` of every one of ``players`` (the session's, :func:`session_players`)
-    at once, with :class:`Person` for the people (4 queries: the history, whatever the field):
+    at once, with :class:`Person` for the people (4 queries, the history; one more after a
+    replacement, for the leavers; whatever the field):
     what "Wo sitze ich?" keeps in the shared cache for a seating version."""
     history = evening_history(session.evening, sessions=(session.number,))
     views = _round_views(history.session_rounds(session.pk))
     people = {p.pk: Person(p.pk, p.name, p.club) for p in players}
+    named = {p for by_player, _, _ in views for seat in by_player.values() for p in (*seat.partners, *seat.opponents)}
+    if missing := named - people.keys():  # a leaver no longer in the session's list (one query)
+        people.update((p.pk, Person(p.pk, p.name, p.club)) for p in Player.objects.filter(pk__in=missing))
     seats: dict[int, PlayerSeats] = {}
     for player in players:
         shown = _shown_seats(views, player.pk)
@@ -194,9 +198,6 @@ def session_seats(session: Session, players: list[Player]) -> dict[int, PlayerSe
         if shown is None:
             seats[player.pk] = PlayerSeats(player=person, current=None, next=None, session_done=True)
             continue
-        missing = {p for seat in shown for p in (*seat.partners, *seat.opponents)} - people.keys()
-        if missing:  # a leaver no longer in the session's list
-            people.update((p.pk, Person(p.pk, p.name, p.club)) for p in Player.objects.filter(pk__in=missing))
         current, *following = (seat.named(people) for seat in shown)
         seats[player.pk] = PlayerSeats(
             player=person, current=current, next=following[0] if following else None, session_done=False

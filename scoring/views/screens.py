@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -20,11 +21,14 @@ from scoring.views.common import evening_or_404
 
 RANKING_POLL_SECONDS = 10
 SEAT_POLL_SECONDS = 15
-#: The seat pages' results are computed afresh for each new seating version (a player whose
-#: table has just confirmed sees the next round at once); a result of the previous version is
-#: served only while another request computes the new one (one computation at a time, the
-#: lock of :func:`scoring.screen_cache.computed`), for the length of that computation.
-SEAT_FLOOR_SECONDS = 0.001
+#: The seat pages' results (the list of names, every player's seats) are computed at most this
+#: often for all phones together (one computation at a time, the lock of
+#: :func:`scoring.screen_cache.computed`; the others serve the previous result meanwhile). At a
+#: round change the tables confirm one after another, each a new seating version: at 1,000
+#: players a computation takes 0.1-0.3 s, so without a floor the server would do little else.
+#: A player whose table has just confirmed sees the next round within this time (their tablet
+#: shows it at once), and the page's next poll after it brings the new page.
+SEAT_FLOOR_SECONDS = 2.0
 
 
 def _partial(request: HttpRequest) -> bool:
@@ -196,11 +200,11 @@ _LOCAL_SEATS: dict[tuple[int, object], screen_cache.Computed] = {}
 def _seats_entry(evening: Evening) -> screen_cache.Computed:
     """Every player's seats (:func:`_seats`): computed once per seating version for every phone
     in the hall (the round-change storm) and kept in the shared cache; each worker keeps the last
-    one it read and reads the shared cache again only for a new seating version
-    (:data:`SEAT_FLOOR_SECONDS`)."""
+    one it read and reads the shared cache again only for a new seating version once that one
+    is older than :data:`SEAT_FLOOR_SECONDS`."""
     key = (evening.pk, evening.created_at)
     local = _LOCAL_SEATS.get(key)
-    if local is not None and local.version == evening.seating_version:
+    if local is not None and (local.version == evening.seating_version or time.time() - local.at < SEAT_FLOOR_SECONDS):
         return local
     entry = screen_cache.computed(
         "seats", evening.pk, evening.seating_version, lambda: _seats(evening), floor=SEAT_FLOOR_SECONDS
