@@ -428,3 +428,28 @@ def _table_of(partnership) -> int:
         Q(team_a=partnership) | Q(team_b=partnership)
     )
     return seating.select_related("table").get().table.number
+
+
+def test_a_confirmation_elsewhere_leaves_a_players_poll_at_304_their_own_tables_brings_the_page(
+    client, drawn, monkeypatch
+):
+    """At a round change every confirmation is a new seating version; a player whose seats did
+    not change still gets 304 (the ETag names what their page shows), a player of the table
+    that confirmed gets their next round."""
+    later = Later(monkeypatch)
+    round_1 = _round(drawn)
+    here, there = Seating.objects.filter(round=round_1).select_related("table", "team_a")[:2]
+    mine = reverse("public:seat", args=[drawn.pk, here.team_a.player_1_id])
+    theirs = reverse("public:seat", args=[drawn.pk, there.team_a.player_1_id])
+    tags = {url: client.get(url, **HTMX)["ETag"] for url in (mine, theirs)}
+    for number in range(1, drawn.deals_per_round + 1):
+        services.enter_deal(
+            seating_id=there.pk, number=number, result=PLAIN_A, origin=Origin.other("t"), table=there.table
+        )
+    services.enter_and_confirm_seating(seating_id=there.pk)
+    later.move()
+    unchanged = client.get(mine, HTTP_IF_NONE_MATCH=tags[mine], **HTMX)
+    assert unchanged.status_code == 304 and unchanged["ETag"] != tags[mine]  # the current version
+    assert client.get(mine, HTTP_IF_NONE_MATCH=unchanged["ETag"], **HTMX).status_code == 304
+    moved = client.get(theirs, HTTP_IF_NONE_MATCH=tags[theirs], **HTMX)
+    assert moved.status_code == 200 and "Runde 2" in moved.content.decode()

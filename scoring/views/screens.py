@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import time
 from datetime import UTC, datetime
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.utils.http import parse_etags
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
@@ -179,8 +181,70 @@ def _seat_finder(request: HttpRequest, evening: Evening) -> tuple[HttpResponse, 
 
 @require_safe
 def seat(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
-    """One player's table, partner and opponents in the round being played and the next one."""
-    return _seat_page(request, pk, lambda evening: _seat(request, evening, player_pk))
+    """One player's table, partner and opponents in the round being played and the next one.
+
+    Its ETag also names what this player's page shows (:func:`_seat_digest`): at a round change
+    every confirmation is a new seating version, but a poll whose page has not changed for this
+    player still answers 304, without rendering (the seats come from the worker's memory)."""
+    evening = screen_cache.room_evening(request, pk) or Evening.objects.filter(pk=pk).first()
+    if evening is None:
+        raise Http404
+    evening = clock_views.settle(evening)
+    variant = screen_cache.public_variant(request)
+    if unchanged := _seat_unchanged(request, evening, variant, player_pk):
+        return unchanged
+    response, shown = _seat(request, evening, player_pk)
+    digest = _seat_digest(evening, shown, player_pk)
+    return screen_cache.tagged(response, shown.version, f"{variant}-{digest}", at=shown.at)
+
+
+def _seat_digest(evening: Evening, shown: screen_cache.Computed, player_pk: int) -> str:
+    """A hash of everything a player's seat page shows (their seats now and next with the names,
+    the session, the clock, the evening's name)."""
+    seats = shown.value["seats"].get(player_pk)
+    names = shown.value["names"]
+    session = shown.value["session"]
+    people = [] if seats is None else [seats.player]
+    for seat in (seats.current, seats.next) if seats is not None else ():
+        if seat is not None:
+            people += [*seat.partners, *seat.opponents]
+    parts = (
+        repr(seats),
+        [names.get(p.pk) for p in people],
+        session.number if session is not None else None,
+        evening.clock_version,
+        evening.clock_status,
+        evening.name,
+    )
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:12]
+
+
+def _seat_unchanged(request: HttpRequest, evening: Evening, variant: str, player_pk: int) -> HttpResponse | None:
+    """304 for a seat page whose ``If-None-Match`` names the current seating version (or a copy
+    younger than the floor), or a page that shows this player the same as now (then with the
+    current ETag); else None."""
+    if request.method not in ("GET", "HEAD"):
+        return None
+    now = time.time()
+    for tag in parse_etags(request.META.get("HTTP_IF_NONE_MATCH", "")):
+        version, _, rest = tag.strip('"').partition(".")
+        at, _, tail = rest.partition(".")
+        base, _, seen = tail.partition("-")
+        if base != variant or not (version.isascii() and version.isdigit()):
+            continue
+        young = at.isascii() and at.isdigit() and now - int(at) / 1000 < screen_cache.FLOOR_SECONDS
+        if int(version) == evening.seating_version or young:
+            return _not_modified(tag)
+        shown = _seats_entry(evening)
+        if seen and seen == _seat_digest(evening, shown, player_pk):
+            return _not_modified(screen_cache.etag(shown.version, shown.at, f"{variant}-{seen}"))
+    return None
+
+
+def _not_modified(tag: str) -> HttpResponse:
+    response = HttpResponseNotModified()
+    response["ETag"] = tag
+    return screen_cache.tagged(response, 0, None)
 
 
 def _seats(evening: Evening) -> dict:
