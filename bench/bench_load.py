@@ -36,6 +36,16 @@ On SQLite (a fresh file per field) or, with ``--database postgres`` inside
 ``scripts/with-postgres.sh``, on PostgreSQL (a fresh database per field). Prints per request
 kind p50/p95/p99 and errors, lost and duplicated deals counted in the database, and the 304
 polls against the bare view.
+
+``--scenario --storm`` (``make bench``): the round-change storm of issue 27, the same room and
+fields, and in addition every player of the field opens "Wo sitze ich?" at a random moment of
+the first minute (the list of names, then their own seat page, both whole pages, no cache),
+then stays on the seat page, which polls every 15 s as htmx does. The tablets play their round
+meanwhile, so the seat pages' polls meet deals arriving (they answer 304: the seat pages rest on
+the seatings, ``Evening.seating_version``) and, at the end, the confirmations that move the
+players on (fresh pages). Prints the opens and the polls like the other kinds, and one line: the
+95th percentile of every answer to the players' phones against the 300 ms of issue 27, their
+errors, and how many of their polls were 304.
 """
 
 from __future__ import annotations
@@ -105,7 +115,8 @@ if connection.vendor == "postgresql":
     # minute of an import or a draw in the hall (the load here starts seconds after them).
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
-print(json.dumps({{"evening": evening.pk, "tokens": tokens, "session": login.session_key}}))
+players = sorted(evening.participants.filter(checked_in=True).values_list("player_id", flat=True))
+print(json.dumps({{"evening": evening.pk, "tokens": tokens, "session": login.session_key, "players": players}}))
 """
 
 
@@ -313,6 +324,9 @@ FIELDS = {26: 6, 300: 75, 1000: 250}
 LIVE_POLLERS, LIVE_EVERY = 60, 5.0  # organiser screens on the live overview, seconds
 SCREEN_PHONES, SCREEN_EVERY = 100, 10.0  # phones on the public ranking screen, seconds
 TABLET_EVERY = 15.0  # each tablet page polls its table's state (templates/scorer/_state.html)
+SEAT_EVERY = 15.0  # a seat page polls itself (scoring.views.screens.SEAT_POLL_SECONDS)
+STORM_SECONDS = 60.0  # --storm: every player opens "Wo sitze ich?" within this of the round change
+STORM_P95_TARGET = 0.300  # issue 27: the storm's answers within 300 ms at the 95th percentile
 BARE_EVERY = 0.5  # seconds between two requests of the bare view
 
 
@@ -353,8 +367,12 @@ class Poller:
 
     def run(self, stop: threading.Event) -> None:
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=REQUEST_TIMEOUT)
-        etag = None
         stop.wait(random.uniform(0, self.every))
+        self._poll(conn, stop)
+
+    def _poll(self, conn: http.client.HTTPConnection, stop: threading.Event) -> None:
+        """Poll every ``every`` seconds until ``stop``, as the page does."""
+        etag = None
         while not stop.is_set():
             headers = {"HX-Request": "true"} if self.htmx else {}
             if self.cookies:
@@ -396,6 +414,39 @@ class TabletPoller(Poller):
         match = re.search(rb"\?s=([0-9a-f]{16})", body)
         if match:
             self.signature = match.group(1).decode()
+
+
+@dataclass
+class SeatPhone(Poller):
+    """A player's phone at a round change (``--storm``): at a random moment of the first
+    :data:`STORM_SECONDS` it opens "Wo sitze ich?" (the list of names, the whole page), taps its
+    name (the seat page, the whole page), then stays on it: the page polls every
+    :data:`SEAT_EVERY` seconds as htmx does (the fragment, ``If-None-Match``)."""
+
+    finder: str = ""
+    within: float = 60.0
+    opens: list[tuple[str, int, float]] = field(default_factory=list)  # (what, status, seconds)
+
+    def run(self, stop: threading.Event) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=REQUEST_TIMEOUT)
+        if stop.wait(random.uniform(0, self.within)):
+            return
+        for what, path in (("seat finder (opened)", self.finder), ("seat page (opened)", self.path)):
+            start = time.perf_counter()
+            try:
+                conn.request("GET", path)
+                response = conn.getresponse()
+                response.read()
+            except (OSError, http.client.HTTPException) as error:
+                conn.close()
+                self.failures.append(f"{what}: {type(error).__name__}: {error}")
+                continue
+            self.opens.append((what, response.status, time.perf_counter() - start))
+            if response.status != 200:
+                self.failures.append(f"{what}: HTTP {response.status}")
+        if not stop.wait(self.every):
+            self._poll(conn, stop)
+        conn.close()
 
 
 def _start_server(env: dict, port: int, log_path: Path, args) -> subprocess.Popen:
@@ -529,7 +580,8 @@ def run_field(players: int, tables: int, args, database: str) -> bool:
     print(
         f"\n{players} players, {len(tokens)} tablets (each also polling every {TABLET_EVERY:g} s), "
         f"{LIVE_POLLERS} live-overview pollers, "
-        f"{SCREEN_PHONES} phones, {database} (set-up {time.perf_counter() - started:.0f} s; "
+        f"{SCREEN_PHONES} phones{f', {players} players on Wo sitze ich?' if args.storm else ''}, "
+        f"{database} (set-up {time.perf_counter() - started:.0f} s; "
         f"each tablet enters a deal every {think:g} s: {len(tokens) / think:.1f} deals/s in the room)"
     )
     log_path = data_dir / "server.log"
@@ -560,6 +612,18 @@ def run_field(players: int, tables: int, args, database: str) -> bool:
             tablet.poller = TabletPoller("tablet poll", f"/t/{tablet.token}/stand/", TABLET_EVERY, port)
             pollers.append(tablet.poller)
         pollers.append(Poller("bare view", "/bench/bare/", BARE_EVERY, port, htmx=False))
+        if args.storm:  # the round change: every player opens "Wo sitze ich?" within a minute
+            pollers += [
+                SeatPhone(
+                    "seat poll",
+                    f"/abend/{evening}/platz/{player}/",
+                    SEAT_EVERY,
+                    port,
+                    finder=f"/abend/{evening}/platz/",
+                    within=STORM_SECONDS,
+                )
+                for player in plan["players"]
+            ]
         poll_threads = [threading.Thread(target=p.run, args=(stop,), daemon=True) for p in pollers]
         ready = threading.Barrier(len(tablets) + 1)
         deadline = time.monotonic() + RUN_TIMEOUT
@@ -635,6 +699,13 @@ def _report(tablets: list[Tablet], pollers: list[Poller], counts: dict, errors: 
     for kind, statuses in by_kind.items():
         for status, values in sorted(statuses.items()):
             print(f"  {f'{kind} {status}':28s} {_stats(values)}  n={len(values)}")
+    phones = [p for p in pollers if isinstance(p, SeatPhone)]
+    opened: dict[tuple[str, int], list[float]] = {}
+    for phone in phones:
+        for what, status, seconds in phone.opens:
+            opened.setdefault((what, status), []).append(seconds)
+    for (what, status), values in sorted(opened.items()):
+        print(f"  {f'{what} {status}':28s} {_stats(values)}  n={len(values)}")
     bare = by_kind.get("bare view", {}).get(200, [])
     for kind in ("live overview", "public screen"):
         not_modified = by_kind.get(kind, {}).get(304, [])
@@ -646,6 +717,20 @@ def _report(tablets: list[Tablet], pollers: list[Poller], counts: dict, errors: 
         f"deals lost {counts['lost']}, duplicated {counts['duplicated']}, wrong {counts['wrong']}; "
         f"rounds confirmed {counts['confirmed']} of {tables}"
     )
+    if phones:
+        storm = [seconds for phone in phones for _, _, seconds in phone.opens]
+        storm += [seconds for phone in phones for _, seconds in phone.results]
+        seat_polls = [status for phone in phones for status, _ in phone.results]
+        storm_failures = sum(len(phone.failures) for phone in phones)
+        p95 = percentile(storm, 0.95) if storm else 0.0
+        print(
+            f"  round-change storm: {len(phones)} players opened Wo sitze ich? within {STORM_SECONDS:g} s; "
+            f"every answer to them (opened and polls) p95 {p95 * 1000:.0f} ms "
+            f"(target {STORM_P95_TARGET * 1000:.0f} ms: {'met' if p95 <= STORM_P95_TARGET else 'MISSED'}), "
+            f"errors {storm_failures}; their seat polls answered 304 (nothing new for them while deals "
+            f"arrived): {seat_polls.count(304)} of {len(seat_polls)}; the others are each phone's first "
+            f"poll and those after a confirmation moved the players on"
+        )
     for failure in failures[:5]:
         print(f"    {failure}")
     bad = len(failures) + errors + hung + counts["lost"] + counts["duplicated"] + counts["wrong"]
@@ -674,6 +759,11 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--scenario", action="store_true", help="the room of issue 15 (tablets, pollers, screens)")
     parser.add_argument("--fields", default="", help="scenario: players per field, e.g. 26,300 (default 26,300,1000)")
     parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite", help="scenario: database")
+    parser.add_argument(
+        "--storm",
+        action="store_true",
+        help='scenario: the round-change storm, every player also opens "Wo sitze ich?" within a minute',
+    )
     parser.add_argument(
         "--deal-every", type=float, default=30.0, help="scenario: seconds between two deals of one tablet"
     )

@@ -18,7 +18,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from scoring.domain import rulesets
+from scoring.domain import clock, rulesets
 from scoring.domain.names import match_key
 from scoring.domain.rules import TEAM_A, TEAM_B
 from scoring.domain.rulesets import RULE_SETS, RuleSet, rule_set
@@ -156,6 +156,30 @@ class Evening(models.Model):
     # +1 in the transaction of every write that can change a page of the evening
     # (scoring.services.base.evening_changed); ETags and the shared cache of the screens use it.
     version = models.PositiveBigIntegerField(default=new_version_start, editable=False)
+    # +1 with version, except for writes no seat page shows (deals, finishing a round at the
+    # table): "Wo sitze ich?" and its polls depend on the seatings and the clock only.
+    seating_version = models.PositiveBigIntegerField(default=new_version_start, editable=False)
+    # The round clock (scoring.domain.clock, scoring.services.clock): lengths, and its state
+    # stored as data, so every screen, a restart and a reload show the same time.
+    round_minutes = models.PositiveSmallIntegerField(
+        _("round length (minutes)"),
+        default=clock.DEFAULT_ROUND_MINUTES,
+        validators=[MinValueValidator(clock.MIN_MINUTES), MaxValueValidator(clock.MAX_MINUTES)],
+    )
+    break_minutes = models.PositiveSmallIntegerField(
+        _("break length (minutes)"),
+        default=clock.DEFAULT_BREAK_MINUTES,
+        validators=[MinValueValidator(clock.MIN_MINUTES), MaxValueValidator(clock.MAX_MINUTES)],
+    )
+    clock_locks_round = models.BooleanField(_("lock the round when its time is up"), default=False)
+    clock_kind = models.CharField(max_length=5, blank=True, editable=False)  # "", "round", "break"
+    clock_status = models.CharField(max_length=7, blank=True, editable=False)  # "", running, paused, ended
+    clock_session = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    clock_round = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    clock_ends_at = models.DateTimeField(null=True, blank=True, editable=False)  # while running
+    clock_remaining = models.PositiveIntegerField(null=True, blank=True, editable=False)  # seconds, paused
+    # +1 on every change of the organiser's; starts at random as version does (ETags of the clock)
+    clock_version = models.PositiveBigIntegerField(default=new_version_start, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -176,6 +200,18 @@ class Evening(models.Model):
     def rules(self) -> RuleSet:
         """The evening's rule set (:mod:`scoring.domain.rulesets`)."""
         return rule_set(self.rule_set)
+
+    @property
+    def clock_state(self) -> clock.ClockState:
+        """The round clock as stored (:class:`scoring.domain.clock.ClockState`; no query)."""
+        return clock.ClockState(
+            self.clock_kind,
+            self.clock_status,
+            self.clock_session,
+            self.clock_round,
+            self.clock_ends_at,
+            self.clock_remaining,
+        )
 
 
 class Participant(models.Model):

@@ -56,6 +56,8 @@ def build_layout_evening(language: str = "de") -> LayoutEvening:
     for seating in (finished, all_entered):
         play_seating(seating, rng, complete=False)
     services.mark_seating_entered(seating_id=finished.pk, table=finished.table, team="A")
+    # The round clock runs for round 2: every page that shows it is looked at with it.
+    services.start_round_clock(evening_id=evening.pk, round_id=entering.round_id)
     return LayoutEvening(
         evening=evening,
         entering=entering.table,

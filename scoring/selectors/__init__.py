@@ -16,10 +16,12 @@ Every public name is re-exported here, so callers write ``from scoring import se
 - :mod:`.table_entry`: the table's tablet page, the organiser's page of one table in one round
 - :mod:`.room`: live dashboard, round being played, where a player sits
 - :mod:`.tablets`: the evenings being played, the table a typed table code opens
+- :mod:`.clock`: the round clock as the screens show it, the live overview's clock panel
 """
 
 from __future__ import annotations
 
+from scoring.selectors.clock import ClockPanel, RoundClock, clock_panel, round_clock
 from scoring.selectors.evenings import (
     DrawWishes,
     SessionChanges,
@@ -79,6 +81,7 @@ from scoring.selectors.room import (
     player_seats,
     playing_now,
     seating_state,
+    session_seats,
 )
 from scoring.selectors.season import (
     SeasonColumn,
@@ -109,6 +112,10 @@ __all__ = [
     "merge_preview",
     "next_session_blocker",
     "session_is_confirmed",
+    "ClockPanel",
+    "RoundClock",
+    "clock_panel",
+    "round_clock",
     "EveningHistory",
     "RoundHistory",
     "TableHistory",
@@ -168,6 +175,7 @@ __all__ = [
     "Seat",
     "PlayerSeats",
     "player_seats",
+    "session_seats",
     "NextSeat",
     "ScorerState",
     "scorer_state",

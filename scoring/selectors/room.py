@@ -122,9 +122,9 @@ def playing_now(evening: Evening) -> PlayingNow:
 class PlayerSeats:
     """A player's seat in the round they play now and in the next one."""
 
-    player: Player
-    current: Seat[Player] | None
-    next: Seat[Player] | None
+    player: Player | Person  # Person: as kept in the shared cache (session_seats)
+    current: Seat[Player] | Seat[Person] | None
+    next: Seat[Player] | Seat[Person] | None
     session_done: bool  # every round of the drawn session is confirmed for this player
 
 
@@ -138,17 +138,68 @@ def player_seats(session: Session, player: Player) -> PlayerSeats:
     are skipped.
     """
     history = evening_history(session.evening, sessions=(session.number,))
-    seats: list[tuple[Seat[int], bool]] = []
-    for r in history.session_rounds(session.pk):
-        seat = r.seats().get(player.pk)
-        if seat is None:
-            continue
-        done = r.confirmed if seat.sits_out else next(t.confirmed for t in r.tables if player.pk in t.players)
-        seats.append((seat, done))
-    index = next((i for i, (_, done) in enumerate(seats) if not done), None)
-    if index is None:
+    shown = _shown_seats(_round_views(history.session_rounds(session.pk)), player.pk)
+    if shown is None:
         return PlayerSeats(player=player, current=None, next=None, session_done=True)
-    shown = [seats[index][0], *([seats[index + 1][0]] if index + 1 < len(seats) else [])]
     people = Player.objects.in_bulk({p for seat in shown for p in (*seat.partners, *seat.opponents)})
     current, *following = (seat.named(people) for seat in shown)
     return PlayerSeats(player=player, current=current, next=following[0] if following else None, session_done=False)
+
+
+#: Of one round: every player's seat, whether each seated player's table has confirmed, and
+#: whether the whole round has (for who sits it out).
+_RoundView = tuple[dict[int, Seat[int]], dict[int, bool], bool]
+
+
+def _round_views(rounds) -> list[_RoundView]:
+    return [(r.seats(), {p: t.confirmed for t in r.tables for p in t.players}, r.confirmed) for r in rounds]
+
+
+def _shown_seats(views: list[_RoundView], player_id: int) -> list[Seat[int]] | None:
+    """The player's current seat and the next one (see :func:`player_seats`), None when every
+    round of theirs is confirmed."""
+    seats: list[tuple[Seat[int], bool]] = []
+    for by_player, table_done, round_done in views:
+        seat = by_player.get(player_id)
+        if seat is None:
+            continue
+        seats.append((seat, round_done if seat.sits_out else table_done[player_id]))
+    index = next((i for i, (_, done) in enumerate(seats) if not done), None)
+    if index is None:
+        return None
+    return [seats[index][0], *([seats[index + 1][0]] if index + 1 < len(seats) else [])]
+
+
+@dataclass(frozen=True)
+class Person:
+    """A player as a seat page shows them: id and name (what the ``shown`` filters read); small
+    to keep in the shared cache of the screens."""
+
+    pk: int
+    name: str
+    club: str = ""
+
+
+def session_seats(session: Session, players: list[Player]) -> dict[int, PlayerSeats]:
+    """:func:`player_seats` of every one of ``players`` (the session's, :func:`session_players`)
+    at once, with :class:`Person` for the people (4 queries, the history; one more after a
+    replacement, for the leavers; whatever the field):
+    what "Wo sitze ich?" keeps in the shared cache for a seating version."""
+    history = evening_history(session.evening, sessions=(session.number,))
+    views = _round_views(history.session_rounds(session.pk))
+    people = {p.pk: Person(p.pk, p.name, p.club) for p in players}
+    named = {p for by_player, _, _ in views for seat in by_player.values() for p in (*seat.partners, *seat.opponents)}
+    if missing := named - people.keys():  # a leaver no longer in the session's list (one query)
+        people.update((p.pk, Person(p.pk, p.name, p.club)) for p in Player.objects.filter(pk__in=missing))
+    seats: dict[int, PlayerSeats] = {}
+    for player in players:
+        shown = _shown_seats(views, player.pk)
+        person = people[player.pk]
+        if shown is None:
+            seats[player.pk] = PlayerSeats(player=person, current=None, next=None, session_done=True)
+            continue
+        current, *following = (seat.named(people) for seat in shown)
+        seats[player.pk] = PlayerSeats(
+            player=person, current=current, next=following[0] if following else None, session_done=False
+        )
+    return seats

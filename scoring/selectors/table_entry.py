@@ -227,7 +227,8 @@ def scorer_state(table: Table) -> ScorerState:
 def table_signature(table: Table) -> str:
     """A short fingerprint (16 hex digits) of everything a table's tablet page shows that the
     room can change: each of the table's rounds (finished, confirmed, locked, closed; its deals'
-    count, versions and last change; its recorded draws), the latest session drawn, the rule set.
+    count, versions and last change; its recorded draws), the latest session drawn, the rule set,
+    the round clock's version.
 
     The page carries it and polls with it every 15 s (``scorer:poll``): the same fingerprint
     means 204, nothing to redraw. One small query (two for a table that plays in no round) and
@@ -250,7 +251,7 @@ def table_signature(table: Table) -> str:
             cursor.execute(latest_sql, [table.evening_id])
             latest = cursor.fetchone()[0]
     evening = table.evening
-    parts = ([row[1:] for row in rows], latest, evening.rule_set, evening.deals_per_round)
+    parts = ([row[1:] for row in rows], latest, evening.rule_set, evening.deals_per_round, evening.clock_version)
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
 

@@ -17,6 +17,7 @@ Every public name is re-exported here, so callers write ``from scoring import se
 - :mod:`.seasons`: seasons and their evenings
 - :mod:`.player_merge`: merging two register entries of the same person
 - :mod:`.tiebreaks`: the evening's tie-break chain
+- :mod:`.clock`: the round clock (lengths, buttons, settling it at zero)
 - :mod:`.base`: ``ServiceError`` and small shared helpers
 """
 
@@ -26,6 +27,17 @@ from scoring.domain.rules import TEAMS, DealResult
 from scoring.hall.origin import Origin
 from scoring.services.base import ServiceError
 from scoring.services.check_in import check_in_everyone, check_in_like_last_evening, undo_check_in
+from scoring.services.clock import (
+    extend_round_clock,
+    pause_round_clock,
+    restart_round_clock,
+    resume_round_clock,
+    set_clock_lengths,
+    settle_round_clock,
+    start_break_clock,
+    start_round_clock,
+    stop_round_clock,
+)
 from scoring.services.confirmation import (
     confirm_seating,
     enter_and_confirm_seating,
@@ -60,6 +72,15 @@ from scoring.services.session_changes import SwapOutcome, replace_player, swap_p
 from scoring.services.tiebreaks import set_evening_tiebreaks
 
 __all__ = [
+    "set_clock_lengths",
+    "start_round_clock",
+    "start_break_clock",
+    "pause_round_clock",
+    "resume_round_clock",
+    "extend_round_clock",
+    "restart_round_clock",
+    "stop_round_clock",
+    "settle_round_clock",
     "DealResult",
     "Origin",
     "ServiceError",

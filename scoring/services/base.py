@@ -32,7 +32,7 @@ def _set_flag(model, pk: int, field: str, value: bool):
     return row
 
 
-def evening_changed(evening_id: int | None = None, **lookup) -> None:
+def evening_changed(evening_id: int | None = None, *, seats: bool = True, **lookup) -> None:
     """Bump the version of an evening (or of every evening matching ``lookup``, e.g.
     ``sessions__rounds=round_id``) in the current transaction.
 
@@ -40,6 +40,13 @@ def evening_changed(evening_id: int | None = None, **lookup) -> None:
     statement of its transaction (PostgreSQL holds the evening's row lock only from here to the
     commit). The version feeds the ETags of the screens and the keys of their shared cache
     (``scoring.web.screen_cache``): a write that does not bump it leaves stale screens.
+
+    ``seats=False``: the write changes nothing a seat page ("Wo sitze ich?") shows (a deal,
+    finishing a round at the table), so ``Evening.seating_version``, on which those pages'
+    ETags rest, stays as it is. When in doubt, leave it True.
     """
     evenings = Evening.objects.filter(pk=evening_id) if evening_id is not None else Evening.objects.filter(**lookup)
-    evenings.update(version=F("version") + 1)
+    if seats:
+        evenings.update(version=F("version") + 1, seating_version=F("seating_version") + 1)
+    else:
+        evenings.update(version=F("version") + 1)

@@ -42,7 +42,7 @@ def mark_seating_entered(*, seating_id: int, table: Table, team: str) -> Seating
     seating.entered_at = timezone.now()
     seating.entered_by = team
     seating.save(update_fields=["entered_at", "entered_by"])
-    evening_changed(seating.round.session.evening_id)
+    evening_changed(seating.round.session.evening_id, seats=False)  # not confirmed yet: no seat moves
     return seating
 
 
@@ -58,7 +58,7 @@ def reopen_seating(*, seating_id: int, table: Table) -> Seating:
         seating.entered_at = None
         seating.entered_by = ""
         seating.save(update_fields=["entered_at", "entered_by"])
-        evening_changed(seating.round.session.evening_id)
+        evening_changed(seating.round.session.evening_id, seats=False)
     return seating
 
 

@@ -326,7 +326,7 @@ def _enter_deal(
         seating.save(update_fields=["entered_at", "entered_by"])
     if rules.no_winner == BOCK:
         _rescore_after_bock(seating, rules, number, origin=origin, user=user, client=client)
-    evening_changed(seating.round.session.evening_id)
+    evening_changed(seating.round.session.evening_id, seats=False)  # no seat moves
     deal.outcome = "created" if previous is None else "changed"
     return deal
 
@@ -422,7 +422,7 @@ def record_draw(
             submission=key,
         )
         drawn.outcome = "created"
-        evening_changed(seating.round.session.evening_id)
+        evening_changed(seating.round.session.evening_id, seats=False)
         return drawn
 
 

@@ -3,8 +3,8 @@
 from django.urls import path
 from django.views.generic import TemplateView
 
+from scoring.views import clock, screens, seasons, tablets
 from scoring.views import public as views
-from scoring.views import screens, seasons, tablets
 
 app_name = "public"
 
@@ -19,6 +19,8 @@ urlpatterns = [
     path("abend/<int:pk>/rangliste/", screens.ranking_screen, name="ranking_screen"),
     path("abend/<int:pk>/platz/", screens.seat_finder, name="seat_finder"),
     path("abend/<int:pk>/platz/<int:player_pk>/", screens.seat, name="seat"),
+    # The round clock alone (its own poll where the page around it does not poll).
+    path("abend/<int:pk>/uhr/", clock.clock_fragment, name="round_clock"),
     # A season's ranking for the projector.
     path("saison/<int:season_pk>/rangliste/", seasons.season_screen, name="season_screen"),
     # A player's evenings of the season, when the organiser allows players' pages for it.

@@ -20,6 +20,7 @@ from scoring.domain.errors import DomainError
 from scoring.hall.origin import Origin
 from scoring.models import Evening, Round, Seating, Session
 from scoring.templatetags import grids
+from scoring.views import clock as clock_views
 from scoring.views.access import helper_required, leader_required
 from scoring.views.common import evening_or_404 as _evening
 from scoring.web import links, screen_cache
@@ -80,6 +81,7 @@ def _dashboard(
     }
     if request.htmx and not request.htmx.history_restore_request:
         return render(request, "organiser/_live_grid.html", context), version, at
+    context["clock_panel"] = selectors.clock_panel(evening)
     context["screen_url"] = links.absolute_reverse(request, "public:ranking_screen", evening.pk)
     context["finder_url"] = links.absolute_reverse(request, "public:seat_finder", evening.pk)
     return render(request, "organiser/live.html", context), version, at
@@ -92,7 +94,7 @@ def _poll_floor(request: HttpRequest) -> float:
 
 @helper_required
 @require_safe
-@screen_cache.conditional(private=True, floor=_poll_floor)
+@screen_cache.conditional(private=True, floor=_poll_floor, settle=clock_views.settle)
 def live_dashboard(request: HttpRequest, screen: screen_cache.Screen) -> HttpResponse:
     """Tables x rounds with each one's state; the grid reloads itself every few seconds (a poll
     that finds the evening unchanged gets 304, scoring.web.screen_cache). While deals arrive, the

@@ -27,6 +27,7 @@ from scoring.forms import DealForm
 from scoring.hall import throttle
 from scoring.hall.client_address import client_address
 from scoring.models import Table
+from scoring.views import clock as clock_views
 from scoring.web.messages import translate
 from scoring.web.parsing import ascii_int
 
@@ -62,6 +63,7 @@ def _table(request: HttpRequest, token: str) -> Table | HttpResponse:
     if table is _UNREAD:
         table = Table.objects.select_related("evening").filter(token=token).first()
     if table is not None:
+        clock_views.settle(table.evening)  # the round clock's lock at zero, when due
         return table
     limit, window = settings.TABLE_LINK_FAILURE_LIMIT, settings.TABLE_LINK_FAILURE_WINDOW
     if throttle.attempt(_failure_key(request), limit, window) is not None:
@@ -112,6 +114,7 @@ def _page(
             "points_table": _points_json(state.rules, len(state.deal_numbers)),
             "signature": signature,
             "names": selectors.evening_display_names(table.evening_id),
+            **clock_views.clock_context(table.evening, "small"),
         },
         status=status,
     )

@@ -219,7 +219,11 @@ class Screen:
 
 
 def conditional(
-    *, private: bool = False, floor: float | Callable[[HttpRequest], float] = 0
+    *,
+    private: bool = False,
+    floor: float | Callable[[HttpRequest], float] = 0,
+    version: Callable[[Evening], int] = lambda evening: evening.version,
+    settle: Callable[[Evening], Evening] | None = None,
 ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
     """The one decorator for conditional GET of an evening's pages and screens.
 
@@ -233,6 +237,10 @@ def conditional(
             cookie; ``Cache-Control: private``); else a public screen (:func:`public_variant`).
         floor: seconds a public screen's result may lag behind the version (a number, or a
             function of the request, e.g. only for htmx polls); 0: always the current version.
+        version: the evening's counter the page depends on (default ``Evening.version``, bumped
+            by every change; the seat pages: ``Evening.seating_version``, which deals leave alone).
+        settle: called with the evening before anything else, returns it brought up to date (the
+            round clock's lock at zero, :func:`scoring.views.clock.settle`).
     The evening comes from the language middleware on the public pages (no query), else from one
     query. Goes below the access check.
     """
@@ -243,12 +251,15 @@ def conditional(
             evening = room_evening(request, pk) or Evening.objects.filter(pk=pk).first()
             if evening is None:
                 raise Http404
+            if settle is not None:
+                evening = settle(evening)
             seconds = floor(request) if callable(floor) else floor
             # Hiding or revealing the ranking is part of the variant: never held back by the floor.
             variant = (organiser_variant if private else public_variant)(request, evening.ranking_hidden)
-            if unchanged := not_modified(request, evening.version, variant, floor=seconds, private=private):
+            current = version(evening)
+            if unchanged := not_modified(request, current, variant, floor=seconds, private=private):
                 return unchanged
-            screen = Screen(evening, variant, seconds, evening.version, time.time() if seconds else 0)
+            screen = Screen(evening, variant, seconds, current, time.time() if seconds else 0)
             response = view(request, screen, *args, **kwargs)
             return tagged(response, screen.version, variant, at=screen.at, private=private)
 

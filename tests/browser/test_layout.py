@@ -214,11 +214,14 @@ NOT_PAGES: dict[str, str] = {
             "login_active",
             "backup_restore",  # its answer, the preview, is checked by tests/views/test_printing.py
             "backup_restore_confirm",
+            "clock_action",
+            "clock_settings",
         )
     },
     **{f"organiser:{name}": DOWNLOAD for name in ("backup_all", "backup_evening", "results_html")},
     **{f"scorer:{name}": POST_ONLY for name in ("deal", "finish", "confirm", "reopen")},
     "scorer:poll": "the tablet's polling: a part of the tablet page (or 204), checked with it",
+    "public:round_clock": "the round clock's own poll: a part of the seat finder, checked with it",
     "logout": POST_ONLY,
     "set_language": "Django's language switch (the buttons at the top right): a GET only redirects",
 }

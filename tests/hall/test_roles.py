@@ -41,6 +41,8 @@ NEEDS = {
     "seating_detail": "helper",
     "live": "helper",
     "round_lock": "leader",
+    "clock_action": "leader",
+    "clock_settings": "leader",
     "session_close": "leader",
     "ranking_visibility": "leader",
     "seating_confirm": "helper",

@@ -4,6 +4,7 @@ locks), the public ranking screen (hideable) and "Where do I sit?"."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from django.db import connection
@@ -15,6 +16,7 @@ from scoring import services
 from scoring.domain.rules import DealResult
 from scoring.hall.origin import Origin
 from scoring.models import Evening, Player, Round, Seating, Session
+from scoring.views import screens
 from tests.conftest import make_evening
 
 A_WINS = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
@@ -212,7 +214,9 @@ def test_seat_finder_before_the_draw(client, roster_evening):
 
 
 @pytest.mark.django_db
-def test_a_player_sees_table_and_partner_now_and_next(client, drawn):
+def test_a_player_sees_table_and_partner_now_and_next(client, drawn, monkeypatch):
+    moment = [time.time()]
+    monkeypatch.setattr(time, "time", lambda: moment[0])
     first = seating_at(drawn, 1)
     player = first.team_a.player_1
     url = reverse("public:seat", args=[drawn.pk, player.pk])
@@ -231,9 +235,11 @@ def test_a_player_sees_table_and_partner_now_and_next(client, drawn):
         assert f"Tisch {where[player.pk]}" in following
     else:
         assert "setzen in dieser Runde aus" in following
-    # Table 1 confirms round 1: for its players "now" is round 2 at once.
+    # Table 1 confirms round 1: for its players "now" is round 2 as soon as the seat pages are
+    # computed again (at most every few seconds for all phones together: issue 27).
     enter(first)
     services.enter_and_confirm_seating(seating_id=first.pk)
+    moment[0] += screens.SEAT_FLOOR_SECONDS
     html = client.get(url).content.decode()
     assert "Jetzt: Durchgang 1, Runde 2" in html
     assert "<html" not in client.get(url, HTTP_HX_REQUEST="true").content.decode()

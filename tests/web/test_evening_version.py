@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import inspect
 import uuid
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from scoring import services
 from scoring.domain.player_import import ParsedPlayer
@@ -67,6 +69,18 @@ def test_every_service_write_bumps_the_evening_version(organiser):
     walk("swap_players", session_id=session.pk, player_a_id=first.player_1_id, player_b_id=second.player_1_id)
     seating = Seating.objects.filter(round__session=session, round__number=1).select_related("table").first()
     table = seating.table
+    walk("set_clock_lengths", evening_id=evening.pk, round_minutes=25, break_minutes=5, locks_round=True)
+    walk("start_round_clock", evening_id=evening.pk, round_id=seating.round_id, user=organiser)
+    walk("pause_round_clock", evening_id=evening.pk)
+    walk("resume_round_clock", evening_id=evening.pk)
+    walk("extend_round_clock", evening_id=evening.pk, minutes=5)
+    walk("restart_round_clock", evening_id=evening.pk)
+    walk("start_break_clock", evening_id=evening.pk)
+    walk("stop_round_clock", evening_id=evening.pk)
+    walk("start_round_clock", evening_id=evening.pk, round_id=seating.round_id)
+    Evening.objects.filter(pk=evening.pk).update(clock_ends_at=timezone.now() - timedelta(seconds=1))
+    walk("settle_round_clock", evening_id=evening.pk)  # locks round 1 (the lock at zero)
+    walk("set_round_locked", round_id=seating.round_id, locked=False)
     walk("regenerate_table_link", table_id=table.pk)
     for number in range(1, evening.deals_per_round + 1):
         walk(
@@ -165,3 +179,27 @@ def test_renaming_a_player_bumps_only_their_evenings():
     player = mine.players.first()
     services.update_player(player_id=player.pk, name="Umbenannt")
     assert _version(theirs) == before
+
+
+def _seating_version(evening) -> int:
+    return Evening.objects.values_list("seating_version", flat=True).get(pk=evening.pk)
+
+
+@pytest.mark.django_db
+def test_deals_and_finishing_leave_the_seating_version_confirming_moves_it():
+    """The seat pages ("Wo sitze ich?") rest on the seating version: a deal, finishing and
+    reopening a round at the table move nobody; a confirmation moves the table's players on."""
+    evening = make_evening(8)
+    session = services.draw_session(evening=evening, seed=1)
+    seating = Seating.objects.filter(round__session=session, round__number=1).select_related("table").first()
+    before = _seating_version(evening)
+    for number in range(1, evening.deals_per_round + 1):
+        services.enter_deal(
+            seating_id=seating.pk, number=number, result=PLAIN_A, origin=Origin.other("t"), table=seating.table
+        )
+    services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="A")
+    services.reopen_seating(seating_id=seating.pk, table=seating.table)
+    services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="A")
+    assert _seating_version(evening) == before
+    services.confirm_seating(seating_id=seating.pk, team="B", table=seating.table)
+    assert _seating_version(evening) > before

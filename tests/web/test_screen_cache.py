@@ -220,7 +220,9 @@ def test_organiser_pages_never_304_for_another_login_or_with_messages(client, or
     assert answer.status_code == 200 and 'class="msg error"' in answer.content.decode()
 
 
-def test_seat_page_poll_is_304_until_the_evening_changes(client, drawn, monkeypatch):
+def test_seat_page_poll_is_304_until_the_seatings_change(client, drawn, monkeypatch):
+    """A deal moves nobody: the seat page's poll stays 304 (issue 27); a confirmed round moves
+    its players on: the next poll after the floor gets the page."""
     clock = Clock(monkeypatch)
     player = drawn.players.first()
     url = reverse("public:seat", args=[drawn.pk, player.pk])
@@ -228,7 +230,12 @@ def test_seat_page_poll_is_304_until_the_evening_changes(client, drawn, monkeypa
     assert client.get(url, HTTP_IF_NONE_MATCH=tag, **HTMX).status_code == 304
     other = reverse("public:seat", args=[drawn.pk, drawn.players.last().pk])
     assert client.get(other, HTTP_IF_NONE_MATCH=tag, **HTMX).status_code == 200
-    _deal(drawn)
+    seating = _deal(drawn)
+    clock.now += screens.SEAT_POLL_SECONDS
+    assert client.get(url, HTTP_IF_NONE_MATCH=tag, **HTMX).status_code == 304
+    for number in range(2, drawn.deals_per_round + 1):
+        _deal(drawn, number)
+    services.enter_and_confirm_seating(seating_id=seating.pk)
     clock.now += screens.SEAT_POLL_SECONDS
     assert client.get(url, HTTP_IF_NONE_MATCH=tag, **HTMX).status_code == 200
 
