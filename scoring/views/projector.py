@@ -1,0 +1,132 @@
+"""The evening's projector page (issue 27): fills any beamer from 1024x768 to 1920x1080 and
+portrait TVs, pages a long list by itself (``static/js/projector.js``) and shows what the
+organiser chose on the live overview (``Evening.projector_mode``): the ranking, the seating of
+the next round, the round clock, or a rotation of the three; on every view a QR code to
+"Where do I sit?". Public, read-only, polled like the ranking screen (ETag / 304, shared cache:
+:mod:`scoring.screen_cache`)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from scoring import links, screen_cache, selectors
+from scoring.models import Evening, ProjectorMode
+from scoring.qr import qr_svg
+from scoring.views.common import evening_or_404
+from scoring.views.screens import _screen_data as ranking_screen_data
+
+#: Seconds between two polls of the projector page (below them: screen_cache.FLOOR_SECONDS).
+POLL_SECONDS = 10
+#: The sections each mode shows, in the order of the rotation.
+SECTIONS = {
+    ProjectorMode.RANKING: ("ranking",),
+    ProjectorMode.SEATING: ("seating",),
+    ProjectorMode.CLOCK: ("clock",),
+    ProjectorMode.ROTATION: ("ranking", "seating", "clock"),
+}
+
+
+def round_clock_for(evening: Evening):
+    """The evening's round clock for the projector, or None when no clock runs.
+
+    Stands in for the round clock's selector (issue 27, point 2, built on another branch):
+    at the merge it returns that selector's answer for ``evening``; the templates include
+    ``public/_round_clock.html`` only when this is not None."""
+    return None
+
+
+def _state(request: HttpRequest, pk: int) -> tuple[int, bool, str] | None:
+    """Version, ranking hidden, projector mode; from the evening the language middleware read
+    (no query) or one small query. None: no such evening."""
+    evening = screen_cache.room_evening(request, pk)
+    if evening is not None:
+        return evening.version, evening.ranking_hidden, evening.projector_mode
+    return Evening.objects.filter(pk=pk).values_list("version", "ranking_hidden", "projector_mode").first()
+
+
+def _mode(value: str) -> ProjectorMode:
+    return ProjectorMode(value) if value in ProjectorMode.values else ProjectorMode.RANKING
+
+
+def _data(evening: Evening, version: int, hidden: bool, mode: ProjectorMode, floor: float) -> dict:
+    """What the page shows: the ranking's data (shared with the ranking screen's cache), the
+    seating of the next round, the round clock; only the parts ``mode`` shows."""
+    clock = round_clock_for(evening)
+    # The rotation leaves out the clock while none runs; chosen alone, its view says so.
+    sections = tuple(s for s in SECTIONS[mode] if s != "clock" or clock is not None or mode == ProjectorMode.CLOCK)
+    data: dict = {"sections": sections, "mode": mode.value, "round_clock": clock}
+    if "ranking" in sections:
+        ranking = screen_cache.computed(
+            "ranking_screen",
+            evening.pk,
+            version,
+            lambda: ranking_screen_data(evening, hidden),
+            variant=f"{hidden}:{get_language()}",
+            floor=floor,
+        )
+        data.update(ranking.value)
+    if "seating" in sections:
+        data["seating"] = selectors.projector_seating(evening)
+    return data
+
+
+@require_safe
+def projector(request: HttpRequest, pk: int) -> HttpResponse:
+    """The projector page of evening ``pk`` (404 for none). A poll (htmx) gets the fragment;
+    both are computed at most every ``screen_cache.FLOOR_SECONDS`` for all projectors together
+    and a poll that finds nothing newer answers 304."""
+    state = _state(request, pk)
+    if state is None:
+        raise Http404
+    version, hidden, mode_value = state
+    mode = _mode(mode_value)
+    variant = screen_cache.public_variant(request, hidden, mode.value)
+    floor = screen_cache.FLOOR_SECONDS
+    if unchanged := screen_cache.not_modified(request, version, variant, floor=floor):
+        return unchanged
+    evening = screen_cache.room_evening(request, pk) or evening_or_404(pk)
+
+    def data() -> screen_cache.Computed:
+        return screen_cache.computed(
+            "projector",
+            pk,
+            version,
+            lambda: _data(evening, version, hidden, mode, floor),
+            variant=f"{hidden}:{mode.value}:{get_language()}",
+            floor=floor,
+        )
+
+    if request.htmx and not request.htmx.history_restore_request:
+
+        def fragment() -> screen_cache.Computed:
+            result = data()
+            html = render_to_string("public/_projector.html", _context(request, evening, result), request)
+            return screen_cache.Computed(result.version, result.at, html)
+
+        page = screen_cache.computed("projector_html", pk, version, fragment, variant=variant, floor=floor)
+        response = HttpResponse(page.value)
+    else:
+        page = data()
+        response = render(request, "public/projector.html", _context(request, evening, page))
+    return screen_cache.tagged(response, page.version, variant, at=page.at)
+
+
+def _context(request: HttpRequest, evening: Evening, data: screen_cache.Computed) -> dict:
+    finder_url = links.absolute_reverse(request, "public:seat_finder", evening.pk)
+    rows = data.value.get("rows", [])
+    return {
+        **data.value,
+        "evening": evening,
+        "provisional_credit": any(r.provisional for r in rows),
+        "now": datetime.fromtimestamp(data.at, tz=UTC),
+        "poll_seconds": POLL_SECONDS,
+        "finder_url": finder_url,
+        "finder_qr": qr_svg(finder_url, label=_("QR code of “Where do I sit?”")),
+    }
