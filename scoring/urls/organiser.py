@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring.views import documents, draw, live, logins, players, seasons, tablets
+from scoring.views import documents, draw, live, logins, players, projector, seasons, tablets
 from scoring.views import organiser as views
 
 app_name = "organiser"
@@ -27,6 +27,7 @@ urlpatterns = [
     path("abende/<int:pk>/runde/<int:round_pk>/sperren/", live.round_lock, name="round_lock"),
     path("abende/<int:pk>/durchgang/<int:number>/schliessen/", live.session_close, name="session_close"),
     path("abende/<int:pk>/rangliste-anzeige/", live.ranking_visibility, name="ranking_visibility"),
+    path("abende/<int:pk>/beamer/", projector.projector_mode, name="projector_mode"),
     path("tischrunde/<int:pk>/bestaetigen/", live.seating_confirm, name="seating_confirm"),
     # The draw: wishes, changes to a drawn session, fairness report
     path("abende/<int:pk>/spieler/<int:player_pk>/ersatz/", draw.stand_in, name="stand_in"),

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST, require_safe
 from scoring import links, screen_cache, selectors, services
 from scoring.domain.errors import DomainError
 from scoring.messages import translate
-from scoring.models import Evening, Round, Seating, Session
+from scoring.models import Evening, ProjectorMode, Round, Seating, Session
 from scoring.origin import Origin
 from scoring.parsing import ascii_int
 from scoring.templatetags import grids
@@ -81,6 +81,8 @@ def _dashboard(
         return render(request, "organiser/_live_grid.html", context), version, at
     context["screen_url"] = links.absolute_reverse(request, "public:ranking_screen", evening.pk)
     context["finder_url"] = links.absolute_reverse(request, "public:seat_finder", evening.pk)
+    context["projector_url"] = links.absolute_reverse(request, "public:projector", evening.pk)
+    context["projector_modes"] = ProjectorMode.choices
     return render(request, "organiser/live.html", context), version, at
 
 

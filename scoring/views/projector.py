@@ -9,16 +9,22 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_POST, require_safe
 
-from scoring import links, screen_cache, selectors
+from scoring import links, screen_cache, selectors, services
+from scoring.domain.errors import DomainError
+from scoring.messages import translate
 from scoring.models import Evening, ProjectorMode
+from scoring.parsing import ascii_int
 from scoring.qr import qr_svg
+from scoring.views.access import leader_required
 from scoring.views.common import evening_or_404
 from scoring.views.screens import _screen_data as ranking_screen_data
 
@@ -130,3 +136,23 @@ def _context(request: HttpRequest, evening: Evening, data: screen_cache.Computed
         "finder_url": finder_url,
         "finder_qr": qr_svg(finder_url, label=_("QR code of “Where do I sit?”")),
     }
+
+
+@leader_required
+@require_POST
+def projector_mode(request: HttpRequest, pk: int) -> HttpResponse:
+    """The organiser chooses on the live overview what the projector page shows
+    (``mode``: a :class:`~scoring.models.ProjectorMode` value); back to the live overview with a
+    message saying what it shows now, or why nothing changed."""
+    evening = evening_or_404(pk)
+    try:
+        saved = services.set_projector_mode(evening_id=evening.pk, mode=request.POST.get("mode", ""), user=request.user)
+    except DomainError as error:
+        messages.error(request, translate(error))
+    else:
+        messages.success(
+            request, _("The projector now shows: %(mode)s.") % {"mode": ProjectorMode(saved.projector_mode).label}
+        )
+    url = reverse("organiser:live", args=[evening.pk])
+    session = ascii_int(request.POST.get("durchgang"))
+    return redirect(f"{url}?durchgang={session}" if session else url)
