@@ -18,6 +18,7 @@ from scoring.services import ServiceError
 from scoring.views import projector
 from tests.conftest import make_evening
 from tests.test_draw_wishes import play_round
+from tests.test_seasons import small_season  # noqa: F401 (fixture)
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 HALL = "http://192.168.178.20:8000"
@@ -215,3 +216,30 @@ def test_the_query_count_does_not_grow_with_the_field(client, db, organiser):
 
 def test_the_round_clock_stands_in_as_none_until_it_is_merged(drawn):
     assert projector.round_clock_for(drawn) is None
+
+
+# --- The season screen refreshes itself (issue 27, point 4) -------------------------------------
+
+
+def test_the_season_screen_polls_names_every_player_and_answers_304_while_nothing_changed(
+    client, small_season, django_assert_num_queries
+):
+    url = reverse("public:season_screen", args=[small_season.pk])
+    page = client.get(url).content.decode()
+    assert 'hx-trigger="every 30s"' in page and "js/projector.js" in page
+    ranking = selectors.season_ranking(small_season)
+    shown = set(re.findall(r'role="listitem" data-player="([^"]+)"', page))
+    assert shown == {line.player.name for line in ranking.lines}  # the unranked too, without a place
+    first = client.get(url, **HTMX)
+    assert first.status_code == 200 and "<html" not in first.content.decode() and first["ETag"]
+    with django_assert_num_queries(2):
+        assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], **HTMX).status_code == 304
+
+    # A change on one of its evenings, or of the season's settings: the next poll gets it.
+    player = ranking.lines[0].player
+    services.update_player(player_id=player.pk, name="Neu Benannt")
+    again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], **HTMX)
+    assert again.status_code == 200 and "Neu Benannt" in again.content.decode()
+    small_season.min_evenings = 1
+    small_season.save()
+    assert client.get(url, HTTP_IF_NONE_MATCH=again["ETag"], **HTMX).status_code == 200
