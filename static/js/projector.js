@@ -74,7 +74,7 @@
   }
 
   function pageLabel(page, pages) {
-    return root.dataset.pageLabel.replace("%(page)s", page).replace("%(pages)s", pages);
+    return root.dataset.pageLabel.replace("{page}", page).replace("{pages}", pages);
   }
 
   function showOnly(section) {
