@@ -40,6 +40,7 @@ NEEDS = {
     "round_lock": "leader",
     "session_close": "leader",
     "ranking_visibility": "leader",
+    "projector_mode": "leader",
     "seating_confirm": "helper",
     "stand_in": "leader",
     "mix_clubs": "leader",
