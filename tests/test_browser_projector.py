@@ -134,7 +134,8 @@ def test_a_poll_keeps_the_page_shown_and_brings_the_new_totals(live_server, brow
     page.wait_for_function("() => window.bruusProjector && window.bruusProjector.state() !== null")
     assert page.evaluate("bruusProjector.state()")["pages"] >= 3
     page.evaluate("bruusProjector.next()")
-    assert page.evaluate("bruusProjector.state()")["page"] == 1
+    before = page.evaluate("bruusProjector.state()")
+    assert before["page"] == 1 and before["due"] > 0
     seating = Seating.objects.select_related("table").filter(round__session__evening=evening).first()
     services.enter_deal(seating_id=seating.pk, number=1, result=A_WINS, origin=Origin.other("t"), table=seating.table)
     expect(page.locator(".projector-item .place").first).to_have_text("1.*")  # nobody has played yet
@@ -145,6 +146,8 @@ def test_a_poll_keeps_the_page_shown_and_brings_the_new_totals(live_server, brow
     expect(page.locator(".projector-item .place").first).to_have_text("3.*")
     state = page.evaluate("bruusProjector.state()")
     assert (state["section"], state["page"]) == ("ranking", 1)
+    # The page keeps its time: polls that bring new totals every 10 s never hold it back.
+    assert state["due"] == before["due"]
     assert page.evaluate(MEASURE)["cut"] == []
     context.close()
 
@@ -226,3 +229,26 @@ def test_columns_and_seconds_per_page(script):
     assert script.evaluate(columns, [1000, 0, 20]) == 1
     seconds = [script.evaluate("(n) => bruusProjector.pageSeconds(n)", n) for n in (1, 2, 4, 5, 8, 10, 30)]
     assert seconds == [0, 15, 15, 12, 7, 6, 6]  # every page within a minute up to ten pages
+
+
+def test_the_pages_turn_by_themselves_and_every_page_comes_within_a_minute(live_server, browser, transactional_db):
+    """The page's own timer, with the browser's clock run forward (no waiting): 60 players at
+    1024x768 (the most pages of the landscape beamers) go round within 60 s."""
+    evening = make_evening(60)
+    services.draw_session(evening=evening, seed=1)
+    context = _context(browser, 1024, 768)
+    page = context.new_page()
+    page.clock.install()
+    page.goto(f"{live_server.url}/abend/{evening.pk}/beamer/")
+    page.wait_for_function("() => window.bruusProjector && window.bruusProjector.state() !== null")
+    start = page.evaluate("bruusProjector.state()")
+    assert start["pages"] >= 3 and start["page"] == 0
+    names: set[str] = set(page.evaluate(MEASURE)["names"])
+    for turn in range(1, start["slides"] + 1):
+        page.clock.run_for(start["seconds"] * 1000)
+        state = page.evaluate("bruusProjector.state()")
+        assert state["slide"] == turn % start["slides"]
+        names |= set(page.evaluate(MEASURE)["names"])
+    assert start["slides"] * start["seconds"] <= 60
+    assert names == {p.name for p in evening.players.all()}
+    context.close()

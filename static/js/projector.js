@@ -44,7 +44,7 @@
     return Math.min(MAX_SECONDS, Math.max(MIN_SECONDS, Math.floor(ROUND_SECONDS / slides)));
   }
 
-  var root = null, slides = [], current = 0, timer = null, lastHtml = null;
+  var root = null, slides = [], current = 0, timer = null, due = null, lastHtml = null;
 
   function layoutSection(section) {
     var box = section.querySelector(".projector-items");
@@ -81,7 +81,10 @@
     root.querySelectorAll(".projector-section").forEach(function (other) { other.hidden = other !== section; });
   }
 
-  function show(index) {
+  /* Show slide `index`; `keepTimer`: a new layout of the same screen (a poll's answer, a new
+   * window size) does not give the page shown its full time again, else a screen whose ranking
+   * changes at every poll would never turn its page. */
+  function show(index, keepTimer) {
     if (!slides.length) { return; }
     current = ((index % slides.length) + slides.length) % slides.length;
     var slide = slides[current];
@@ -99,13 +102,17 @@
     if (label) {
       label.textContent = slide.pages > 1 ? pageLabel(slide.page + 1, slide.pages) : "";
     }
-    schedule();
+    if (!keepTimer || timer === null) { schedule(); }
   }
 
   function schedule() {
     if (timer !== null) { clearTimeout(timer); timer = null; }
+    due = null;
     var seconds = pageSeconds(slides.length);
-    if (seconds > 0) { timer = setTimeout(function () { show(current + 1); }, seconds * 1000); }
+    if (seconds > 0) {
+      due = Date.now() + seconds * 1000;
+      timer = setTimeout(function () { timer = null; show(current + 1); }, seconds * 1000);
+    }
   }
 
   /* Lay every view out again (new content, new window size); keep the view and page shown. */
@@ -137,7 +144,7 @@
       var same = slides.filter(function (s) { return s.name === keep.name; });
       if (same.length) { index = slides.indexOf(same[Math.min(keep.page, same.length - 1)]); }
     }
-    show(index);
+    show(index, true);
   }
 
   window.bruusProjector = {
@@ -148,7 +155,7 @@
     next: function () { show(current + 1); return this.state(); },
     state: function () {
       var slide = slides[current];
-      return slide ? { slide: current, slides: slides.length, section: slide.name, page: slide.page, pages: slide.pages, seconds: pageSeconds(slides.length) } : null;
+      return slide ? { slide: current, slides: slides.length, section: slide.name, page: slide.page, pages: slide.pages, seconds: pageSeconds(slides.length), due: due } : null;
     }
   };
 
