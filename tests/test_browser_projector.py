@@ -252,3 +252,22 @@ def test_the_pages_turn_by_themselves_and_every_page_comes_within_a_minute(live_
     assert start["slides"] * start["seconds"] <= 60
     assert names == {p.name for p in evening.players.all()}
     context.close()
+
+
+def test_the_projector_pages_keep_the_content_security_policy(live_server, browser, small_season, organiser):
+    """The paging sets column widths through the CSS object model, never an inline style: no
+    report of the policy and no script error on either page."""
+    evening = make_evening(26)
+    services.draw_session(evening=evening, seed=1)
+    services.set_projector_mode(evening_id=evening.pk, mode="rotation", user=organiser)
+    context = _context(browser, 1280, 720)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda message: problems.append(message.text) if message.type in ("error", "warning") else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    for path in (f"/abend/{evening.pk}/beamer/", f"/saison/{small_season.pk}/rangliste/"):
+        page.goto(live_server.url + path)
+        page.wait_for_function("() => window.bruusProjector && window.bruusProjector.state() !== null")
+        page.evaluate("bruusProjector.next()")
+    assert problems == []
+    context.close()
