@@ -98,15 +98,36 @@ def _check_slides(seen: dict[str, list[dict]], width: int, height: int, where: s
                 assert qr["size"] >= 0.12 * min(width, height), at  # big enough to scan from a table
 
 
+def _with_long_names(evening, count: int) -> None:
+    """Check ``count`` more players in to ``evening``, named from its own players' names with a
+    double surname ("Hauke Petersen-Lorenzen", up to 30 letters): names that must wrap, never be
+    cut short."""
+    names = [p.name.split() for p in evening.players.order_by("pk")]
+    made: set[str] = set()
+    n = 0
+    while len(made) < count:
+        first, last, other = names[n % 26][0], names[(n * 7 + 3) % 26][-1], names[(n * 5 + 1) % 26][-1]
+        n += 1
+        if last == other or f"{first} {last}-{other}" in made:
+            continue
+        made.add(f"{first} {last}-{other}")
+        player, _ = services.add_player(name=f"{first} {last}-{other}", club="")
+        services.set_checked_in(evening=evening, player=player, checked_in=True)
+
+
 @pytest.mark.parametrize("players", [26, 60])
 def test_every_player_is_on_every_beamer_within_the_rotation(
-    live_server, browser, transactional_db, organiser, players
+    live_server, browser, transactional_db, roster_evening, organiser, players
 ):
+    """26: the real Schwesing roster; 60: the roster and 34 players with double surnames."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    evening = make_evening(players)
+    evening = roster_evening
+    _with_long_names(evening, players - 26)
+    assert evening.players.count() == players
     services.draw_session(evening=evening, seed=1)
     services.set_projector_mode(evening_id=evening.pk, mode="rotation", user=organiser)
-    everybody = {p.name for p in evening.players.all()}
+    everybody = list(selectors.evening_display_names(evening.pk).values())
+    assert len(set(everybody)) == players
     for width, height in SIZES:
         context = _context(browser, width, height)
         page = context.new_page()
