@@ -104,10 +104,10 @@ def _with_long_names(evening, count: int) -> None:
     cut short."""
     names = [p.name.split() for p in evening.players.order_by("pk")]
     made: set[str] = set()
-    n = 0
-    while len(made) < count:
-        first, last, other = names[n % 26][0], names[(n * 7 + 3) % 26][-1], names[(n * 5 + 1) % 26][-1]
-        n += 1
+    for n in range(26 * 26):
+        if len(made) == count:
+            break
+        first, last, other = names[n % 26][0], names[(n + n // 26 + 1) % 26][-1], names[(n // 2 + 5) % 26][-1]
         if last == other or f"{first} {last}-{other}" in made:
             continue
         made.add(f"{first} {last}-{other}")

@@ -59,15 +59,18 @@
     var gap = parseFloat(getComputedStyle(box).columnGap) || 0;
     var width = box.clientWidth, height = box.clientHeight;
     var columns = columnCount(width, minWidth, gap);
-    var measure = document.createElement("div");
-    measure.className = "projector-col";
-    measure.style.flex = "none";
-    measure.style.width = ((width - gap * (columns - 1)) / columns) + "px";
-    box.append(measure);
-    items.forEach(function (item) { measure.append(item); });
+    // Measured in the very columns a page is shown in (all items in the first of them), so
+    // that every row wraps exactly as it will on screen.
+    var measure = [];
+    for (var c = 0; c < columns; c += 1) {
+      measure.push(document.createElement("div"));
+      measure[c].className = "projector-col";
+      box.append(measure[c]);
+    }
+    items.forEach(function (item) { measure[0].append(item); });
     var heights = items.map(function (item) { return item.getBoundingClientRect().height; });
-    var rowGap = parseFloat(getComputedStyle(measure).rowGap) || 0;
-    measure.remove();
+    var rowGap = parseFloat(getComputedStyle(measure[0]).rowGap) || 0;
+    box.replaceChildren();
     // One pixel spare: heights are fractional, the layout rounds.
     var pages = paginate(heights, height - 1, columns, rowGap);
     return { box: box, items: items, pages: pages.length ? pages : [[[]]] };
