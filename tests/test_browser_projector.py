@@ -196,6 +196,7 @@ def test_the_organiser_switches_the_projector_from_the_live_overview(
     beamer.evaluate("htmx.ajax('GET', location.pathname, {target: '#projector', swap: 'outerHTML'})")
     expect(beamer.get_by_test_id("projector-seating")).to_be_visible()
     expect(beamer.get_by_test_id("projector-ranking")).to_have_count(0)
+    beamer.wait_for_function("() => bruusProjector.state().section === 'seating'")
     assert beamer.evaluate(MEASURE)["cut"] == []
     beamer.context.close()
     laptop.context.close()

@@ -171,9 +171,11 @@
       lastHtml = html;
     }
   });
-  document.addEventListener("htmx:afterSettle", function () {
+  function swapped() {  // the new content laid out at once, before it is painted unpaged
     if (document.getElementById("projector") !== root) { layout(); }
-  });
+  }
+  document.addEventListener("htmx:afterSwap", swapped);
+  document.addEventListener("htmx:afterSettle", swapped);
   var resizing = null;
   window.addEventListener("resize", function () {
     clearTimeout(resizing);
