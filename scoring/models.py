@@ -102,6 +102,16 @@ class Player(models.Model):
         super().save(*args, **kwargs)
 
 
+class ProjectorMode(models.TextChoices):
+    """What an evening's projector page shows (``Evening.projector_mode``, set on the live
+    overview by :func:`scoring.services.projector.set_projector_mode`)."""
+
+    RANKING = "ranking", _("Ranking")
+    SEATING = "seating", _("Seating of the next round")
+    CLOCK = "clock", _("Round clock")
+    ROTATION = "rotation", _("Rotation of all three")
+
+
 class Evening(models.Model):
     """A tournament evening (Turnierabend) in the Schwesing format."""
 
@@ -152,6 +162,13 @@ class Evening(models.Model):
         choices=RuleSetChoice.choices,
         default=RuleSetChoice.SCHWESING,
         help_text=_("How the deals are scored. It cannot be changed once a deal is entered."),
+    )
+    projector_mode = models.CharField(
+        _("what the projector shows"),
+        max_length=10,
+        choices=ProjectorMode.choices,
+        default=ProjectorMode.RANKING,
+        help_text=_("Chosen on the live overview; the projector page (/abend/<id>/beamer/) follows it."),
     )
     # +1 in the transaction of every write that can change a page of the evening
     # (scoring.services.base.evening_changed); ETags and the shared cache of the screens use it.

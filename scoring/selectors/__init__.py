@@ -15,6 +15,7 @@ Every public name is re-exported here, so callers write ``from scoring import se
 - :mod:`.season`: the season ranking across evenings
 - :mod:`.table_entry`: the table's tablet page, the organiser's page of one table in one round
 - :mod:`.room`: live dashboard, round being played, where a player sits
+- :mod:`.projector`: the seating of the next round for the projector
 - :mod:`.tablets`: the evenings being played, the table a typed table code opens
 - :mod:`.clock`: the round clock as the screens show it, the live overview's clock panel
 """
@@ -57,6 +58,7 @@ from scoring.selectors.players import (
     known_match_keys,
     search_players,
 )
+from scoring.selectors.projector import ProjectorSeating, SeatingTable, projector_seating
 from scoring.selectors.ranking import (
     PlayedFigures,
     RankingRow,
@@ -172,6 +174,9 @@ __all__ = [
     "live_grid",
     "PlayingNow",
     "playing_now",
+    "ProjectorSeating",
+    "SeatingTable",
+    "projector_seating",
     "Seat",
     "PlayerSeats",
     "player_seats",

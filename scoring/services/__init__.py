@@ -18,6 +18,7 @@ Every public name is re-exported here, so callers write ``from scoring import se
 - :mod:`.player_merge`: merging two register entries of the same person
 - :mod:`.tiebreaks`: the evening's tie-break chain
 - :mod:`.clock`: the round clock (lengths, buttons, settling it at zero)
+- :mod:`.projector`: what the projector shows
 - :mod:`.base`: ``ServiceError`` and small shared helpers
 """
 
@@ -67,6 +68,7 @@ from scoring.services.evenings import (
 )
 from scoring.services.player_merge import merge_players
 from scoring.services.players import ImportOutcome, add_player, import_players, update_player
+from scoring.services.projector import set_projector_mode
 from scoring.services.seasons import add_evening_to_season, save_season
 from scoring.services.session_changes import SwapOutcome, replace_player, swap_players
 from scoring.services.tiebreaks import set_evening_tiebreaks
@@ -121,5 +123,6 @@ __all__ = [
     "save_season",
     "add_evening_to_season",
     "set_evening_tiebreaks",
+    "set_projector_mode",
     "merge_players",
 ]

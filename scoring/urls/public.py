@@ -3,7 +3,7 @@
 from django.urls import path
 from django.views.generic import TemplateView
 
-from scoring.views import clock, screens, seasons, tablets
+from scoring.views import clock, projector, screens, seasons, tablets
 from scoring.views import public as views
 
 app_name = "public"
@@ -17,6 +17,8 @@ urlpatterns = [
     path("tablet/", tablets.tablet_join, name="tablet_join"),
     # An evening's screens for the room: ranking (projector) and "Where do I sit?" (phones).
     path("abend/<int:pk>/rangliste/", screens.ranking_screen, name="ranking_screen"),
+    # The projector page: the organiser chooses on the live overview what it shows.
+    path("abend/<int:pk>/beamer/", projector.projector, name="projector"),
     path("abend/<int:pk>/platz/", screens.seat_finder, name="seat_finder"),
     path("abend/<int:pk>/platz/<int:player_pk>/", screens.seat, name="seat"),
     # The round clock alone (its own poll where the page around it does not poll).

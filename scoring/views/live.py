@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST, require_safe
 from scoring import selectors, services
 from scoring.domain.errors import DomainError
 from scoring.hall.origin import Origin
-from scoring.models import Evening, Round, Seating, Session
+from scoring.models import Evening, ProjectorMode, Round, Seating, Session
 from scoring.templatetags import grids
 from scoring.views import clock as clock_views
 from scoring.views.access import helper_required, leader_required
@@ -84,6 +84,8 @@ def _dashboard(
     context["clock_panel"] = selectors.clock_panel(evening)
     context["screen_url"] = links.absolute_reverse(request, "public:ranking_screen", evening.pk)
     context["finder_url"] = links.absolute_reverse(request, "public:seat_finder", evening.pk)
+    context["projector_url"] = links.absolute_reverse(request, "public:projector", evening.pk)
+    context["projector_modes"] = ProjectorMode.choices
     return render(request, "organiser/live.html", context), version, at
 
 

@@ -24,6 +24,7 @@ from scoring.transfer.exports import EXPORT_FORMATS, dataset_response
 from scoring.views.access import helper_required, leader_required
 from scoring.views.documents import pdf_response
 from scoring.views.players import player_history_context
+from scoring.web import screen_cache
 from scoring.web.messages import translate
 from scoring.web.tiebreak_labels import LABELS, ahead_note
 
@@ -149,13 +150,28 @@ def season_pdf(request: HttpRequest, season_pk: int) -> HttpResponse:
     return pdf_response(build_season_ranking(ranking), season_ranking_name(ranking))
 
 
+#: Seconds between two polls of the season screen (it changes only when an evening does).
+SEASON_POLL_SECONDS = 30
+
+
 @require_safe
 def season_screen(request: HttpRequest, season_pk: int) -> HttpResponse:
-    """The season ranking in large type for a projector (public, read-only)."""
+    """The season ranking in large type for a projector (public, read-only): fills the screen
+    and pages by itself like the evening's projector page, and reloads itself (htmx). A poll
+    answers 304 after two small queries while neither the season's settings nor any of its
+    evenings (their versions, ``scoring.services.base.evening_changed``) have changed."""
     season = get_object_or_404(Season, pk=season_pk)
+    evenings = sorted(Evening.objects.filter(season_link__season=season).values_list("pk", "version"))
+    settings_ = [getattr(season, f.attname) for f in Season._meta.concrete_fields]
+    variant = screen_cache.public_variant(request, settings_, evenings)
+    if unchanged := screen_cache.not_modified(request, 0, variant):
+        return unchanged
     context = _ranking_context(selectors.season_ranking(season))
     context["now"] = timezone.now()
-    return render(request, "public/season_screen.html", context)
+    context["poll_seconds"] = SEASON_POLL_SECONDS
+    partial = request.htmx and not request.htmx.history_restore_request
+    template = "public/_season_screen.html" if partial else "public/season_screen.html"
+    return screen_cache.tagged(render(request, template, context), 0, variant)
 
 
 @require_safe

@@ -224,6 +224,7 @@ def conditional(
     floor: float | Callable[[HttpRequest], float] = 0,
     version: Callable[[Evening], int] = lambda evening: evening.version,
     settle: Callable[[Evening], Evening] | None = None,
+    parts: Callable[[Evening], tuple] = lambda evening: (),
 ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
     """The one decorator for conditional GET of an evening's pages and screens.
 
@@ -241,6 +242,8 @@ def conditional(
             by every change; the seat pages: ``Evening.seating_version``, which deals leave alone).
         settle: called with the evening before anything else, returns it brought up to date (the
             round clock's lock at zero, :func:`scoring.views.clock.settle`).
+        parts: what else of the evening the page depends on, part of the variant (the
+            projector's mode).
     The evening comes from the language middleware on the public pages (no query), else from one
     query. Goes below the access check.
     """
@@ -255,7 +258,9 @@ def conditional(
                 evening = settle(evening)
             seconds = floor(request) if callable(floor) else floor
             # Hiding or revealing the ranking is part of the variant: never held back by the floor.
-            variant = (organiser_variant if private else public_variant)(request, evening.ranking_hidden)
+            variant = (organiser_variant if private else public_variant)(
+                request, evening.ranking_hidden, *parts(evening)
+            )
             current = version(evening)
             if unchanged := not_modified(request, current, variant, floor=seconds, private=private):
                 return unchanged

@@ -96,6 +96,7 @@ PAGES: dict[str, list[tuple[str, str, Url]]] = {
     "public:ranking_screen": [
         ("ranking-screen", PUBLIC, lambda ev: reverse("public:ranking_screen", args=[ev.evening.pk]))
     ],
+    "public:projector": [("projector", PUBLIC, lambda ev: reverse("public:projector", args=[ev.evening.pk]))],
     "public:seat_finder": [("seat-finder", PUBLIC, lambda ev: reverse("public:seat_finder", args=[ev.evening.pk]))],
     "public:seat": [
         ("seat", PUBLIC, lambda ev: reverse("public:seat", args=[ev.evening.pk, _player_pk(ev)])),
@@ -197,6 +198,7 @@ NOT_PAGES: dict[str, str] = {
             "round_lock",
             "session_close",
             "ranking_visibility",
+            "projector_mode",
             "seating_confirm",
             "stand_in",
             "mix_clubs",

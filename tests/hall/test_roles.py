@@ -45,6 +45,7 @@ NEEDS = {
     "clock_settings": "leader",
     "session_close": "leader",
     "ranking_visibility": "leader",
+    "projector_mode": "leader",
     "seating_confirm": "helper",
     "stand_in": "leader",
     "mix_clubs": "leader",

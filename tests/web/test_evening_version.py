@@ -111,6 +111,7 @@ def test_every_service_write_bumps_the_evening_version(organiser):
     walk("set_round_locked", round_id=round_1.pk, locked=False)
     walk("set_session_closed", session_id=session.pk, closed=True)
     walk("set_ranking_hidden", evening_id=evening.pk, hidden=True)
+    walk("set_projector_mode", evening_id=evening.pk, mode="rotation", user=organiser)
     walk("set_evening_language", evening_id=evening.pk, language="en")
     walk("update_player", player_id=players[2].pk, name="Neuer Name")
     walk("import_players", players=[ParsedPlayer(line=2, name="Importiert", club="")], check_in_to=evening)
