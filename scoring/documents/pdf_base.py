@@ -647,7 +647,8 @@ def _pages(
     heading; with ``spread`` (a number of pages), at most the rows left shared out over the pages
     left (50 rows on 7 pages: 8, 7, 7, 7, 7, 7, 7, not 8, 8, 8, 8, 8, 8, 2)."""
     used_by_heading = sum(heights[:repeat_rows])
-    pages, start, free = [], repeat_rows, first_room - PAGE_SLACK
+    pages: list[tuple[int, int]] = []
+    start, free = repeat_rows, first_room - PAGE_SLACK
     while start < len(heights):
         end, used = start, used_by_heading
         most = None
