@@ -76,7 +76,7 @@ def _data(evening: Evening, version: int, hidden: bool, mode: ProjectorMode, flo
 
 @require_safe
 @screen_cache.conditional(
-    floor=screen_cache.FLOOR_SECONDS, settle=clock_views.settle, parts=lambda evening: (evening.projector_mode,)
+    floor=screen_cache.screen_floor, settle=clock_views.settle, parts=lambda evening: (evening.projector_mode,)
 )
 def projector(request: HttpRequest, screen: screen_cache.Screen) -> HttpResponse:
     """The projector page of the evening (404 for none). A poll (htmx) gets the fragment; both

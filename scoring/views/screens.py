@@ -64,7 +64,7 @@ def _screen_data(evening: Evening, hidden: bool) -> dict:
 
 
 @require_safe
-@screen_cache.conditional(floor=screen_cache.FLOOR_SECONDS)
+@screen_cache.conditional(floor=screen_cache.screen_floor)
 def ranking_screen(request: HttpRequest, screen: screen_cache.Screen) -> HttpResponse:
     """The evening's ranking in large type for a projector; says only "announced at the end"
     while the organiser hides it. ``?top=N`` shows the first N places only.
@@ -120,7 +120,7 @@ def _screen_context(request: HttpRequest, evening: Evening, data: screen_cache.C
 
 @require_safe
 @screen_cache.conditional(
-    floor=screen_cache.FLOOR_SECONDS, version=lambda evening: evening.seating_version, settle=clock_views.settle
+    floor=screen_cache.screen_floor, version=lambda evening: evening.seating_version, settle=clock_views.settle
 )
 def seat_finder(request: HttpRequest, screen: screen_cache.Screen) -> HttpResponse:
     """Every player of the current session A to Z as big buttons, with a search box: 304 while the

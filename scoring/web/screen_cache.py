@@ -218,6 +218,12 @@ class Screen:
         return result
 
 
+def screen_floor(request: HttpRequest) -> float:
+    """The public screens' floor, :data:`FLOOR_SECONDS`, read when a request comes (``floor`` of
+    :func:`conditional`; tests may change it)."""
+    return FLOOR_SECONDS
+
+
 def conditional(
     *,
     private: bool = False,
