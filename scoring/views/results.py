@@ -33,11 +33,12 @@ def _rules_column(evening: Evening) -> tuple[str, str]:
     return _("Rules"), evening.get_rule_set_display()
 
 
-def _ranking_records(evening: Evening) -> tuple[list[dict], bool, tuple[Criterion, ...]]:
-    """The ranking page's records (:func:`scoring.tables.ranking_rows`, with their sort keys),
-    whether a sit-out credit is provisional, and the tie-break columns shown: computed once per
-    evening version and language, for the shared cache (scoring.web.screen_cache)."""
-    rows = selectors.evening_ranking(evening)
+def ranking_records(evening: Evening, rows: list) -> tuple[list[dict], bool, tuple[Criterion, ...]]:
+    """The ranking's records (:func:`scoring.tables.ranking_rows`, with their sort keys, in the
+    words of the evening's rule set) for ``rows`` (:func:`scoring.selectors.evening_ranking`),
+    whether a sit-out credit is provisional, and the tie-break columns shown. The ranking page
+    computes them once per evening version and language (scoring.web.screen_cache); the results
+    file for the website uses them too."""
     criteria = selectors.tiebreak_columns(evening, rows)
     names = selectors.evening_display_names(evening.pk) if criteria else None
     records = ranking_rows(
@@ -58,7 +59,11 @@ def ranking(request: HttpRequest, screen: screen_cache.Screen) -> HttpResponse:
     evening = screen.evening
     session_count = evening.sessions_count
     records, provisional_credit, criteria = screen_cache.computed(
-        "ranking", evening.pk, evening.version, lambda: _ranking_records(evening), variant=get_language()
+        "ranking",
+        evening.pk,
+        evening.version,
+        lambda: ranking_records(evening, selectors.evening_ranking(evening)),
+        variant=get_language(),
     ).value
     table = RankingTable(records, session_count, criteria=criteria, rules=evening.rules)
     RequestConfig(request, paginate=False).configure(table)

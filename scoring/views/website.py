@@ -22,10 +22,11 @@ from django_tables2.export import TableExport
 from scoring import selectors
 from scoring.documents.data import load_session_plan
 from scoring.documents.pdf_base import document_name, long_date
-from scoring.tables import DealResultTable, RankingTable, ranking_rows
+from scoring.tables import DealResultTable, RankingTable
 from scoring.transfer.exports import attachment
 from scoring.views.access import helper_required
 from scoring.views.common import evening_or_404
+from scoring.views.results import ranking_records
 from scoring.web import tiebreak_labels
 
 #: A cell set right-aligned: a number as the page shows it ("12", "6,2", "6.2", "3.*", "–").
@@ -80,17 +81,10 @@ def results_html(request: HttpRequest, pk: int) -> HttpResponse:
     if not rows:
         messages.error(request, _("There are no results yet: no player is checked in."))
         return redirect("organiser:ranking", pk=evening.pk)
-    criteria = selectors.tiebreak_columns(evening, rows)
+    records, _provisional, criteria = ranking_records(evening, rows)
     names = selectors.evening_display_names(evening.pk)
-    records = ranking_rows(
-        rows,
-        evening.sessions_count,
-        sessions_drawn=evening.sessions.count(),
-        criteria=criteria,
-        names=names if criteria else None,
-    )
-    ranking = RankingTable(records, evening.sessions_count, criteria=criteria)
-    deals = DealResultTable(selectors.evening_deals(evening), names=names, exclude=("updated_at",))
+    ranking = RankingTable(records, evening.sessions_count, criteria=criteria, rules=evening.rules)
+    deals = DealResultTable(selectors.evening_deals(evening), names=names, exclude=("updated_at",), rules=evening.rules)
     ranking_head, ranking_rows_ = _as_text(ranking)
     deal_head, deal_rows = _as_text(deals)
     for cells, record in zip(ranking_rows_, records, strict=True):  # the place as on the page: "3.*"
@@ -109,7 +103,7 @@ def results_html(request: HttpRequest, pk: int) -> HttpResponse:
             "sessions": _sessions(evening),
             "deal_head": deal_head,
             "deal_rows": deal_rows,
-            "chain": [tiebreak_labels.LABELS[c] for c in selectors.evening_chain(evening)],
+            "chain": [tiebreak_labels.label(c, evening.rules) for c in selectors.evening_chain(evening)],
             "made": timezone.localtime(),
         },
     )

@@ -118,6 +118,16 @@ def test_the_deal_list_heads_its_columns_in_each_rule_sets_words(organiser_clien
         assert not any(word in ",".join(header) for word in absent), header
 
 
+def test_the_results_file_for_the_website_speaks_each_rule_sets_words(organiser_client, client):
+    """The club website's results file heads its deal list as the deal list page does."""
+    seating = first_seating(DANISH)
+    assert post_deal(client, seating, "A", 2, 2).status_code == 302
+    evening = seating.round.session.evening
+    Evening.objects.filter(pk=evening.pk).update(language="de")
+    html = organiser_client.get(reverse("organiser:results_html", args=[evening.pk])).content.decode()
+    assert "Chancen und Smækken A" in html and "Meiste Stiche" in html and "Wagen" not in html
+
+
 def test_the_danish_score_sheet_legend_speaks_of_chancing_and_smacking(organiser_client):
     from tests.documents.test_documents import get_pdf, squeeze
 
