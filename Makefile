@@ -6,7 +6,7 @@ PORT   ?= 8000
 HOST   ?= 127.0.0.1
 export DEBUG ?= true
 
-.PHONY: run serve organiser test test-quick lint bench messages translations migrate demo clean help wheels-check
+.PHONY: run serve organiser test test-quick screenshots lint bench messages translations migrate demo clean help wheels-check
 
 help:
 	@echo "make run   - set everything up, load the demo evening, serve on http://$(HOST):$(PORT)"
@@ -88,6 +88,13 @@ test: $(VENV)/.installed-dev translations chromium node_modules/.installed
 # PYTEST_ARGS adds to it, e.g. PYTEST_ARGS=--lf (what failed last time) or a file.
 test-quick: $(VENV)/.installed-dev translations
 	$(call timed,The quick tests,$(PYTEST) -m "not browser" $(PYTEST_ARGS))
+
+# The browser tests with a screenshot of every page they check, for a person to look at before a
+# screen is called done: test-results/layout/ (every page of every role, size and language),
+# projector/, clock/, desk/, tablet/, rulesets/, sixhanded/. `make test` keeps only the screenshots of
+# a page with a layout finding.
+screenshots: $(VENV)/.installed-dev translations chromium node_modules/.installed
+	$(call timed,The browser tests with screenshots,SCREENSHOTS=1 $(PYTEST) -m browser $(PYTEST_ARGS))
 
 # The hooks of .pre-commit-config.yaml over every file git knows (a new file counts once added):
 # lint (ruff check), formatting (ruff format --check, djhtml --check on templates/: run

@@ -19,6 +19,7 @@ from django.test import Client
 from django.urls import reverse
 from playwright.sync_api import Browser, Page
 
+from tests.browser.helpers import settle
 from tests.browser.test_layout import NOT_FOUND, ORGANISER, PAGES, ROLES
 from tests.layout_evening import build_layout_evening
 
@@ -90,7 +91,7 @@ def test_every_page_has_no_serious_accessibility_violation(
                 response = page.goto(live_server.url + url(ev))
                 expected = 404 if label in NOT_FOUND else 200
                 assert response is not None and response.status == expected, (label, response and response.status)
-                page.wait_for_load_state("networkidle")
+                settle(page)
                 problems += [f"{label} ({language}): {found}" for found in axe_violations(page)]
                 visited += 1
         # The friendly "no permission" page (403): a Helfer opens the logins.

@@ -2,13 +2,12 @@
 time, also on a device whose own clock is wrong, turns to the warning colour in the last minutes
 and says "Runde beendet" at zero; the organiser starts and pauses it from the live overview with
 big buttons; nothing breaks the Content-Security-Policy. Screenshots go to
-``test-results/clock/``."""
+``test-results/clock/`` (``make screenshots``)."""
 
 from __future__ import annotations
 
 import re
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -17,10 +16,9 @@ from playwright.sync_api import expect
 
 from scoring import services
 from scoring.models import Evening, Round, Table
+from tests.browser.helpers import screenshot
 
 pytestmark = pytest.mark.browser
-
-SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "clock"
 
 
 def _page(browser, width: int, height: int, skew_ms: int = 0):
@@ -50,7 +48,6 @@ def test_the_clock_counts_down_warns_and_says_round_over_even_on_a_wrong_device_
 ):
     round_1 = _drawn(roster_evening)
     services.start_round_clock(evening_id=roster_evening.pk, round_id=round_1.pk)
-    SHOTS.mkdir(parents=True, exist_ok=True)
     # A phone whose clock is ten minutes fast, and one that is ten minutes slow: both show the
     # server's six seconds, not "over" at once or sixteen minutes.
     for skew in (10 * 60_000, -10 * 60_000):
@@ -66,12 +63,12 @@ def test_the_clock_counts_down_warns_and_says_round_over_even_on_a_wrong_device_
         assert 0 < left <= 6, (skew, left)
         expect(clock).to_have_class(re.compile(r"\bwarning\b"))  # the last minutes
         if skew > 0:
-            page.screenshot(path=str(SHOTS / "seat-finder-360x640-warning.png"))
+            screenshot(page, "clock", "seat-finder-360x640-warning")
         expect(clock).to_contain_text("Runde beendet", timeout=12_000)
         expect(clock).to_have_class(re.compile(r"\bended\b"))
         assert clock.locator("[data-clock-time]").inner_text() == "00:00"
         if skew > 0:
-            page.screenshot(path=str(SHOTS / "seat-finder-360x640-over.png"))
+            screenshot(page, "clock", "seat-finder-360x640-over")
         assert not problems, problems
         page.context.close()
 
@@ -87,7 +84,7 @@ def test_the_tablet_shows_the_same_clock_small(live_server, browser, transaction
     assert 28 * 60 < first <= 30 * 60
     page.wait_for_timeout(2_200)
     assert _seconds(clock.locator("[data-clock-time]").inner_text()) < first  # it ticks by itself
-    page.screenshot(path=str(SHOTS / "tablet-800x1280.png"))
+    screenshot(page, "clock", "tablet-800x1280")
     assert not problems, problems
     page.context.close()
 
@@ -109,7 +106,7 @@ def test_the_organiser_starts_and_pauses_the_clock_on_the_live_overview(
     start.click()
     panel = page.get_by_test_id("clock-panel")
     expect(panel.get_by_test_id("round-clock")).to_contain_text(re.compile(r"(30:00|29:5\d)"))
-    page.screenshot(path=str(SHOTS / "live-1280x900-running.png"), full_page=False)
+    screenshot(page, "clock", "live-1280x900-running")
     page.get_by_test_id("clock-pause").click()
     expect(panel.get_by_test_id("round-clock")).to_contain_text("Angehalten")
     expect(page.get_by_test_id("clock-resume")).to_be_visible()

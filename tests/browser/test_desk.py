@@ -1,9 +1,8 @@
 """The organiser's desk in real Chromium (issue 28): check-in in a minute, and screens that are clean
-at 360x640, 800x1280 and 1280x900. Screenshots for a person to look at: test-results/desk/."""
+at 360x640, 800x1280 and 1280x900. Screenshots for a person to look at: test-results/desk/
+(``make screenshots``)."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -12,11 +11,11 @@ from playwright.sync_api import Browser, Page
 
 from scoring import services
 from scoring.models import Participant, Player
+from tests.browser.helpers import screenshot
 from tests.conftest import ROSTER
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "desk"
 SIZES = {"phone": (360, 640), "tablet": (800, 1280), "laptop": (1280, 900)}
 TIMEOUT_MS = 15_000
 
@@ -39,9 +38,8 @@ def open_page(browser: Browser, live_server, user=None, size=(1280, 900), langua
 
 
 def shoot(page: Page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
     size = page.viewport_size
-    page.screenshot(path=str(SHOTS / f"{name}-{size['width']}x{size['height']}.png"), full_page=True)
+    screenshot(page, "desk", f"{name}-{size['width']}x{size['height']}", full_page=True)
 
 
 def in_first_screen(page: Page, selector: str) -> bool:
@@ -125,7 +123,7 @@ def test_tablet_common_deal_without_scrolling(live_server, browser, transactiona
         assert sizes and min(sizes) >= 16, sizes
         page.locator('[data-testid="winner-A"]').click()
         page.wait_for_timeout(300)
-        page.screenshot(path=str(SHOTS / f"tablet-after-team-a-{width}x{height}.png"))
+        screenshot(page, "desk", f"tablet-after-team-a-{width}x{height}")
         save = page.locator('[data-testid="save"]').bounding_box()
         assert save is not None and save["y"] >= 0 and save["y"] + save["height"] <= height, save
     finally:

@@ -12,8 +12,9 @@ A page fails when (tests/layout_check.js):
 
 Every page is checked in every language of ``settings.LANGUAGES`` (issue 29; the evening, the
 organiser's pages and the browser in that language). Screenshots are kept for a person to look
-at: every German page (``test-results/layout/<page>-<size>.png``) and, in the other languages,
-every page with a finding (``<page>-<language>-<size>.png``).
+at: every page with a finding, and with ``make screenshots`` every page
+(``test-results/layout/<page>-<size>.png`` in German, ``<page>-<language>-<size>.png`` in the
+others).
 
 The list of pages is checked against the URLconf: a new URL fails
 :func:`test_every_url_is_checked_or_says_why_not` until it is added to ``PAGES`` (a page) or to
@@ -33,10 +34,10 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from playwright.sync_api import Browser
 
 from scoring.models import Round, Seating
+from tests.browser.helpers import screenshot, settle
 from tests.layout_evening import LayoutEvening, build_layout_evening
 
 CHECK = (Path(__file__).parents[1] / "layout_check.js").read_text()
-SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "layout"
 SIZES = {"phone": (360, 640), "tablet": (800, 1280), "laptop": (1280, 900)}
 #: Every language of the site: the check runs in each (the German screenshots keep their names).
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
@@ -304,7 +305,6 @@ def test_every_page_fits_at_every_size(live_server, browser: Browser, transactio
     the evening's language for the room, the organiser's own pages switched to it too."""
     width, height = SIZES[size]
     ev = build_layout_evening(language)
-    SHOTS.mkdir(parents=True, exist_ok=True)
     client = Client()
     client.force_login(organiser)
     session_cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
@@ -328,16 +328,10 @@ def test_every_page_fits_at_every_size(live_server, browser: Browser, transactio
                 response = page.goto(live_server.url + url(ev))
                 expected = 404 if label in NOT_FOUND else 200
                 assert response is not None and response.status == expected, (label, response and response.status)
-                page.wait_for_load_state("networkidle")
+                settle(page)
                 found = page.evaluate(CHECK, {"minTarget": min_target, "minGap": MIN_GAP_PX})
-                shot = (
-                    f"{label}-{width}x{height}.png" if language == "de" else f"{label}-{language}-{width}x{height}.png"
-                )
-                # Kept for a person to look at: every German page, and any page with a finding. (A
-                # full-page capture of a long page takes seconds: not for every page in four
-                # languages.) On a busy machine it can take longer than TIMEOUT_MS.
-                if language == "de" or found:
-                    page.screenshot(path=str(SHOTS / shot), full_page=True, timeout=4 * TIMEOUT_MS)
+                shot = f"{label}-{width}x{height}" if language == "de" else f"{label}-{language}-{width}x{height}"
+                screenshot(page, "layout", shot, full_page=True, always=bool(found))
                 problems += [f"{label} ({language}) at {width}x{height}: {problem}" for problem in found]
     finally:
         for page in contexts.values():

@@ -3,7 +3,7 @@
 cut at an edge, names are at least 3.5 % of the screen height, the page never scrolls, the QR
 code of "Where do I sit?" is on screen, and every player appears within the rotation (driven
 through the page's own script, window.bruusProjector, instead of waiting for its timer).
-Screenshots of every page of the rotation go to test-results/projector/."""
+Screenshots of every page of the rotation go to test-results/projector/ (``make screenshots``)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from scoring import selectors, services
 from scoring.hall.origin import Origin
 from scoring.models import Seating
 from scoring.web import screen_cache
+from tests.browser.helpers import screenshot
 from tests.conftest import make_evening
 from tests.services.test_seasons import small_season  # noqa: F401 (fixture)
 from tests.views.test_live import A_WINS
@@ -23,7 +24,6 @@ from tests.views.test_live import A_WINS
 pytestmark = pytest.mark.browser
 
 SIZES = [(1024, 768), (1280, 720), (1920, 1080), (1080, 1920)]
-SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "projector"
 SCRIPT = Path(__file__).resolve().parents[2] / "static" / "js" / "projector.js"
 TIMEOUT_MS = 15_000
 
@@ -77,7 +77,7 @@ def _walk(page: Page, shot: str) -> dict[str, list[dict]]:
     for index in range(state["slides"]):
         measured = page.evaluate(MEASURE)
         seen.setdefault(measured["section"], []).append(measured | {"state": page.evaluate("bruusProjector.state()")})
-        page.screenshot(path=str(SHOTS / f"{shot}-{index + 1}.png"))
+        screenshot(page, "projector", f"{shot}-{index + 1}")
         page.evaluate("bruusProjector.next()")
     assert page.evaluate("bruusProjector.state()")["slide"] == 0  # round and back to the start
     return seen
@@ -121,7 +121,6 @@ def test_every_player_is_on_every_beamer_within_the_rotation(
     live_server, browser, transactional_db, roster_evening, organiser, players
 ):
     """26: the real Schwesing roster; 60: the roster and 34 players with double surnames."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
     evening = roster_evening
     _with_long_names(evening, players - 26)
     assert evening.players.count() == players
@@ -204,7 +203,6 @@ def test_the_organiser_switches_the_projector_from_the_live_overview(
 
 
 def test_the_season_screen_fits_every_beamer(live_server, browser, small_season):
-    SHOTS.mkdir(parents=True, exist_ok=True)
     everybody = {line.player.name for line in selectors.season_ranking(small_season).lines}
     for width, height in SIZES:
         context = _context(browser, width, height)

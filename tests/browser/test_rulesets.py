@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from scoring import services
 from scoring.domain.rulesets import BRAEUS, TREIA
 from scoring.models import Deal, DrawnDeal, Seating, Table
+from tests.browser.helpers import screenshot
 from tests.browser.test_table import (
     MIN_TOUCH_TARGET_PX,
     PHONE,
@@ -37,7 +38,7 @@ def check_layout(page, size: dict, buttons: int) -> None:
         assert box is not None and box["height"] >= MIN_TOUCH_TARGET_PX, (i, box, size)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= size["width"], f"horizontal scroll: {width}px on a {size['width']}px screen"
-    page.screenshot(path=f"/tmp/rulesets-{size['width']}x{size['height']}-{buttons}.png", full_page=True)
+    screenshot(page, "rulesets", f"{size['width']}x{size['height']}-{buttons}", full_page=True)
 
 
 def table_of(rule_set: str) -> tuple[Table, Seating]:

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from scoring import services
 from scoring.domain.rulesets import BRAEUS6
 from scoring.models import Deal, DrawnDeal, Player, Seating, Table
+from tests.browser.helpers import screenshot
 from tests.browser.test_rulesets import check_layout, two_taps
 from tests.browser.test_table import (
     PHONE,
@@ -73,7 +74,7 @@ def test_sixhanded_tablet_round(live_server, new_context, transactional_db, size
         expect(head).to_contain_text(name)
     expect(page.locator('input[name="bonus_a"]')).to_have_count(0)
     check_layout(page, size, 3 + 1)  # A/B/draw, Jan
-    page.screenshot(path=f"/tmp/sixhanded-{size['width']}x{size['height']}-deal.png", full_page=True)
+    screenshot(page, "sixhanded", f"{size['width']}x{size['height']}-deal", full_page=True)
 
     two_taps(page, "draw")
     expect(page.locator(".messages")).to_contain_text("Spiel 1 ist unentschieden")
@@ -85,7 +86,7 @@ def test_sixhanded_tablet_round(live_server, new_context, transactional_db, size
     finish = page.get_by_test_id("finish-a")
     for name in team_a:
         expect(finish).to_contain_text(name)
-    page.screenshot(path=f"/tmp/sixhanded-{size['width']}x{size['height']}-finish.png", full_page=True)
+    screenshot(page, "sixhanded", f"{size['width']}x{size['height']}-finish", full_page=True)
     finish.tap()
     confirm = page.get_by_test_id("confirm")
     for name in team_b:
@@ -96,7 +97,7 @@ def test_sixhanded_tablet_round(live_server, new_context, transactional_db, size
     expect(following).to_have_count(6)
     for name in team_a + team_b:
         expect(page.locator(".next-seats")).to_contain_text(name)
-    page.screenshot(path=f"/tmp/sixhanded-{size['width']}x{size['height']}-next.png", full_page=True)
+    screenshot(page, "sixhanded", f"{size['width']}x{size['height']}-next", full_page=True)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= size["width"], f"horizontal scroll: {width}px on a {size['width']}px screen"
     seating.refresh_from_db()

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, Response, expect
@@ -25,12 +24,12 @@ from scoring import services
 from scoring.domain.rules import DealResult
 from scoring.hall.origin import Origin
 from scoring.models import Deal, Round, Seating, Table
+from tests.browser.helpers import screenshot
 
 pytestmark = pytest.mark.browser
 
 TABLET = {"width": 800, "height": 1280}
 MIN_TOUCH_TARGET_PX = 48
-SCREENSHOT = Path("/tmp/browser-round.png")
 TIMEOUT_MS = 10_000  # fail fast instead of Playwright's 30 s default
 
 
@@ -210,7 +209,7 @@ def test_scorer_enters_corrects_and_finishes_a_round_on_a_tablet(live_server, ta
     assert re.findall(r"\d+", heading.inner_text()) == ["1", "2"]  # session 1, round 2
     expect_totals(page, 0, 0)
     expect_form_for_deal(page, 1)
-    page.screenshot(path=str(SCREENSHOT), full_page=True)
+    screenshot(page, "tablet", "round", full_page=True)
 
 
 def test_impossible_bonus_is_refused(live_server, tablet, table_one):
