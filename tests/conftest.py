@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
@@ -55,13 +56,64 @@ def pytest_unconfigure(config):
         shutil.rmtree(settings.TEST_DATA_DIR, ignore_errors=True)
 
 
+# --- The order and the coverage of the longest tests ---------------------------------------------
+#
+# Sweeps — the same code over hundreds of generated inputs (the ranking for every field size from 4
+# to 300, every document for hypothesis-drawn fields, the fuzz of every URL, the draw for every
+# field size and 100 seeds of teams of three, the draw's and the fairness bound's property tests) —
+# are marked ``no_cover`` (pytest-cov): they run without coverage measuring them, which on Python
+# 3.11 slows pure-Python code two- to threefold. Every line they run is run by another test as well
+# (checked with ``--cov-context=test`` when they were marked: the covered lines are the same), so
+# the coverage figure does not change.
+
+
+@pytest.hookimpl(hookwrapper=True, trylast=True)
+def pytest_runtest_call(item):
+    """A ``no_cover`` test runs with no tracer at all. pytest-cov's own pause is not enough in a
+    pytest-xdist worker: it stops the worker's coverage, and coverage then resumes the one
+    pytest-cov also started there at load time (both seen with ``sys.gettrace()`` inside such a
+    test), so the sweep ran as slowly as before. This hook runs inside pytest-cov's (trylast)."""
+    if item.get_closest_marker("no_cover") is None:
+        yield
+        return
+    tracer = sys.gettrace()
+    sys.settrace(None)
+    try:
+        yield
+    finally:
+        sys.settrace(tracer)
+
+
+#: The test files with the longest tests (10 s to a minute each on this 2-core machine), longest
+#: first. They run first: pytest-xdist (``--dist worksteal``) hands each process a share of the
+#: tests in this order and an idle process takes work from the end of another's share, so a long
+#: test left for the end would keep one process busy while the others wait.
+LONGEST_FIRST = (
+    "tests/browser/test_accessibility.py",
+    "tests/views/test_fuzz_every_url.py",
+    "tests/browser/test_csp.py",
+    "tests/documents/test_documents_fit.py",
+    "tests/evenings/test_sixhanded.py",
+    "tests/browser/test_clock.py",
+    "tests/evenings/test_schwesing.py",
+    "tests/browser/test_table.py",
+    "tests/documents/test_documents.py",
+    "tests/views/test_bad_input_pages.py",
+    "tests/browser/test_layout.py",
+    "tests/evenings/test_rulesets.py",
+)
+
+
 def pytest_collection_modifyitems(config, items):
     """Mark every test that uses the database ``database`` (pytest.ini): ``make test`` runs those
     on PostgreSQL too, the others (pure domain, documents from plain data, settings, processes with
-    their own SQLite file) once."""
+    their own SQLite file) once. Then put the files of :data:`LONGEST_FIRST` first (in its order;
+    every other file after them, as collected)."""
     for item in items:
         if item.get_closest_marker("django_db") or DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.database)
+    rank = {path: index for index, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(LONGEST_FIRST)))
 
 
 @pytest.fixture(scope="session", autouse=True)

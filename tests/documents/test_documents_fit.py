@@ -142,6 +142,20 @@ def test_every_document_fits_with_long_names_and_the_footer_is_complete(count, t
             assert f"Seite {page} von {len(sizes)}" in footer, (name, page, footer)
 
 
+def test_a_table_list_of_eight_rounds_fits_its_page():
+    """Eight rounds in a session (the most there are): the round columns share half of the page's
+    width, names and partners the rest; every line lies within the page, none overlaps."""
+    rnd = random.Random(8)
+    players = dd.people(26, rnd, long=True)
+    plan = dd.session_plan(players, rnd, rounds=8)
+    with translation.override("de"):
+        data = build_table_list(dd.evening(), plan, printed_at=PRINTED_AT)
+    assert problems(data, BODY) == []
+    sizes, lines = text_lines(data)
+    a_to_z = [t.text for t in lines if t.page == len(sizes)]  # the A-Z list's last page
+    assert "Spieler von A bis Z · Durchgang 1" in a_to_z and "8" in "".join(a_to_z)
+
+
 def test_footer_shortens_the_title_never_the_print_time():
     decor = base.PageDecor(title="Rangliste (vorläufig) – " + dd.LONG_EVENING + " – 2026-11-21", printed=PRINTED)
     text = base.footer_text(decor, 300)
@@ -223,6 +237,7 @@ def test_ranking_with_names_like_spielerin_0001_ketelsen_builds():
 # hypothesis (derandomized, so every run tries the same cases), always including 24, 51 and 300.
 
 
+@pytest.mark.no_cover  # a sweep: its lines are measured by other tests (tests/conftest.py)
 def test_ranking_builds_for_every_number_of_players_from_4_to_300():
     failures = []
     for count in range(4, 301):
@@ -237,6 +252,7 @@ def test_ranking_builds_for_every_number_of_players_from_4_to_300():
     assert failures == []
 
 
+@pytest.mark.no_cover  # a sweep: its lines are measured by other tests (tests/conftest.py)
 @hypothesis.settings(
     max_examples=6, deadline=None, derandomize=True, suppress_health_check=[hypothesis.HealthCheck.too_slow]
 )

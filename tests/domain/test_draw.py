@@ -193,6 +193,7 @@ def test_draw_does_not_depend_on_string_hashing(module, function):
 # --- the rules, for many player counts ---------------------------------------------------------
 
 
+@pytest.mark.no_cover  # a sweep: its lines are measured by other tests (tests/conftest.py)
 @pytest.mark.parametrize("n", [*range(4, 41), 60, 101, 200])
 def test_evening_of_three_sessions_keeps_all_rules(n):
     for seed in range(2):
@@ -305,6 +306,7 @@ def test_history_of_absent_players_is_ignored():
 # --- property test -------------------------------------------------------------------------------
 
 
+@pytest.mark.no_cover  # a sweep: its lines are measured by other tests (tests/conftest.py)
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     n=st.integers(min_value=4, max_value=120),
@@ -362,6 +364,7 @@ def couples(players, count, seed=0):
     return [tuple(shuffled[2 * k : 2 * k + 2]) for k in range(min(count, len(shuffled) // 2))]
 
 
+@pytest.mark.no_cover  # a sweep: its lines are measured by other tests (tests/conftest.py)
 @pytest.mark.parametrize("n", [*range(4, 31), 47, 60, 101, 200])
 def test_couples_are_never_partners(n):
     players = list(range(1, n + 1))
@@ -370,6 +373,7 @@ def test_couples_are_never_partners(n):
         check_evening(players, seed=seed, forbidden=pairs, strict_sitouts=n >= 14)
 
 
+@pytest.mark.no_cover  # a sweep: its lines are measured by other tests (tests/conftest.py)
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     n=st.integers(min_value=4, max_value=120),

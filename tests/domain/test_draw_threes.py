@@ -105,6 +105,7 @@ def check_evening(players, sessions=3, rounds=4, seed=0, no_repeats=True, **wish
     return played, final
 
 
+@pytest.mark.no_cover  # a sweep: its lines are measured by other tests (tests/conftest.py)
 @pytest.mark.parametrize("n", [26, 31])
 @pytest.mark.parametrize("seed", range(50))
 def test_full_evening_of_26_and_31_players_never_repeats_a_teammate(n, seed):

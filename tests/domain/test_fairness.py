@@ -67,6 +67,7 @@ def test_bound_is_exact_for_one_session_of_eight_players():
     assert all(lower_bound(s) == 8 for s in _all_schedules(teams, 4))
 
 
+@pytest.mark.no_cover  # a sweep: its lines are measured by other tests (tests/conftest.py)
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     n=st.integers(min_value=4, max_value=40),
@@ -81,6 +82,7 @@ def test_property_bounds_never_exceed_the_draw(n, sessions, rounds, seed):
     assert opponent_repeat_lower_bound(n, sessions, rounds) <= drawn_bound <= actual
 
 
+@pytest.mark.no_cover  # a sweep: its lines are measured by other tests (tests/conftest.py)
 @pytest.mark.parametrize(
     ("n", "gap"),
     # Measured repeats per player above the bound for the drawn partnerships (seeds 0 to 2):

@@ -264,6 +264,7 @@ def assert_no_invisible_names() -> None:
         assert hidden_character(first + second) is None, (first, second)
 
 
+@pytest.mark.no_cover  # a sweep: its lines are measured by other tests (tests/conftest.py)
 @pytest.mark.django_db
 def test_fuzz_every_url_field_and_role(world):
     """For every URL its own bounded hypothesis run (so that no page is left out), all in one

@@ -306,6 +306,18 @@ def test_german_by_default_english_switchable(client):
 
 
 @pytest.mark.django_db
+def test_a_player_added_at_the_register_is_added_once(organiser_client):
+    """The register's form adds a new player and says so; the same name and club again (in other
+    letter case) adds nobody and says the player is already there."""
+    url = reverse("organiser:player_list")
+    response = organiser_client.post(url, {"name": "Gönke Hanssen", "club": "Schwesing"}, follow=True)
+    assert "Gönke Hanssen hinzugefügt." in response.content.decode()
+    response = organiser_client.post(url, {"name": "gönke hanssen", "club": "SCHWESING"}, follow=True)
+    assert "ist schon im Spielerverzeichnis." in response.content.decode()
+    assert list(Player.objects.values_list("name", "club")) == [("Gönke Hanssen", "Schwesing")]
+
+
+@pytest.mark.django_db
 def test_player_register_search_and_correction(organiser_client):
     gonke, _ = services.add_player(name="Gönke Hanssen", club="Schwesing")
     services.add_player(name="Hauke Petersen", club="Treia")
