@@ -55,14 +55,23 @@ def plan_or_redirect(
     return plan
 
 
-@helper_required
-def ranking_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    """The ranking, provisional ("vorläufig") while any deal is missing."""
-    evening = _evening(pk)
+def ranking_or_redirect(request: HttpRequest, evening: Evening) -> list[selectors.RankingRow] | HttpResponse:
+    """The evening's ranking rows for a printed document (ranking, certificates, prize list), or
+    back to the ranking page with a message when there is none (no player checked in)."""
     rows = selectors.evening_ranking(evening)
     if not rows:
         messages.error(request, _("There is no ranking to print yet: no player is checked in."))
         return redirect("organiser:ranking", pk=evening.pk)
+    return rows
+
+
+@helper_required
+def ranking_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    """The ranking, provisional ("vorläufig") while any deal is missing."""
+    evening = _evening(pk)
+    rows = ranking_or_redirect(request, evening)
+    if isinstance(rows, HttpResponse):
+        return rows
     complete = selectors.evening_is_confirmed(evening)
     criteria = selectors.tiebreak_columns(evening, rows)
     data = build_ranking(

@@ -25,7 +25,7 @@ from scoring.documents.certificates import (
 from scoring.documents.session_print import build_session_print, session_print_name
 from scoring.views.access import helper_required
 from scoring.views.common import evening_or_404
-from scoring.views.documents import pdf_response, plan_or_redirect
+from scoring.views.documents import pdf_response, plan_or_redirect, ranking_or_redirect
 from scoring.web import links
 from scoring.web.parsing import ascii_int
 
@@ -58,9 +58,6 @@ def session_print_pdf(request: HttpRequest, pk: int, number: int) -> HttpRespons
 def _places_or_redirect(request: HttpRequest, evening, rows) -> int | HttpResponse:
     """The number of places asked for (``?plaetze=``), checked against the field."""
     back = redirect("organiser:ranking", pk=evening.pk)
-    if not rows:
-        messages.error(request, _("There is no ranking to print yet: no player is checked in."))
-        return back
     raw = request.GET.get(PLACES, "").strip()
     places = ascii_int(raw) if raw else DEFAULT_PLACES
     if places is None or not 1 <= places <= len(rows):
@@ -74,10 +71,13 @@ def _places_or_redirect(request: HttpRequest, evening, rows) -> int | HttpRespon
 
 
 def _ranked(request: HttpRequest, pk: int):
+    """The evening, its ranking rows and the places asked for; the places are a redirect back to
+    the ranking page when there is no ranking or the number is wrong."""
     evening = evening_or_404(pk)
-    rows = selectors.evening_ranking(evening)
-    places = _places_or_redirect(request, evening, rows)
-    return evening, rows, places
+    rows = ranking_or_redirect(request, evening)
+    if isinstance(rows, HttpResponse):
+        return evening, [], rows
+    return evening, rows, _places_or_redirect(request, evening, rows)
 
 
 @helper_required

@@ -103,17 +103,12 @@ def projector(request: HttpRequest, screen: screen_cache.Screen) -> HttpResponse
             screen.shows(result)
             return render(request, "public/_projector.html", _context(request, evening, result))
 
-        def fragment() -> screen_cache.Computed:
-            result = data()
-            html = render_to_string("public/_projector.html", _context(request, evening, result), request)
-            return screen_cache.Computed(result.version, result.at, html)
-
-        page = screen.shows(
-            screen_cache.computed(
-                "projector_html", evening.pk, version, fragment, variant=screen.variant or "", floor=floor
-            )
+        return screen.fragment(
+            "projector_html",
+            version,
+            data,
+            lambda result: render_to_string("public/_projector.html", _context(request, evening, result), request),
         )
-        return HttpResponse(page.value)
     page = screen.shows(data())
     return render(request, "public/projector.html", _context(request, evening, page))
 

@@ -85,18 +85,14 @@ def ranking_screen(request: HttpRequest, screen: screen_cache.Screen) -> HttpRes
         )
 
     if _partial(request):  # the polls: the fragment itself is cached, rendered once per result
-
-        def fragment() -> screen_cache.Computed:
-            result = data()
-            html = render_to_string("public/_ranking_screen.html", _screen_context(request, evening, result), request)
-            return screen_cache.Computed(result.version, result.at, html)
-
-        page = screen.shows(
-            screen_cache.computed(
-                "ranking_screen_html", evening.pk, evening.version, fragment, variant=screen.variant or "", floor=floor
-            )
+        return screen.fragment(
+            "ranking_screen_html",
+            evening.version,
+            data,
+            lambda result: render_to_string(
+                "public/_ranking_screen.html", _screen_context(request, evening, result), request
+            ),
         )
-        return HttpResponse(page.value)
     page = screen.shows(data())
     return render(request, "public/ranking_screen.html", _screen_context(request, evening, page))
 

@@ -217,6 +217,22 @@ class Screen:
         self.version, self.at = result.version, result.at
         return result
 
+    def fragment(
+        self, key: str, version: int, data: Callable[[], Computed], html: Callable[[Computed], str]
+    ) -> HttpResponse:
+        """The htmx fragment of a public screen, rendered once per cached result for all the screens
+        that poll it: ``data`` gives the (cached) result, ``html`` renders it; cached under ``key``
+        for ``version`` and this screen's variant within the floor, like :func:`computed`."""
+
+        def rendered() -> Computed:
+            result = data()
+            return Computed(result.version, result.at, html(result))
+
+        page = self.shows(
+            computed(key, self.evening.pk, version, rendered, variant=self.variant or "", floor=self.floor)
+        )
+        return HttpResponse(page.value)
+
 
 def screen_floor(request: HttpRequest) -> float:
     """The public screens' floor, :data:`FLOOR_SECONDS`, read when a request comes (``floor`` of
