@@ -216,8 +216,16 @@ def _players_table(plan: SessionPlan, heading: str, first_room: float, room: flo
         + [base.text_width(word, SITS_OUT, bold=True) for head in heads for word in head.split()]
     )
     round_w = max(widest_word + 16, base.text_width("00", size, bold=True) + 16, 14 * mm)
-    if len(rounds) * round_w > width * 0.5:
-        round_w = width * 0.5 / max(len(rounds), 1)
+    pad = 6  # pt, each side of a round column (reportlab's default)
+    if len(rounds) * round_w > width * 0.5:  # six to eight rounds: half the width, less padding
+        round_w, pad = width * 0.5 / max(len(rounds), 1), 2
+    # "Runde 8" and "setzt aus" a little smaller where a word would not fit its column: never
+    # broken inside a word ("Ru/nd/e 8", "set/zt").
+    inner = round_w - 2 * pad  # pt, the room for text in a round column
+    head_size = min(
+        [SITS_OUT, *(SITS_OUT * inner / base.text_width(w, SITS_OUT, bold=True) for h in heads for w in h.split())]
+    )
+    sits_size = min([SITS_OUT, *(SITS_OUT * inner / base.text_width(w, SITS_OUT) for w in sits_out.split())])
     name_w = (width - len(rounds) * round_w) * 0.52
     partner_w = width - len(rounds) * round_w - name_w
     data = [
@@ -225,7 +233,7 @@ def _players_table(plan: SessionPlan, heading: str, first_room: float, room: flo
         [
             gettext("Name"),
             gettext("Partner"),
-            *[base.para(head, SITS_OUT, bold=True, align="center") for head in heads],
+            *[base.para(head, head_size, bold=True, align="center") for head in heads],
         ],
     ]
     for player in players:
@@ -237,7 +245,7 @@ def _players_table(plan: SessionPlan, heading: str, first_room: float, room: flo
             if seat is None:  # left the session (replaced) or joined it later as a replacement
                 cells.append("–")
             elif seat.sits_out:
-                cells.append(_cell(sits_out, SITS_OUT, round_w, padding=10, align="center"))
+                cells.append(_cell(sits_out, sits_size, round_w, padding=2 * pad, align="center"))
             else:
                 cells.append(str(seat.table))
         data.append(
@@ -262,12 +270,16 @@ def _players_table(plan: SessionPlan, heading: str, first_room: float, room: flo
         ("LINEBELOW", (0, 1), (-1, 1), 1.2, colors.black),
         ("LINEBELOW", (0, 2), (-1, -1), 0.4, base.RULE),
         ("ROWBACKGROUNDS", (0, 2), (-1, -1), [colors.white, base.LIGHT]),
+        ("LEFTPADDING", (2, 1), (-1, -1), pad),
+        ("RIGHTPADDING", (2, 1), (-1, -1), pad),
     ]
-    small = {  # "setzt aus" and "–" in the round columns
-        row: [("FONT", column, column, base.FONT, SITS_OUT)]
+    small = {  # "setzt aus" and "–" in the round columns (every such cell of a row)
+        row: [
+            ("FONT", column, column, base.FONT, sits_size)
+            for column, value in enumerate(line[2:], start=2)
+            if not (isinstance(value, str) and value.isdigit())
+        ]
         for row, line in enumerate(data[2:], start=2)
-        for column, value in enumerate(line[2:], start=2)
-        if not (isinstance(value, str) and value.isdigit())
     }
     return base.page_by_page(
         data,
