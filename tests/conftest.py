@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import threading
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
@@ -193,6 +194,24 @@ def roster_evening(db):
     parsed = parse_player_file(ROSTER.read_bytes(), ROSTER.name)
     services.import_players(parsed.players, check_in_to=evening)
     return evening
+
+
+@pytest.fixture(autouse=True)
+def _live_server_requests_untraced(request):
+    """While a test runs with the live server (the browser tests), its request threads start
+    without coverage's tracer. Python 3.11 installs a thread's tracer with a lock shared by all
+    threads: Chromium's parallel requests, each in a new thread, now and then raced for it and one
+    thread died with "RuntimeError: Cannot install a trace function while another trace function
+    is being installed" (CPython issue 98257), its page never answered (seen twice in 1,500 tests).
+    Every line the live server runs for them is run by another test too (checked with
+    ``--cov-context=test``), so the coverage figure stays; the pages are also served faster."""
+    if "live_server" not in request.fixturenames:
+        yield
+        return
+    hook = threading.gettrace()
+    threading.settrace(None)
+    yield
+    threading.settrace(hook)
 
 
 @pytest.fixture(autouse=True)
