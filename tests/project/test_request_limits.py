@@ -157,7 +157,6 @@ def _length(answer: bytes) -> int:
     return int(found.group(1)) if found else 0
 
 
-@pytest.mark.django_db  # not used: the server has the SQLite file of the fixture
 @pytest.mark.parametrize("server", ["gunicorn", "waitress"])
 def test_the_servers_refuse_a_big_body_before_it_arrives(database, server):  # noqa: F811
     env, _ = database

@@ -132,7 +132,6 @@ with mock.patch('scoring.views.public.render', side_effect=OperationalError('dat
 """
 
 
-@pytest.mark.django_db  # not used: the process has the SQLite file of the fixture
 def test_a_server_error_prints_its_traceback_and_nothing_else_does(database):
     env, _ = database
     result = subprocess.run(
@@ -148,7 +147,6 @@ def test_a_server_error_prints_its_traceback_and_nothing_else_does(database):
     assert "database or disk is full" in logged
 
 
-@pytest.mark.django_db  # not used: the server has the SQLite file of the fixture
 def test_serve_waits_for_its_port_instead_of_giving_up(database):
     """The tester's evening: the port still held (by gunicorn's orphaned workers) when `make serve`
     starts again. serve says once that it waits, and starts as soon as the port is free."""
