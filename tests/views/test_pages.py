@@ -306,6 +306,13 @@ def test_german_by_default_english_switchable(client):
 
 
 @pytest.mark.django_db
+def test_an_evening_reads_as_its_name():
+    """Where Django shows an evening as text (the admin's lists), it reads as its name."""
+    evening = make_evening(4, name="Schwesinger Bruus-Abend")
+    assert str(evening) == "Schwesinger Bruus-Abend"
+
+
+@pytest.mark.django_db
 def test_a_player_added_at_the_register_is_added_once(organiser_client):
     """The register's form adds a new player and says so; the same name and club again (in other
     letter case) adds nobody and says the player is already there."""
