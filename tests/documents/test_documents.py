@@ -263,10 +263,17 @@ def test_document_queries_do_not_grow_with_players(organiser_client):
             ("score_sheets_pdf", [evening.pk, 1], "?leer=1"),
             ("table_list_pdf", [evening.pk, 1], ""),
             ("route_cards_pdf", [evening.pk, 1], ""),
+            ("table_cards_pdf", [evening.pk], ""),
+            ("session_print_pdf", [evening.pk, 1], ""),
+            ("certificates_pdf", [evening.pk], "?plaetze=3"),
+            ("prize_list_pdf", [evening.pk], "?plaetze=10"),
         ):
             with CaptureQueriesContext(connection) as queries:
                 get_pdf(organiser_client, name, *args, query=query)
             counts[players].append(len(queries))
+        with CaptureQueriesContext(connection) as queries:  # the results file for the website (HTML)
+            assert organiser_client.get(reverse("organiser:results_html", args=[evening.pk])).status_code == 200
+        counts[players].append(len(queries))
     assert counts[12] == counts[120], counts
 
 
