@@ -23,6 +23,7 @@ from scoring.documents.certificates import (
     prize_list_name,
 )
 from scoring.documents.session_print import build_session_print, session_print_name
+from scoring.models import Evening
 from scoring.views.access import helper_required
 from scoring.views.common import evening_or_404
 from scoring.views.documents import pdf_response, plan_or_redirect, ranking_or_redirect
@@ -70,23 +71,27 @@ def _places_or_redirect(request: HttpRequest, evening, rows) -> int | HttpRespon
     return places
 
 
-def _ranked(request: HttpRequest, pk: int):
-    """The evening, its ranking rows and the places asked for; the places are a redirect back to
-    the ranking page when there is no ranking or the number is wrong."""
+def _ranked(request: HttpRequest, pk: int) -> tuple[Evening, list[selectors.RankingRow], int, bool] | HttpResponse:
+    """What the certificates and the prize list print: the evening, its ranking rows, the places
+    asked for and whether the ranking is final; or back to the ranking page with a message when
+    there is no ranking or the number of places is wrong."""
     evening = evening_or_404(pk)
     rows = ranking_or_redirect(request, evening)
     if isinstance(rows, HttpResponse):
-        return evening, [], rows
-    return evening, rows, _places_or_redirect(request, evening, rows)
+        return rows
+    places = _places_or_redirect(request, evening, rows)
+    if isinstance(places, HttpResponse):
+        return places
+    return evening, rows, places, selectors.evening_is_confirmed(evening)
 
 
 @helper_required
 def certificates_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     """A certificate for every player placed ``?plaetze=N`` or better (shared places: each)."""
-    evening, rows, places = _ranked(request, pk)
-    if isinstance(places, HttpResponse):
-        return places
-    complete = selectors.evening_is_confirmed(evening)
+    ranked = _ranked(request, pk)
+    if isinstance(ranked, HttpResponse):
+        return ranked
+    evening, rows, places, complete = ranked
     data = build_certificates(evening, certificate_rows(rows, places), places=places, complete=complete)
     return pdf_response(data, certificates_name(evening))
 
@@ -94,9 +99,9 @@ def certificates_pdf(request: HttpRequest, pk: int) -> HttpResponse:
 @helper_required
 def prize_list_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     """The players placed ``?plaetze=N`` or better, with an empty column for the prizes."""
-    evening, rows, places = _ranked(request, pk)
-    if isinstance(places, HttpResponse):
-        return places
-    complete = selectors.evening_is_confirmed(evening)
+    ranked = _ranked(request, pk)
+    if isinstance(ranked, HttpResponse):
+        return ranked
+    evening, rows, places, complete = ranked
     data = build_prize_list(evening, rows, places=places, complete=complete)
     return pdf_response(data, prize_list_name(evening))
