@@ -20,8 +20,10 @@ checkout_guard.install()
 # Playwright's sync API runs an event loop in the test thread; Django's ORM must still be usable.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
+#: The checkout.
+ROOT = Path(__file__).resolve().parent.parent
 #: The club roster the demo is built from (26 players of Schwesing), part of the repository.
-ROSTER = Path(__file__).resolve().parent.parent / "scoring" / "data" / "players-schwesing.csv"
+ROSTER = ROOT / "scoring" / "data" / "players-schwesing.csv"
 
 
 # --- The test settings (tests/settings.py) and what runs on which database -------------------------
@@ -113,6 +115,9 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("django_db") or DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.database)
+    stale = [path for path in LONGEST_FIRST if not (ROOT / path).is_file()]
+    if stale:  # a renamed or removed file would silently lose its place
+        raise pytest.UsageError(f"LONGEST_FIRST in tests/conftest.py names files that are gone: {stale}")
     rank = {path: index for index, path in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(LONGEST_FIRST)))
 
