@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 import threading
 from collections.abc import Iterator
 from datetime import date
@@ -13,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests import checkout_guard
+from tests.tracing import untraced
 
 # Nothing the tests read may lie outside the checkout (tests/checkout_guard.py).
 checkout_guard.install()
@@ -61,30 +61,33 @@ def pytest_unconfigure(config):
 
 # --- The order and the coverage of the longest tests ---------------------------------------------
 #
-# Sweeps — the same code over hundreds of generated inputs (the ranking for every field size from 4
-# to 300, every document for hypothesis-drawn fields, the fuzz of every URL, the draw for every
-# field size and 100 seeds of teams of three, the draw's and the fairness bound's property tests) —
-# are marked ``no_cover`` (pytest-cov): they run without coverage measuring them, which on Python
-# 3.11 slows pure-Python code two- to threefold. Every line they run is run by another test as well
-# (checked with ``--cov-context=test`` when they were marked: the covered lines are the same), so
-# the coverage figure does not change.
+# Coverage on Python 3.11 (a trace function, no ``sys.monitoring``) slows every line of Python a
+# test runs two- to threefold. Two kinds of test run their body without it (tests/tracing.py):
+#
+# - Sweeps, marked ``no_cover`` (pytest-cov's marker) — the same code over hundreds of generated
+#   inputs: the ranking for every field size from 4 to 300, every document for hypothesis-drawn
+#   fields, the fuzz of every URL, the draw for every field size and 100 seeds of teams of three,
+#   the draw's and the fairness bound's property tests.
+# - Browser tests (``browser``): what they check is what Chromium shows; the server threads that
+#   answer Chromium run untraced anyway (``_live_server_requests_untraced`` below), and in the
+#   test's own thread the time goes to Playwright's client.
+#
+# Every line they run is run by a measured test as well: checked with ``--cov-context=test`` (the
+# lines whose only contexts are such tests: none), so the coverage figure does not change. Their
+# fixtures (the evening they set up) stay measured.
 
 
 @pytest.hookimpl(hookwrapper=True, trylast=True)
 def pytest_runtest_call(item):
-    """A ``no_cover`` test runs with no tracer at all. pytest-cov's own pause is not enough in a
-    pytest-xdist worker: it stops the worker's coverage, and coverage then resumes the one
-    pytest-cov also started there at load time (both seen with ``sys.gettrace()`` inside such a
-    test), so the sweep ran as slowly as before. This hook runs inside pytest-cov's (trylast)."""
-    if item.get_closest_marker("no_cover") is None:
+    """A ``no_cover`` or ``browser`` test runs with no tracer at all. pytest-cov's own pause is not
+    enough in a pytest-xdist worker: it stops the worker's coverage, and coverage then resumes the
+    one pytest-cov also started there at load time (both seen with ``sys.gettrace()`` inside such
+    a test), so the sweep ran as slowly as before. This hook runs inside pytest-cov's (trylast)."""
+    if item.get_closest_marker("no_cover") is None and item.get_closest_marker("browser") is None:
         yield
         return
-    tracer = sys.gettrace()
-    sys.settrace(None)
-    try:
+    with untraced():
         yield
-    finally:
-        sys.settrace(tracer)
 
 
 #: The test files with the longest tests (10 s to a minute each on this 2-core machine), longest

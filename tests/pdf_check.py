@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pypdf import PdfReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from tests.tracing import untraced
+
 IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
 
@@ -92,7 +94,8 @@ def text_lines(data: bytes) -> tuple[list[tuple[float, float]], list[TextLine]]:
                     )
                 )
 
-        page.extract_text(visitor_text=visit, visitor_operand_before=before, visitor_operand_after=after)
+        with untraced():  # pypdf's reading, not ours to measure (tests/tracing.py)
+            page.extract_text(visitor_text=visit, visitor_operand_before=before, visitor_operand_after=after)
     return sizes, found
 
 

@@ -38,11 +38,7 @@ def load_demo(players_file: Path | None = None) -> tuple[Evening, bool]:
 
     Returns ``(evening, created)``.
     """
-    user_model = get_user_model()
-    if not user_model.objects.filter(username=DEMO_USER).exists():
-        user = user_model.objects.create_user(DEMO_USER, "", DEMO_PASSWORD)
-        ensure_groups()
-        user.groups.add(Group.objects.get(name=LEADER))
+    load_demo_login()
     evening = Evening.objects.filter(name=DEMO_EVENING).first()
     if evening is not None:
         if not Season.objects.filter(name=DEMO_SEASON).exists():
@@ -56,6 +52,17 @@ def load_demo(players_file: Path | None = None) -> tuple[Evening, bool]:
     play_round(session, 1, random.Random(DEMO_SEED))
     load_demo_season(evening)
     return evening, True
+
+
+def load_demo_login() -> None:
+    """The demo's organiser login (``DEMO_USER`` with ``DEMO_PASSWORD``, group Turnierleitung)
+    unless it exists: what a database made by ``make run`` has that a club's must not
+    (scoring.setup.startup refuses to serve it)."""
+    user_model = get_user_model()
+    if not user_model.objects.filter(username=DEMO_USER).exists():
+        user = user_model.objects.create_user(DEMO_USER, "", DEMO_PASSWORD)
+        ensure_groups()
+        user.groups.add(Group.objects.get(name=LEADER))
 
 
 def play_evening(evening: Evening, rng: random.Random) -> None:

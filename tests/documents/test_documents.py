@@ -29,6 +29,7 @@ from scoring.domain.rules import DealResult
 from scoring.hall.origin import Origin
 from scoring.models import Deal, Evening, Partnership, Round, Seating
 from tests.conftest import make_evening
+from tests.tracing import pdf_texts
 
 MARKUP_NAME = '<b>Jan</b> "Hinnerk" O\'Neill'
 MARKUP_CLUB = '<i>Treia</i> & "Umgebung"'
@@ -38,15 +39,21 @@ LONG_MARKUP_NAME = '<font size="40">Hinnerk</font> "de Lütte" O\'Neill-Süderst
 # --- Helpers ---------------------------------------------------------------------------------
 
 
-def get_pdf(client, name: str, *args, query: str = ""):
-    """GET a document; returns (response, reader, one text per page)."""
+def fetch_pdf(client, name: str, *args, query: str = ""):
+    """GET a document (the organiser's URL ``name``); returns (response, the PDF's bytes)."""
     response = client.get(reverse(f"organiser:{name}", args=args) + query)
     assert response.status_code == 200, response
     assert response["Content-Type"] == "application/pdf"
     data = b"".join(response.streaming_content)
     assert data.startswith(b"%PDF-")
+    return response, data
+
+
+def get_pdf(client, name: str, *args, query: str = ""):
+    """GET a document; returns (response, reader, one text per page, the PDF's bytes)."""
+    response, data = fetch_pdf(client, name, *args, query=query)
     reader = PdfReader(io.BytesIO(data))
-    return response, reader, [page.extract_text() for page in reader.pages], data
+    return response, reader, pdf_texts(reader), data
 
 
 def squeeze(text: str) -> str:
@@ -269,7 +276,7 @@ def test_document_queries_do_not_grow_with_players(organiser_client):
             ("prize_list_pdf", [evening.pk], "?plaetze=10"),
         ):
             with CaptureQueriesContext(connection) as queries:
-                get_pdf(organiser_client, name, *args, query=query)
+                fetch_pdf(organiser_client, name, *args, query=query)
             counts[players].append(len(queries))
         with CaptureQueriesContext(connection) as queries:  # the results file for the website (HTML)
             assert organiser_client.get(reverse("organiser:results_html", args=[evening.pk])).status_code == 200

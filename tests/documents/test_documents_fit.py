@@ -34,6 +34,7 @@ from scoring.documents.table_lists import build_table_list
 from scoring.selectors import RankingRow
 from tests import document_data as dd
 from tests.pdf_check import Box, problems, text_lines
+from tests.tracing import pdf_text, pdf_texts
 
 PRINTED_AT = datetime(2026, 11, 21, 22, 15, tzinfo=ZoneInfo("Europe/Berlin"))
 PRINTED = "Gedruckt am 21.11.2026 22:15"
@@ -189,7 +190,7 @@ def test_ranking_marks_provisional_sitout_credit_with_a_legend():
     )
     with translation.override("de"):
         data = build_ranking(dd.evening(), rows, complete=False, sessions_drawn=1, printed_at=PRINTED_AT)
-    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+    text = pdf_text(data)
     assert "14,3°" in text and "17,3°" in text  # half up, with the mark
     assert "° vorläufig: Freilos-Gutschrift" in text
 
@@ -295,7 +296,7 @@ def test_every_document_builds_for_any_field_size(count, seed, name_max, club_ma
     for data in built:
         reader = PdfReader(io.BytesIO(data))
         assert len(reader.pages) >= 1
-        assert "Seite 1 von" in reader.pages[0].extract_text()
+        assert "Seite 1 von" in reader.pages[0].extract_text()  # a sweep: untraced as a whole
 
 
 def test_a_name_broken_at_its_hyphen_keeps_the_hyphen_on_a_shrunk_card():
@@ -334,7 +335,7 @@ def _long_table(rnd: random.Random) -> tuple[list[list], list]:
 
 
 def _page_texts(data: bytes) -> list[str]:
-    return [page.extract_text() for page in PdfReader(io.BytesIO(data)).pages]
+    return pdf_texts(data)
 
 
 def test_a_long_table_page_by_page_breaks_where_reportlab_breaks_it():

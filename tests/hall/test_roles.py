@@ -407,10 +407,9 @@ def test_the_migration_made_both_groups_with_their_permissions():
 
 @pytest.mark.django_db
 def test_the_demo_login_is_turnierleitung(settings, tmp_path):
-    from scoring.setup.demo import DEMO_USER, load_demo
-    from tests.conftest import ROSTER
+    from scoring.setup.demo import DEMO_USER, load_demo_login
 
-    load_demo(ROSTER)
+    load_demo_login()  # what load_demo (make run) makes of the login
     from django.contrib.auth import get_user_model
 
     user = get_user_model().objects.get(username=DEMO_USER)

@@ -24,6 +24,7 @@ from scoring.hall.table_codes import ALPHABET, CODE_SPACE, display, new_table_co
 from scoring.models import AttemptCounter, Evening, Seating, Session, Table
 from scoring.views.tablets import COOKIE, DEVICE_KEY
 from scoring.web.links import points_at_this_machine
+from tests.tracing import pdf_text
 
 HALL = "http://192.168.178.20:8000"
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,10 +43,6 @@ def tablet(address: str = "192.168.178.51") -> Client:
 
 def join(client: Client, number, code: str):
     return client.post(reverse("public:tablet_join"), {"number": str(number), "code": code})
-
-
-def pdf_text(data: bytes) -> str:
-    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
 
 
 # --- Table codes -------------------------------------------------------------------------------

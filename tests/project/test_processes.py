@@ -70,16 +70,6 @@ print(" ".join(t.token for t in evening.tables.order_by("number")))
 """
 
 
-@pytest.fixture
-def database(tmp_path):
-    """A migrated SQLite file with a drawn evening of 24 players; returns (env, table tokens)."""
-    env = environment(tmp_path)
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True, capture_output=True, timeout=180
-    )
-    return env, run(env, SETUP).split()
-
-
 AT_ONCE = """
 import sys, time
 import django; django.setup()

@@ -25,7 +25,7 @@ from bruus_tournament import request_limits
 from scoring import services
 from scoring.models import Seating
 from scoring.transfer.player_files import MAX_FILE_BYTES
-from tests.project.test_processes import ROOT, database, free_port  # noqa: F401 (fixture)
+from tests.project.test_processes import ROOT, free_port
 
 MB = 1024 * 1024
 

@@ -24,9 +24,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from scoring.hall.roles import HELPER, LEADER
-from scoring.setup.demo import DEMO_PASSWORD, DEMO_USER, load_demo
+from scoring.setup.demo import DEMO_PASSWORD, DEMO_USER, load_demo_login
 from scoring.setup.startup import refuse_unsafe_start, start_problems, storage_problems
-from tests.conftest import ROSTER, make_login
+from tests.conftest import make_login
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,7 +39,7 @@ def free_port() -> int:
 
 @pytest.mark.django_db
 def test_the_demo_login_stops_the_start_in_german_and_english():
-    load_demo(ROSTER)
+    load_demo_login()
     problems = start_problems()
     assert len(problems) == 1
     assert f"„{DEMO_USER}“ hat noch das Demo-Passwort" in problems[0]
@@ -64,7 +64,7 @@ def test_no_organiser_login_stops_the_start(django_user_model):
 
 @pytest.mark.django_db
 def test_a_deactivated_demo_login_and_a_real_organiser_may_start(django_user_model):
-    load_demo(ROSTER)
+    load_demo_login()
     get_user_model().objects.filter(username=DEMO_USER).update(is_active=False)
     assert start_problems()  # the demo login was the only organiser
     make_login(django_user_model, "anna", LEADER)
@@ -74,7 +74,7 @@ def test_a_deactivated_demo_login_and_a_real_organiser_may_start(django_user_mod
 
 @pytest.mark.django_db
 def test_make_organiser_resets_the_demo_password(monkeypatch, capsys):
-    load_demo(ROSTER)
+    load_demo_login()
     typed = iter(["Xq7", "Xq7", DEMO_PASSWORD, DEMO_PASSWORD, "Deichgraf-1953", "Deichgraf-1953"])
     monkeypatch.setattr("getpass.getpass", lambda prompt="": next(typed))
     call_command("organiser", DEMO_USER)
@@ -102,7 +102,7 @@ def test_make_organiser_creates_a_login_and_gives_up_after_three_refusals(monkey
 
 @pytest.mark.django_db
 def test_the_wsgi_application_refuses_with_debug_off(settings):
-    load_demo(ROSTER)
+    load_demo_login()
     settings.DEBUG = False
     sys.modules.pop("bruus_tournament.wsgi", None)
     with pytest.raises(ImproperlyConfigured, match="demo password"):

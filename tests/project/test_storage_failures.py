@@ -30,7 +30,7 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.models import Deal, Evening, Seating
-from tests.project.test_processes import ROOT, database, free_port  # noqa: F401 (fixture)
+from tests.project.test_processes import ROOT, free_port
 
 FULL = "Speicher voll – nichts gespeichert, bitte Turnierleitung rufen"
 FULL_EN = "Storage full – nothing saved, please call the organiser"

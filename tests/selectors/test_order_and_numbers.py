@@ -15,7 +15,6 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 from openpyxl import load_workbook
-from pypdf import PdfReader
 
 from scoring import selectors, services
 from scoring.documents import pdf_base
@@ -24,6 +23,7 @@ from scoring.hall.origin import Origin
 from scoring.models import Round, Seating
 from scoring.tables import matchsticks_number
 from scoring.templatetags.bruus import format_matchsticks
+from tests.tracing import pdf_text, pdf_texts
 
 # Surname order (DIN 5007-1): Ärger = Arger, Groß = Gross; Sönke before Swantje.
 ROSTER = [
@@ -95,7 +95,7 @@ def test_seat_finder_and_documents_use_the_same_order(client, organiser_client, 
     assert letters[:4] == ["A", "C", "G", "H"]  # Ärger under A (the surname's letter)
 
     response = organiser_client.get(reverse("organiser:route_cards_pdf", args=[evening.pk, 1]))
-    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(b"".join(response.streaming_content))).pages)
+    text = pdf_text(b"".join(response.streaming_content))
     # The route cards: one per player, in list order (the partner line follows each name).
     headings = [
         line
@@ -238,7 +238,7 @@ def test_players_with_the_same_name_show_their_club(organiser_client, client, ev
     assert "Jens Carstensen (" in detail
 
     response = organiser_client.get(reverse("organiser:table_list_pdf", args=[evening.pk, 1]))
-    text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(b"".join(response.streaming_content))).pages)
+    text = "".join(pdf_texts(b"".join(response.streaming_content)))
     assert all(name in text.replace("\n", " ") for name in jens)
     player = next(p for p in selectors.session_players(evening.sessions.get()) if p.name == "Jens Carstensen")
     seat = client.get(reverse("public:seat", args=[evening.pk, player.pk])).content.decode()

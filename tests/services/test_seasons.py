@@ -24,6 +24,7 @@ from scoring.hall.origin import Origin
 from scoring.models import Deal, Evening, Player, Season, SeasonEvening, Seating
 from scoring.setup.demo import play_evening
 from tests.pdf_check import Box, problems
+from tests.tracing import pdf_texts
 
 SHORT = {"sessions_count": 1, "rounds_per_session": 2, "deals_per_round": 1}
 
@@ -228,7 +229,7 @@ def test_season_pdf_fits_portrait_and_landscape(organiser_client, small_season):
     assert float(page.mediabox.width) < float(page.mediabox.height)  # 4 evenings: portrait
     width, height = float(page.mediabox.width), float(page.mediabox.height)
     assert problems(data, [Box(0, 0, width, height)]) == []
-    text = page.extract_text()
+    text = pdf_texts(data)[0]
     assert "Saisonwertung (vorläufig)" in text and "VORLÄUFIG" in text
     # Twelve evenings: landscape, every column on the page.
     evenings = [services.create_evening(name=f"Abend {n}", date=date(2026, 3, n)) for n in range(1, 9)]
@@ -247,7 +248,8 @@ def test_season_pdf_fits_portrait_and_landscape(organiser_client, small_season):
     width, height = float(page.mediabox.width), float(page.mediabox.height)
     assert width > height
     assert problems(data, [Box(0, 0, width, height)]) == []
-    assert "Abend 8" in page.extract_text() and "12\n" in page.extract_text()
+    text = pdf_texts(data)[0]
+    assert "Abend 8" in text and "12\n" in text
 
 
 @pytest.mark.django_db

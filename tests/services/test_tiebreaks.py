@@ -21,7 +21,6 @@ import openpyxl
 import pytest
 from django.urls import reverse
 from django.utils import translation
-from pypdf import PdfReader
 
 from scoring import selectors, services
 from scoring.domain.rules import DealResult
@@ -29,6 +28,7 @@ from scoring.domain.tiebreaks import Criterion
 from scoring.hall.origin import Origin
 from scoring.models import Deal, Evening, Round, Seating
 from tests.conftest import make_evening
+from tests.tracing import pdf_texts
 
 pytestmark = pytest.mark.django_db
 
@@ -177,8 +177,7 @@ def test_ranking_page_screen_exports_and_pdf_show_the_rule(organiser_client, cli
     assert note in screen and "Gewonnene Spiele 2" in screen
 
     response = organiser_client.get(reverse("organiser:ranking_pdf", args=[evening.pk]))
-    reader = PdfReader(io.BytesIO(b"".join(response.streaming_content)))
-    pdf = " ".join(" ".join(page.extract_text().split()) for page in reader.pages)
+    pdf = " ".join(" ".join(text.split()) for text in pdf_texts(b"".join(response.streaming_content)))
     assert note in pdf and "Bester Durchgang" in pdf and "Gewonnene Spiele" in pdf
     assert "bester einzelner Durchgang, meiste gewonnene Spiele" in pdf
 

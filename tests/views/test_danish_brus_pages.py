@@ -17,6 +17,7 @@ from scoring import services
 from scoring.domain.rulesets import BRAEUS, DANISH, RINGKOBING, SCHWESING
 from scoring.models import Deal, Evening, Seating
 from tests.conftest import make_evening
+from tests.tracing import pdf_texts
 
 pytestmark = pytest.mark.django_db
 
@@ -141,9 +142,6 @@ def test_the_danish_score_sheet_legend_speaks_of_chancing_and_smacking(organiser
 def test_the_ranking_names_the_bonus_tie_break_in_danish_words(organiser_client, client):
     """A Danish evening whose tie-break is the bonus: the ranking page, its export, the screen and
     the printout speak of chancing and smacking."""
-    import io
-
-    from pypdf import PdfReader
 
     from scoring import selectors
     from tests.services.test_tiebreaks import enter
@@ -167,8 +165,7 @@ def test_the_ranking_names_the_bonus_tie_break_in_danish_words(organiser_client,
     screen = client.get(reverse("public:ranking_screen", args=[evening.pk])).content.decode()
     assert note in screen and "Wagen" not in screen
     response = organiser_client.get(reverse("organiser:ranking_pdf", args=[evening.pk]))
-    reader = PdfReader(io.BytesIO(b"".join(response.streaming_content)))
-    pdf = " ".join(" ".join(p.extract_text().split()) for p in reader.pages)
+    pdf = " ".join(" ".join(text.split()) for text in pdf_texts(b"".join(response.streaming_content)))
     assert "Chancen und Smækken" in pdf and "Wagen" not in pdf
 
 

@@ -6,17 +6,16 @@ English) on the pages, the public seat finder, the printouts and the ranking.
 
 from __future__ import annotations
 
-import io
 import re
 from datetime import date
 
 import pytest
 from django.conf import settings
 from django.urls import reverse
-from pypdf import PdfReader
 
 from scoring import selectors, services
 from scoring.models import Evening
+from tests.tracing import pdf_text, pdf_texts
 
 pytestmark = pytest.mark.django_db
 
@@ -99,8 +98,8 @@ def test_names_in_the_order_of_the_evenings_language(client, organiser_client, n
     page = client.get(reverse("public:seat_finder", args=[evening.pk])).content.decode()
     assert names_in(page) == ORDER[language]
     response = organiser_client.get(reverse("organiser:route_cards_pdf", args=[evening.pk, 1]))
-    pdf = PdfReader(io.BytesIO(b"".join(response.streaming_content)))
-    headings = [line for page in pdf.pages for line in page.extract_text().splitlines() if line.strip() in ROSTER]
+    texts = pdf_texts(b"".join(response.streaming_content))
+    headings = [line for text in texts for line in text.splitlines() if line.strip() in ROSTER]
     assert headings == ORDER[language]
     organiser_client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
     page = organiser_client.get(reverse("organiser:evening_players", args=[evening.pk])).content.decode()
@@ -130,7 +129,7 @@ def test_a_danish_evenings_printouts_and_downloads_are_danish(organiser_client, 
     evening = nordic_evening("da")
     organiser_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "de"
     response = organiser_client.get(reverse("organiser:ranking_pdf", args=[evening.pk]))
-    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(b"".join(response.streaming_content))).pages)
+    text = pdf_text(b"".join(response.streaming_content))
     assert "Stilling" in text and "21. november 2026" in text and "Side 1 af 1" in text and "Rangliste" not in text
     response = organiser_client.get(reverse("organiser:ranking", args=[evening.pk]) + "?_export=csv")
     assert response.content.decode("utf-8-sig").splitlines()[0].startswith("Plads,Navn,Klub,Omgang 1")

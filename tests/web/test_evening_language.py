@@ -13,11 +13,11 @@ import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
-from pypdf import PdfReader
 
 from scoring import services
 from scoring.hall.origin import Origin
 from scoring.models import DealChange, Evening, Seating
+from tests import tracing
 from tests.conftest import make_evening
 from tests.transfer.test_exports import play
 
@@ -54,7 +54,7 @@ def text(response) -> str:
 
 def pdf_text(response) -> str:
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
-    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(response.getvalue())).pages)
+    return tracing.pdf_text(response.getvalue())
 
 
 # --- The field ----------------------------------------------------------------------------------
