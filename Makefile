@@ -71,7 +71,8 @@ TEST_WORKERS ?= auto
 PYTEST := $(PY) -m pytest --numprocesses $(TEST_WORKERS) --dist worksteal
 # $(call timed,what,command): run command, then say how long it took; fails when it fails.
 timed = @echo '$(2)'; started=$$(date +%s); $(2); status=$$?; echo "$(1) took $$(( $$(date +%s) - started )) s"; exit $$status
-# axe-core (package.json, pinned in package-lock.json) for tests/browser/test_accessibility.py: npm ci
+# axe-core (package.json, pinned in package-lock.json) for the accessibility check of the browser tests
+# (tests/browser/helpers.py): npm ci
 # installs exactly the locked version into node_modules/ (needs Node.js and npm).
 node_modules/.installed: package.json package-lock.json
 	@command -v npm >/dev/null 2>&1 || { \

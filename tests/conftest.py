@@ -95,7 +95,7 @@ def pytest_runtest_call(item):
 #: tests in this order and an idle process takes work from the end of another's share, so a long
 #: test left for the end would keep one process busy while the others wait.
 LONGEST_FIRST = (
-    "tests/browser/test_accessibility.py",
+    "tests/browser/test_layout.py",
     "tests/views/test_fuzz_every_url.py",
     "tests/browser/test_csp.py",
     "tests/documents/test_documents_fit.py",
@@ -105,7 +105,6 @@ LONGEST_FIRST = (
     "tests/browser/test_table.py",
     "tests/documents/test_documents.py",
     "tests/views/test_bad_input_pages.py",
-    "tests/browser/test_layout.py",
     "tests/evenings/test_rulesets.py",
 )
 

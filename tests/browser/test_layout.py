@@ -11,10 +11,13 @@ A page fails when (tests/layout_check.js):
 - a sticky or fixed element covers a touch target (on opening, or scrolled into view).
 
 Every page is checked in every language of ``settings.LANGUAGES`` (issue 29; the evening, the
-organiser's pages and the browser in that language). Screenshots are kept for a person to look
-at: every page with a finding, and with ``make screenshots`` every page
-(``test-results/layout/<page>-<size>.png`` in German, ``<page>-<language>-<size>.png`` in the
-others).
+organiser's pages and the browser in that language). At the laptop size every page is also
+checked by axe-core for serious and critical WCAG 2.1 A/AA violations (issue 28, point 5;
+tests/browser/test_accessibility.py has the rest): one visit of each page for both checks.
+
+Screenshots are kept for a person to look at: every page with a finding, and with ``make
+screenshots`` every page (``test-results/layout/<page>-<size>.png`` in German,
+``<page>-<language>-<size>.png`` in the others).
 
 The list of pages is checked against the URLconf: a new URL fails
 :func:`test_every_url_is_checked_or_says_why_not` until it is added to ``PAGES`` (a page) or to
@@ -34,11 +37,16 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from playwright.sync_api import Browser
 
 from scoring.models import Round, Seating
-from tests.browser.helpers import screenshot, settle
+from tests.browser.helpers import axe_violations, screenshot, settle, with_axe
 from tests.layout_evening import LayoutEvening, build_layout_evening
 
 CHECK = (Path(__file__).parents[1] / "layout_check.js").read_text()
 SIZES = {"phone": (360, 640), "tablet": (800, 1280), "laptop": (1280, 900)}
+#: The size at which axe-core checks every page too (what it checks does not depend on the width;
+#: the organiser's pages are made for the laptop).
+AXE_SIZE = "laptop"
+#: At least this many pages get axe-core's check in each language (a shrunken PAGES would fail).
+AXE_MIN_PAGES = 40
 #: Every language of the site: the check runs in each (the German screenshots keep their names).
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
 MIN_TARGET_PX = 44
@@ -302,8 +310,10 @@ def test_what_is_not_a_page_is_really_no_page(organiser_client):
 @pytest.mark.parametrize("size", list(SIZES), ids=[f"{k}-{w}x{h}" for k, (w, h) in SIZES.items()])
 def test_every_page_fits_at_every_size(live_server, browser: Browser, transactional_db, organiser, size, language):
     """In every language of the site (issue 29: Danish and Swedish words are longer in places):
-    the evening's language for the room, the organiser's own pages switched to it too."""
+    the evening's language for the room, the organiser's own pages switched to it too. At
+    ``AXE_SIZE`` every page also passes axe-core."""
     width, height = SIZES[size]
+    accessibility = size == AXE_SIZE
     ev = build_layout_evening(language)
     client = Client()
     client.force_login(organiser)
@@ -314,12 +324,15 @@ def test_every_page_fits_at_every_size(live_server, browser: Browser, transactio
             viewport={"width": width, "height": height}, has_touch=True, is_mobile=width < 500, locale=language
         )
         context.set_default_timeout(TIMEOUT_MS)
+        if accessibility:
+            with_axe(context)
         cookies = [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
         if logged_in:
             cookies.append({"name": settings.SESSION_COOKIE_NAME, "value": session_cookie, "url": live_server.url})
         context.add_cookies(cookies)
         contexts[logged_in] = context.new_page()
     problems: list[str] = []
+    checked_by_axe = 0
     try:
         for pages in PAGES.values():
             for label, role, url in pages:
@@ -333,7 +346,11 @@ def test_every_page_fits_at_every_size(live_server, browser: Browser, transactio
                 shot = f"{label}-{width}x{height}" if language == "de" else f"{label}-{language}-{width}x{height}"
                 screenshot(page, "layout", shot, full_page=True, always=bool(found))
                 problems += [f"{label} ({language}) at {width}x{height}: {problem}" for problem in found]
+                if accessibility:
+                    problems += [f"{label} ({language}), axe-core: {found}" for found in axe_violations(page)]
+                    checked_by_axe += 1
     finally:
         for page in contexts.values():
             page.context.close()
     assert not problems, "\n".join(problems)
+    assert checked_by_axe >= AXE_MIN_PAGES or not accessibility, checked_by_axe
