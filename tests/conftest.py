@@ -97,10 +97,8 @@ def pytest_runtest_call(item):
 LONGEST_FIRST = (
     "tests/browser/test_layout.py",
     "tests/views/test_fuzz_every_url.py",
-    "tests/browser/test_csp.py",
     "tests/documents/test_documents_fit.py",
     "tests/evenings/test_sixhanded.py",
-    "tests/browser/test_clock.py",
     "tests/evenings/test_schwesing.py",
     "tests/browser/test_table.py",
     "tests/documents/test_documents.py",

@@ -7,6 +7,7 @@ big buttons; nothing breaks the Content-Security-Policy. Screenshots go to
 from __future__ import annotations
 
 import re
+import time
 from datetime import timedelta
 
 import pytest
@@ -22,10 +23,12 @@ pytestmark = pytest.mark.browser
 
 
 def _page(browser, width: int, height: int, skew_ms: int = 0):
+    """A page whose clock is Playwright's (``page.clock``): it shows this device's time, wrong by
+    ``skew_ms``, and runs by itself; a test moves it on with ``page.clock.run_for`` instead of
+    waiting for seconds to pass."""
     context = browser.new_context(viewport={"width": width, "height": height}, locale="de-DE")
     context.set_default_timeout(15_000)
-    if skew_ms:  # this device's clock is wrong by skew_ms
-        context.add_init_script(f"(() => {{ const real = Date.now; Date.now = () => real() + {skew_ms}; }})();")
+    context.clock.install(time=time.time() + skew_ms / 1000)
     page = context.new_page()
     problems: list[str] = []
     page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
@@ -64,7 +67,8 @@ def test_the_clock_counts_down_warns_and_says_round_over_even_on_a_wrong_device_
         expect(clock).to_have_class(re.compile(r"\bwarning\b"))  # the last minutes
         if skew > 0:
             screenshot(page, "clock", "seat-finder-360x640-warning")
-        expect(clock).to_contain_text("Runde beendet", timeout=12_000)
+        page.clock.run_for(7_000)  # the server's six seconds pass on this device
+        expect(clock).to_contain_text("Runde beendet")
         expect(clock).to_have_class(re.compile(r"\bended\b"))
         assert clock.locator("[data-clock-time]").inner_text() == "00:00"
         if skew > 0:
@@ -82,7 +86,7 @@ def test_the_tablet_shows_the_same_clock_small(live_server, browser, transaction
     clock = page.get_by_test_id("round-clock")
     first = _seconds(clock.locator("[data-clock-time]").inner_text())
     assert 28 * 60 < first <= 30 * 60
-    page.wait_for_timeout(2_200)
+    page.clock.run_for(2_200)
     assert _seconds(clock.locator("[data-clock-time]").inner_text()) < first  # it ticks by itself
     screenshot(page, "clock", "tablet-800x1280")
     assert not problems, problems

@@ -12,6 +12,7 @@ from scoring import selectors, services
 from scoring.domain.rules import DealResult
 from scoring.hall.origin import Origin
 from scoring.models import Table
+from tests.browser.helpers import settle
 
 pytestmark = pytest.mark.browser
 
@@ -20,6 +21,7 @@ pytestmark = pytest.mark.browser
 def page_with_log(browser):
     context = browser.new_context(viewport={"width": 800, "height": 1280}, locale="de-DE")
     context.set_default_timeout(15_000)
+    context.clock.install()  # Playwright's clock: the test moves it on instead of waiting (polls)
     page = context.new_page()
     problems: list[str] = []
     page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
@@ -51,7 +53,7 @@ def test_no_page_breaks_the_policy_and_the_questions_still_ask(
         f"/t/{table.token}/",
     ):
         page.goto(live_server.url + path)
-        page.wait_for_load_state("networkidle")
+        settle(page)  # loaded, scripts run, laid out: a refused script or style has said so by now
     assert not [p for p in problems if "Content Security Policy" in p or "Refused" in p], problems
 
     # "New link (tablet lost)": the question comes from confirm.js; "cancel" keeps the old link.
@@ -80,5 +82,6 @@ def test_no_page_breaks_the_policy_and_the_questions_still_ask(
         origin=Origin.other("other tablet"),
         table=table,
     )
-    expect(page.locator('tr[data-deal="2"]')).to_have_attribute("data-entered", "1", timeout=25_000)
+    page.clock.run_for(15_000)  # the tablet's poll, every 15 s
+    expect(page.locator('tr[data-deal="2"]')).to_have_attribute("data-entered", "1")
     assert not [p for p in problems if "Content Security Policy" in p or "Refused" in p], problems

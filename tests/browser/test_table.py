@@ -35,6 +35,8 @@ PHONE = {"width": 360, "height": 640}
 SIZES = [pytest.param(TABLET, id="tablet-800x1280"), pytest.param(PHONE, id="phone-360x640")]
 MIN_TOUCH_TARGET_PX = 48
 TIMEOUT_MS = 15_000
+#: How long the tablet waits before it sends a kept entry again (static/js/scorer.js, RETRY_MS).
+RETRY_MS = 5_000
 
 
 # --- Fixtures --------------------------------------------------------------------------------
@@ -265,7 +267,9 @@ def test_an_entry_whose_answer_is_lost_is_saved_once(live_server, new_context, t
     """The request reaches the server but the answer never comes back: the tablet keeps the entry,
     sends it again, and the server recognises its key."""
     table, seating = table_one
-    page = open_table(new_context(TABLET), live_server, table)
+    context = new_context(TABLET)
+    context.clock.install()  # Playwright's clock: the retry comes when the test moves time on
+    page = open_table(context, live_server, table)
     lost = []
 
     def lose_the_answer(route):
@@ -279,7 +283,8 @@ def test_an_entry_whose_answer_is_lost_is_saved_once(live_server, new_context, t
     expect(page.locator('tr[data-deal="1"] [data-testid="pending-badge"]')).to_be_visible()
     assert len(lost) == 1 and Deal.objects.filter(seating=seating).count() == 1
     page.unroute("**/spiel/1/")
-    expect(page.locator('[data-testid="pending-badge"]')).to_have_count(0, timeout=20_000)
+    page.clock.run_for(RETRY_MS)
+    expect(page.locator('[data-testid="pending-badge"]')).to_have_count(0)
     expect(page.locator('tr[data-deal="1"] td.points')).to_have_text("1:0")
     assert Deal.objects.filter(seating=seating).count() == 1
     assert DealChange.objects.filter(deal__seating=seating).count() == 1
@@ -292,7 +297,9 @@ def test_an_entry_the_server_cannot_store_stays_on_the_tablet_and_says_so(
     keeps the entry, says the storage is full and asks for the organiser, tries again by itself,
     and once there is room the entry is saved, once."""
     table, seating = table_one
-    page = open_table(new_context(TABLET), live_server, table)
+    context = new_context(TABLET)
+    context.clock.install()  # Playwright's clock: the retries come when the test moves time on
+    page = open_table(context, live_server, table)
     enter_deal = services.enter_deal
 
     def disk_full(**kwargs):
@@ -311,14 +318,15 @@ def test_an_entry_the_server_cannot_store_stays_on_the_tablet_and_says_so(
     expect(page.get_by_text("Spiel 1 gespeichert")).to_have_count(0)
     assert [e["number"] for e in pending_store(page)] == [1]
     # Tried again by itself, refused again: the message stays.
-    with page.expect_response(lambda r: r.url.endswith("/spiel/1/"), timeout=TIMEOUT_MS) as answer:
-        pass
+    with page.expect_response(lambda r: r.url.endswith("/spiel/1/")) as answer:
+        page.clock.run_for(RETRY_MS)
     assert answer.value.status == 503
     expect(banner).to_contain_text("Speicher voll")
     assert not Deal.objects.filter(seating=seating).exists()
 
     monkeypatch.setattr(services, "enter_deal", enter_deal)  # room again
-    expect(badge).to_have_count(0, timeout=20_000)
+    page.clock.run_for(RETRY_MS)
+    expect(badge).to_have_count(0)
     expect(page.locator('tr[data-deal="1"] td.points')).to_have_text("1:0")
     expect(banner).not_to_contain_text("Speicher voll")
     assert pending_store(page) == []
