@@ -62,15 +62,19 @@ def pytest_unconfigure(config):
 # --- The order and the coverage of the longest tests ---------------------------------------------
 #
 # Coverage on Python 3.11 (a trace function, no ``sys.monitoring``) slows every line of Python a
-# test runs two- to threefold. Two kinds of test run their body without it (tests/tracing.py):
+# test runs two- to threefold. Tests that only run code other tests measure run their body without
+# it (tests/tracing.py):
 #
-# - Sweeps, marked ``no_cover`` (pytest-cov's marker) — the same code over hundreds of generated
-#   inputs: the ranking for every field size from 4 to 300, every document for hypothesis-drawn
-#   fields, the fuzz of every URL, the draw for every field size and 100 seeds of teams of three,
-#   the draw's and the fairness bound's property tests.
 # - Browser tests (``browser``): what they check is what Chromium shows; the server threads that
 #   answer Chromium run untraced anyway (``_live_server_requests_untraced`` below), and in the
 #   test's own thread the time goes to Playwright's client.
+# - Tests marked ``no_cover`` (pytest-cov's marker), each with its reason beside it: sweeps (the
+#   same code over hundreds of generated inputs: the ranking for every field size from 4 to 300,
+#   every document for hypothesis-drawn fields, the fuzz of every URL, the draw for every field
+#   size, 100 seeds of teams of three, the property tests of the draw and the fairness bound); the
+#   same code on more input (200-player documents, the draw on a large field); the query-count
+#   tests (a page at two field sizes); and the evenings end to end (tests/evenings), all but the
+#   Bräus evening, the only one to reach the Bräus draws at the table.
 #
 # Every line they run is run by a measured test as well: checked with ``--cov-context=test`` (the
 # lines whose only contexts are such tests: none), so the coverage figure does not change. Their

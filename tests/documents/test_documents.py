@@ -229,6 +229,7 @@ def test_ranking_final_says_endstand_and_not_provisional(organiser_client, roste
 
 
 @pytest.mark.django_db
+@pytest.mark.no_cover  # a 26-player test's code on 200 players: measured by the smaller tests (tests/conftest.py)
 def test_ranking_200_players_every_page_has_header_and_numbers(organiser_client):
     evening = make_evening(200, name="Schwesinger Bruus-Abend")
     services.draw_session(evening=evening, seed=5)
@@ -257,6 +258,7 @@ def test_ranking_200_players_every_page_has_header_and_numbers(organiser_client)
 
 
 @pytest.mark.django_db
+@pytest.mark.no_cover  # the pages' code at two field sizes: measured by the pages' own tests (tests/conftest.py)
 def test_document_queries_do_not_grow_with_players(organiser_client):
     counts = {}
     for players in (12, 120):
@@ -345,6 +347,7 @@ def test_score_sheets_small_evening_filled_and_blank(organiser_client, drawn_ros
 
 
 @pytest.mark.django_db
+@pytest.mark.no_cover  # a 26-player test's code on 200 players: measured by the smaller tests (tests/conftest.py)
 def test_score_sheets_200_players_in_round_then_table_order(organiser_client):
     evening = make_evening(200)
     services.draw_session(evening=evening, seed=11)
@@ -459,6 +462,7 @@ def test_table_list_small_evening(organiser_client, drawn_roster):
 
 
 @pytest.mark.django_db
+@pytest.mark.no_cover  # a 26-player test's code on 200 players: measured by the smaller tests (tests/conftest.py)
 def test_table_list_and_route_cards_200_players(organiser_client):
     evening = make_evening(200)
     services.draw_session(evening=evening, seed=7)

@@ -154,6 +154,7 @@ def test_stand_ins_sit_out_first():
     assert 5 in played[0][1].sitout_players
 
 
+@pytest.mark.no_cover  # the draw's code again on more input: measured by the other draw tests (tests/conftest.py)
 def test_forbidden_pairs_are_never_in_one_team():
     forbidden = [(1, 2), (1, 3), (2, 3), (4, 5), (10, 20)]
     for seed in range(10):

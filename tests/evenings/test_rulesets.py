@@ -85,7 +85,12 @@ def play_table(client, seating: Seating, rule_set: str, rng: random.Random) -> t
     return total_a, total_b, draws, sum(r[0] == "bock" for r in results)
 
 
-@pytest.mark.parametrize("rule_set", list(RULES))
+@pytest.mark.parametrize(
+    "rule_set",
+    # End to end: what each rule set's evening runs is measured by the tests of each part, but for
+    # the Bräus draws at the table (tests/conftest.py): the others run unmeasured.
+    [rule if rule == "braeus" else pytest.param(rule, marks=pytest.mark.no_cover) for rule in RULES],
+)
 def test_whole_evening_per_rule_set(rule_set, organiser_client, client, db):
     export_name = RULES[rule_set][2]
     response = organiser_client.post(

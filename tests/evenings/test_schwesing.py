@@ -10,6 +10,7 @@ from collections import defaultdict
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
+import pytest
 from django.urls import reverse
 
 from scoring.models import Round, Seating, Session
@@ -31,6 +32,7 @@ def one_decimal(value: Fraction) -> str:
     return str(exact.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)).replace(".", ",")
 
 
+@pytest.mark.no_cover  # end to end: every line it runs is measured by the tests of each part (tests/conftest.py)
 def test_whole_evening_through_the_pages(roster_evening, organiser_client, client):
     evening = roster_evening
     rng = random.Random(7)

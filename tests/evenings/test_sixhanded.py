@@ -108,6 +108,7 @@ def check_next_seats(client, seating: Seating) -> None:
 
 
 @pytest.mark.parametrize("players", [26, 31])
+@pytest.mark.no_cover  # end to end: every line it runs is measured by the tests of each part (tests/conftest.py)
 def test_whole_sixhanded_evening(players, organiser_client, client, db):
     evening = create_evening(organiser_client, players)
     hint = {26: "setzen zwei Spieler aus. Mit 4 Ersatzspielern", 31: "setzt ein Spieler aus. Mit 5 Ersatzspielern"}

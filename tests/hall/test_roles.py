@@ -420,6 +420,7 @@ def test_the_demo_login_is_turnierleitung(settings, tmp_path):
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.no_cover  # migrations back and forth: migrations/ is not measured, the rest is elsewhere
 def test_the_migration_takes_superuser_and_staff_from_logins_with_a_role():
     """Issue 26, point 7, for a database of an earlier version: its demo login (a superuser in
     Turnierleitung) and a superuser made Helfer lose the flags; a superuser without a role keeps them."""

@@ -115,6 +115,7 @@ def test_a_player_without_evenings(organiser_client):
     assert organiser_client.get(reverse("organiser:player_detail", args=[99999])).status_code == 404
 
 
+@pytest.mark.no_cover  # the pages' code at two field sizes: measured by the pages' own tests (tests/conftest.py)
 def test_query_count_does_not_grow_with_evenings_or_players(organiser_client):
     counts = []
     for evenings, players in ((2, 4), (5, 12)):

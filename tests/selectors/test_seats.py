@@ -183,6 +183,7 @@ def _evening_of(players: int):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("players", [16, 61])
+@pytest.mark.no_cover  # the pages' code at two field sizes: measured by the pages' own tests (tests/conftest.py)
 def test_seat_queries_do_not_grow_with_players(django_assert_num_queries, players):
     evening, session = _evening_of(players)
     player = selectors.session_players(session)[-1]
@@ -203,6 +204,7 @@ def test_seat_queries_do_not_grow_with_players(django_assert_num_queries, player
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("players", [13, 62])
+@pytest.mark.no_cover  # the pages' code at two field sizes: measured by the pages' own tests (tests/conftest.py)
 def test_sixhanded_seat_queries_do_not_grow_with_players(django_assert_num_queries, client, players):
     """Six-handed Bräus (teams of three): the seat page and "where everyone sits next" name two
     partners and three opponents, with as many queries as with four players a table."""

@@ -155,6 +155,7 @@ def play_session_first_deal(session) -> None:
     )
 
 
+@pytest.mark.no_cover  # the pages' code at two field sizes: measured by the pages' own tests (tests/conftest.py)
 def test_evening_players_page_query_count_does_not_grow(organiser_client, django_assert_max_num_queries):
     register(40)
     evening = services.create_evening(name="Herbst", date=date(2026, 11, 21))

@@ -716,6 +716,7 @@ def test_fairness_counts_a_replacement_who_sits_out_once_a_round():
 
 
 @pytest.mark.django_db
+@pytest.mark.no_cover  # the pages' code at two field sizes: measured by the pages' own tests (tests/conftest.py)
 def test_fairness_query_count_does_not_grow_with_players(organiser_client):
     from django.test.utils import CaptureQueriesContext
 

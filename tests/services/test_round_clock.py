@@ -406,6 +406,7 @@ def test_a_seat_poll_while_deals_arrive_is_304_after_one_query(client, drawn, mo
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("players", [8, 40])
+@pytest.mark.no_cover  # the pages' code at two field sizes: measured by the pages' own tests (tests/conftest.py)
 def test_seat_pages_queries_do_not_grow_with_the_field(client, django_assert_num_queries, players):
     evening = make_evening(players, name=f"Feld {players}")
     session = services.draw_session(evening=evening, seed=2)

@@ -267,6 +267,7 @@ def test_a_played_evening_with_sit_outs_is_ordered_by_the_chain(django_assert_ma
 
 
 @pytest.mark.parametrize("players", [24, 60])
+@pytest.mark.no_cover  # the pages' code at two field sizes: measured by the pages' own tests (tests/conftest.py)
 def test_ranking_page_with_a_chain_query_count_does_not_grow_with_players(
     organiser_client, django_assert_num_queries, players
 ):

@@ -249,6 +249,7 @@ def test_formulas_in_names_stay_text_and_file_names_keep_umlauts(organiser_clien
         ("deal_results", ""),
     ],
 )
+@pytest.mark.no_cover  # the pages' code at two field sizes: measured by the pages' own tests (tests/conftest.py)
 def test_export_query_count_does_not_grow_with_players(organiser_client, django_assert_num_queries, name, query):
     counts = []
     for players in (24, 60):

@@ -92,6 +92,7 @@ def test_live_overview_needs_a_login_and_works_before_any_draw(organiser_client,
 
 
 @pytest.mark.django_db
+@pytest.mark.no_cover  # the pages' code at two field sizes: measured by the pages' own tests (tests/conftest.py)
 def test_live_overview_query_count_does_not_grow_with_tables(organiser_client):
     counts = []
     for players in (24, 80):
@@ -180,6 +181,7 @@ def test_ranking_screen_can_be_hidden_for_the_last_rounds(organiser_client, draw
 
 
 @pytest.mark.django_db
+@pytest.mark.no_cover  # the pages' code at two field sizes: measured by the pages' own tests (tests/conftest.py)
 def test_ranking_screen_query_count_does_not_grow_with_players(client):
     counts = []
     for players in (24, 80):

@@ -237,6 +237,7 @@ def _ranking_queries(organiser_client, evening, django_assert_num_queries, expec
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("players", [24, 60])
+@pytest.mark.no_cover  # the pages' code at two field sizes: measured by the pages' own tests (tests/conftest.py)
 def test_ranking_page_query_count_does_not_grow_with_players(organiser_client, django_assert_num_queries, players):
     evening = make_evening(players)
     services.draw_session(evening=evening, seed=1)
@@ -269,6 +270,7 @@ def _count_queries(client, url):
 
 
 @pytest.mark.django_db
+@pytest.mark.no_cover  # the pages' code at two field sizes: measured by the pages' own tests (tests/conftest.py)
 def test_page_query_counts_do_not_grow_with_players(organiser_client, client):
     """Evening page, table list and scorer page run the same number of queries for 24 and 60 players."""
     counts = []

@@ -317,6 +317,7 @@ def backup_pending():
         ("session_print_pdf", [1], ""),
     ],
 )
+@pytest.mark.no_cover  # the pages' code at two field sizes: measured by the pages' own tests (tests/conftest.py)
 def test_queries_do_not_grow_with_the_field(organiser_client, name, args, query):
     """The same number of queries for 8 players as for 24 (a fixed number per session)."""
     from django.db import connection

@@ -203,6 +203,7 @@ def test_a_new_choice_reaches_the_projector_at_its_next_poll(client, drawn, orga
     assert again.status_code == 200 and 'data-section="seating"' in again.content.decode()
 
 
+@pytest.mark.no_cover  # the pages' code at two field sizes: measured by the pages' own tests (tests/conftest.py)
 def test_the_query_count_does_not_grow_with_the_field(client, db, organiser):
     counts = []
     for players in (24, 80):
