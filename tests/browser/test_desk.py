@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, Page
 
 from scoring import services
 from scoring.models import Participant, Player
-from tests.browser.helpers import screenshot
+from tests.browser.helpers import screenshot, settle
 from tests.conftest import ROSTER
 
 pytestmark = pytest.mark.browser
@@ -115,7 +115,7 @@ def test_tablet_common_deal_without_scrolling(live_server, browser, transactiona
     page = open_page(browser, live_server, None, (width, height))
     try:
         page.goto(f"{live_server.url}/t/{ev.entering.token}/")
-        page.wait_for_load_state("networkidle")
+        settle(page)
         shoot(page, "tablet-entering")
         sizes = page.locator("fieldset.winner label.tap small").evaluate_all(
             "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))"
@@ -146,7 +146,7 @@ def test_every_deal_fits_a_laptop(live_server, browser, played_evening, organise
     page = open_page(browser, live_server, organiser, (1280, 900))
     try:
         page.goto(f"{live_server.url}/organiser/abende/{ev.evening.pk}/spiele/")
-        page.wait_for_load_state("networkidle")
+        settle(page)
         shoot(page, "deals")
         width = page.locator("table.deal-results").evaluate("t => t.scrollWidth")
         assert width <= 1280 - 2 * 18, width
@@ -163,7 +163,7 @@ def test_live_grid_on_the_first_screen_of_a_laptop(live_server, browser, played_
     page = open_page(browser, live_server, organiser, (1280, 900))
     try:
         page.goto(f"{live_server.url}/organiser/abende/{ev.evening.pk}/live/")
-        page.wait_for_load_state("networkidle")
+        settle(page)
         shoot(page, "live")
         grid = page.locator("table.live-grid").bounding_box()
         first_row = page.locator("table.live-grid tbody tr").first.bounding_box()
@@ -180,7 +180,7 @@ def test_organiser_menu_is_not_squeezed(live_server, browser, played_evening, or
     page = open_page(browser, live_server, organiser, SIZES[size])
     try:
         page.goto(f"{live_server.url}/organiser/")
-        page.wait_for_load_state("networkidle")
+        settle(page)
         shoot(page, "evenings")
         tops = page.locator("header.top nav > *").evaluate_all(
             "els => els.map(e => Math.round(e.getBoundingClientRect().top))"
@@ -236,7 +236,7 @@ def test_season_and_register_pages_fit(live_server, browser, transactional_db, o
         ):
             response = page.goto(live_server.url + url)
             assert response.status == 200, (name, response.status)
-            page.wait_for_load_state("networkidle")
+            settle(page)
             shoot(page, name)
             problems += [f"{name}: {p}" for p in page.evaluate(CHECK, {"minTarget": 0, "minGap": MIN_GAP_PX})]
         page.goto(live_server.url + "/organiser/spieler/")
