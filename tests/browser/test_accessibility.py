@@ -19,7 +19,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.helpers import axe_violations, with_axe
 from tests.browser.test_layout import PAGES
@@ -68,8 +68,7 @@ def test_the_no_permission_page_and_messages_have_no_serious_accessibility_viola
         page.goto(live_server.url + PAGES["organiser:evening_players"][0][2](ev))
         page.locator("form.row input[name=name]").fill("Neue Spielerin")
         page.locator("form.row button.primary").click()
-        page.wait_for_load_state("networkidle")
-        assert page.locator("ul.messages li").count() >= 1  # added; after the draw also: not seated
+        expect(page.locator("ul.messages li").first).to_be_visible()  # added; after the draw also: not seated
         problems += [f"check-in with a message ({language}): {found}" for found in axe_violations(page)]
     finally:
         page.context.close()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 from django.test import Client
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from scoring import services
 from scoring.models import Participant, Player
@@ -72,17 +72,15 @@ def test_check_in_a_whole_register_and_draw_in_three_taps(live_server, browser, 
         # "Alle anwesend" without scrolling on the tablet and the laptop (on a phone: after the menu)
         assert in_first_screen(page, "#quick button") or size == "phone"
         page.get_by_role("button", name="Alle anwesend").click()
-        page.wait_for_load_state("networkidle")
+        expect(page.locator(".messages")).to_contain_text("26 Spieler jetzt als anwesend eingetragen.")
         assert Participant.objects.filter(evening=evening, checked_in=True).count() == Player.objects.count() == 26
-        assert "26 Spieler jetzt als anwesend eingetragen." in page.locator(".messages").inner_text()
         assert in_first_screen(page, "#draw button") or size == "phone"  # the draw where the check-in ends
         shoot(page, "check-in-everyone")
         page.get_by_role("button", name="Rückgängig: 26 Spieler wieder abmelden").click()
-        page.wait_for_load_state("networkidle")
+        expect(page.locator(".messages")).to_contain_text("Rückgängig gemacht: 26 Spieler wieder abgemeldet.")
         assert Participant.objects.filter(evening=evening, checked_in=True).count() == 0
         page.get_by_role("button", name="Alle anwesend").click()
-        page.wait_for_load_state("networkidle")
-        page.get_by_role("button", name="Durchgang 1 auslosen").click()
+        page.get_by_role("button", name="Durchgang 1 auslosen").click()  # waits until the page has it
         page.wait_for_url("**/durchgang/1/")
         assert evening.sessions.count() == 1
 
@@ -90,8 +88,7 @@ def test_check_in_a_whole_register_and_draw_in_three_taps(live_server, browser, 
         page.goto(f"{live_server.url}/organiser/abende/{evening.pk}/spieler/")
         page.locator("form.row input[name=name]").fill("Hinnerk Spätkommer")
         page.locator("form.row button.primary").click()
-        page.wait_for_load_state("networkidle")
-        assert "Durchgang 1 ist ohne Hinnerk Spätkommer ausgelost" in page.locator(".messages").inner_text()
+        expect(page.locator(".messages")).to_contain_text("Durchgang 1 ist ohne Hinnerk Spätkommer ausgelost")
         assert page.locator("#unseated").is_visible()
         shoot(page, "check-in-late-arrival")
         page.locator(".messages a").click()

@@ -8,6 +8,7 @@ from django.test import Client
 
 from scoring import services
 from scoring.models import Player
+from tests.browser.helpers import settle
 from tests.browser.test_csp import page_with_log  # noqa: F401 (fixture)
 from tests.services.test_player_merge import small_evening
 
@@ -29,7 +30,7 @@ def test_player_page_chart_and_merge_with_confirmation(live_server, page_with_lo
     small_evening("März III", 15, [twin, *others])
 
     page.goto(f"{live_server.url}/organiser/spieler/{jens.pk}/abende/")
-    page.wait_for_load_state("networkidle")
+    settle(page)
     chart = page.locator('svg[data-testid="place-chart"]')
     assert chart.is_visible() and chart.locator("circle").count() == 2
     assert chart.bounding_box()["width"] > 300
