@@ -334,10 +334,6 @@ def _long_table(rnd: random.Random) -> tuple[list[list], list]:
     return data, commands
 
 
-def _page_texts(data: bytes) -> list[str]:
-    return pdf_texts(data)
-
-
 def test_a_long_table_page_by_page_breaks_where_reportlab_breaks_it():
     """The table list lays out its long tables a page at a time (pdf_base.page_by_page, issue
     15): the same rows on the same pages as reportlab's own split, the heading on top of each."""
@@ -361,8 +357,8 @@ def test_a_long_table_page_by_page_breaks_where_reportlab_breaks_it():
         own = [(name, (a, row), (b, row), *args) for row, cmds in big.items() for name, a, b, *args in cmds]
         return [*above, Table(data, colWidths=widths, repeatRows=2, style=TableStyle(commands + own))]
 
-    ours = _page_texts(base.render(story(True), title="Probe", decor=decor))
-    reportlabs = _page_texts(base.render(story(False), title="Probe", decor=decor))
+    ours = pdf_texts(base.render(story(True), title="Probe", decor=decor))
+    reportlabs = pdf_texts(base.render(story(False), title="Probe", decor=decor))
     assert len(ours) > 20
     assert ours == reportlabs
     assert all("Tischliste · Runde 1" in page and "Team A" in page for page in ours)

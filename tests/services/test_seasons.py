@@ -124,7 +124,7 @@ def test_the_form_shows_the_placement_table_error_in_german_and_saves_nothing(or
 
 
 @pytest.mark.django_db
-@pytest.mark.no_cover  # the pages' code at two field sizes: measured by the pages' own tests (tests/conftest.py)
+@pytest.mark.no_cover  # the season's code for more evenings: measured by the season's own tests (tests/conftest.py)
 def test_season_ranking_queries_do_not_grow_with_evenings(django_assert_num_queries):
     players = pool(8)
     evenings = [played_evening(players, day, seed=day) for day in range(7)]
