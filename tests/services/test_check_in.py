@@ -45,6 +45,18 @@ def test_everyone_present_checks_in_the_whole_register_and_undo_takes_back_only_
     assert present(evening) == {players[0].pk}
 
 
+def test_everyone_present_a_second_time_says_everyone_was_here_already(organiser_client):
+    players = register(3)
+    evening = services.create_evening(name="Herbst", date=date(2026, 11, 21))
+    url = reverse("organiser:check_in_all", args=[evening.pk])
+    organiser_client.post(url)
+    response = organiser_client.post(url, follow=True)
+    assert present(evening) == {p.pk for p in players}
+    html = response.content.decode()
+    assert "Alle Spieler des Spielerverzeichnisses waren schon als anwesend eingetragen." in html
+    assert reverse("organiser:check_in_undo", args=[evening.pk]) not in html  # nothing new to undo
+
+
 def test_as_at_the_last_evening_copies_its_attendance():
     players = register(8)
     earlier = services.create_evening(name="Oktober", date=date(2026, 10, 17))

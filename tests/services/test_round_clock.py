@@ -272,6 +272,11 @@ def test_every_screen_shows_the_same_end_time_from_the_database(client, drawn):
     assert "js/clock.js" in pages[0].content.decode() and "js/clock.js" in pages[2].content.decode()
 
 
+def test_the_clock_of_an_evening_that_does_not_exist_is_not_found(client, drawn):
+    response = client.get(reverse("public:round_clock", args=[drawn.pk + 1000]) + "?size=large")
+    assert response.status_code == 404
+
+
 def test_paused_and_warning_states_are_shown(client, drawn):
     services.start_round_clock(evening_id=drawn.pk, round_id=_round(drawn).pk)
     Evening.objects.filter(pk=drawn.pk).update(clock_ends_at=timezone.now() + timedelta(minutes=3))

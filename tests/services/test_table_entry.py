@@ -505,6 +505,7 @@ def test_foreign_and_tampered_table_links_change_nothing(client, drawn, seating)
         ("deal", [seating.table.token + "x", 1]),
         ("finish", ["gibt-es-nicht"]),
         ("confirm", [seating.table.token[:-1]]),
+        ("reopen", ["0" + seating.table.token]),
     ):
         response = client.post(reverse(f"scorer:{name}", args=args), {"seating": seating.pk, "team": "B"})
         assert response.status_code == 404

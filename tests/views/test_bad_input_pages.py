@@ -76,6 +76,7 @@ def bad_urls(evening, seating, token):
         yield reverse(name, kwargs=real)
 
 
+@pytest.mark.no_cover  # a sweep of every URL: its lines are measured by the tests of each page (tests/conftest.py)
 @pytest.mark.django_db
 def test_no_url_answers_with_a_server_error(organiser_client, client, roster_evening):
     services.draw_session(evening=roster_evening, seed=1)

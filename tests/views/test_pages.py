@@ -195,6 +195,16 @@ def test_import_preview_then_confirm(organiser_client, roster_evening):
 
 
 @pytest.mark.django_db
+def test_import_confirmed_without_a_preview_asks_for_the_file_again(organiser_client):
+    """The preview lives in the login's session: "Übernehmen" after it was used (a second tap, the
+    back button) or without one saves nothing and says what to do."""
+    url = reverse("organiser:player_import")
+    response = organiser_client.post(url, {"confirm": "1"}, follow=True)
+    assert "Die Vorschau ist abgelaufen. Bitte laden Sie die Datei noch einmal hoch." in response.content.decode()
+    assert not Player.objects.exists()
+
+
+@pytest.mark.django_db
 def test_import_xlsx_and_bad_files(organiser_client):
     workbook = openpyxl.Workbook()
     workbook.active.append(["Vorname", "Nachname", "Ort"])
