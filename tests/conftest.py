@@ -193,9 +193,8 @@ def evening_factory(db):
     return make_evening
 
 
-@pytest.fixture
-def roster_evening(db):
-    """The real Schwesing roster (26 players) checked in for an evening."""
+def make_roster_evening():
+    """The real Schwesing roster (26 players) checked in for a new evening (needs the database)."""
     from scoring import services
     from scoring.transfer.player_files import parse_player_file
 
@@ -203,6 +202,12 @@ def roster_evening(db):
     parsed = parse_player_file(ROSTER.read_bytes(), ROSTER.name)
     services.import_players(parsed.players, check_in_to=evening)
     return evening
+
+
+@pytest.fixture
+def roster_evening(db):
+    """The real Schwesing roster (26 players) checked in for an evening."""
+    return make_roster_evening()
 
 
 @pytest.fixture(autouse=True)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import gzip
 import json
 import random
-import uuid
 from datetime import date
 from pathlib import Path
 
@@ -29,72 +28,15 @@ from scoring.models import (
     Player,
     Round,
     Seating,
-    Session,
     Table,
 )
 from scoring.web.messages import translate
+from tests.backup.conftest import play_session
 
 pytestmark = pytest.mark.django_db
 
-POSSIBLE = [(0, 0), (1, 0), (0, 1), (2, 0), (0, 2), (1, 1), (3, 0), (0, 3), (2, 1), (1, 2), (4, 0), (0, 4)]
 ALL_MODELS = [model for _, model, _ in backup.MODELS]
 DATA = Path(__file__).parents[1] / "data"
-
-
-def play_session(evening, user, seed: int, rng: random.Random, complete: bool = True, deals: int | None = None):
-    """Draw a session and enter its deals through the services, like the tablets do."""
-    session = services.draw_session(evening=evening, user=user, seed=seed)
-    for seating in Seating.objects.filter(round__session=session).order_by("round__number", "table__number"):
-        for number in range(1, (deals or evening.deals_per_round) + 1):
-            a, b = rng.choice(POSSIBLE)
-            result = DealResult(rng.choice("AB"), rng.random() < 0.15, a, b)
-            services.enter_deal(
-                seating_id=seating.pk, number=number, result=result, origin=Origin.table_link(seating.table.number)
-            )
-        if complete:
-            services.enter_and_confirm_seating(seating_id=seating.pk)
-    return session
-
-
-@pytest.fixture
-def played_evening(roster_evening, organiser):
-    """The Schwesing roster: session 1 complete, with an organiser's correction and an accepted
-    "impossible" result; session 2 drawn and half entered."""
-    rng = random.Random(11)
-    play_session(roster_evening, organiser, seed=5, rng=rng)
-    seating = Seating.objects.filter(round__session__evening=roster_evening).order_by("pk").first()
-    services.enter_deal(
-        seating_id=seating.pk,
-        number=2,
-        result=DealResult("B", True, 0, 1),
-        origin=Origin.organiser(organiser),
-        user=organiser,
-        reason="Zählfehler",
-    )
-    services.enter_deal(
-        seating_id=seating.pk,
-        number=3,
-        result=DealResult("A", False, 3, 3),
-        origin=Origin.organiser(organiser),
-        user=organiser,
-        reason="Hausregel",
-        accept_impossible=True,
-    )
-    play_session(roster_evening, organiser, seed=6, rng=rng, complete=False, deals=2)
-    Participant.objects.filter(evening=roster_evening, player__name="Tom Whitfield").update(checked_in=False)
-    # Fields beyond the defaults, so that the round trip has something to lose.
-    Evening.objects.filter(pk=roster_evening.pk).update(ranking_hidden=True)
-    Session.objects.filter(evening=roster_evening, number=1).update(closed=True)
-    Round.objects.filter(session__evening=roster_evening, session__number=1, number=4).update(locked=True)
-    Seating.objects.filter(pk=seating.pk).update(
-        confirmed_by=organiser, **Origin.organiser(organiser).fields("confirmed_"), entered_by="B"
-    )
-    DealChange.objects.filter(deal__seating=seating).update(client="192.168.178.23")
-    DealChange.objects.filter(pk=DealChange.objects.filter(deal__seating=seating).first().pk).update(
-        submission=uuid.UUID("5b1c0d6e-8f43-4f0a-9a57-0b3c2f1e7d42")
-    )
-    roster_evening.refresh_from_db()
-    return roster_evening
 
 
 def normalised(document: dict) -> dict:

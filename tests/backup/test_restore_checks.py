@@ -18,7 +18,7 @@ from scoring.backup import BackupError
 from scoring.hall import table_codes
 from scoring.models import Evening, PartnerExclusion, Player, Table, is_table_token, new_table_token
 from scoring.web.messages import translate
-from tests.backup.test_backup import played_evening, reseal, row_counts, snapshot, wipe  # noqa: F401 (fixture)
+from tests.backup.test_backup import reseal, row_counts, snapshot, wipe
 
 pytestmark = pytest.mark.django_db
 
