@@ -1,4 +1,4 @@
-"""The tablet per rule set, in real Chromium (Debian's /usr/bin/chromium; fails, never skips,
+"""The tablet per rule set, in real Chromium (Debian's, tests/conftest.py; fails, never skips,
 without it): a Treia Bock carried to the next deal's winner, also while the Wi-Fi is down (the
 preview comes from the rule set's points table, not from rules in the script); a Bräus draw that
 does not use up the deal; no bonus buttons in Bräus; the common deal still two taps."""

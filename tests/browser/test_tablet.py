@@ -8,7 +8,7 @@ The UI is German by default and its translation is still changing, so the tests 
 for translated text: they check numbers, player names, URLs, ``data-testid`` / ``data-deal``
 hooks, form field names and values, and element states.
 
-Chromium is Debian's (``/usr/bin/chromium``); Playwright never downloads a browser. If it is
+Chromium is Debian's (its headless shell, ``tests/conftest.py``); Playwright never downloads a browser. If it is
 missing the tests fail (they are never skipped).
 """
 
