@@ -274,7 +274,7 @@ def browser() -> Iterator:
     from playwright.sync_api import sync_playwright
 
     if not CHROMIUM.is_file():
-        pytest.fail(f"No Chromium at {CHROMIUM}: browser tests need it (make chromium installs it: apt install chromium-headless-shell)")
+        pytest.fail(f"No Chromium at {CHROMIUM}: browser tests need it (make chromium: chromium-headless-shell)")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         yield browser

@@ -9,8 +9,8 @@
 - an entry the server cannot store (disk full: 503) stays on the tablet, which says so and never
   "gespeichert", and is saved once there is room.
 
-Like tests/browser/test_tablet.py: Debian's Chromium (its headless shell, tests/conftest.py), never downloaded; the tests
-fail (never skip) without it. They look for numbers, names, data-testid hooks and (where the
+Like tests/browser/test_tablet.py: Debian's Chromium (its headless shell, tests/conftest.py), never
+downloaded; the tests fail (never skip) without it. They look for numbers, names, data-testid hooks and (where the
 message is the point) the German text the tablets show.
 """
 
