@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.domain.languages import suggested_language
+from scoring.domain.numbers import ascii_int
 from scoring.domain.rules import DealResult, ImpossibleResult
 from scoring.domain.rulesets import DEFAULT, RuleSet, rule_set
 from scoring.domain.season import DEFAULT_PLACEMENT_POINTS, SeasonRuleError, parse_placement_points
@@ -18,7 +19,6 @@ from scoring.models import Evening, Season, TeamLetter
 from scoring.validators import validate_no_bidi_controls
 from scoring.web import tiebreak_labels
 from scoring.web.messages import translate
-from scoring.web.parsing import ascii_int
 
 #: The bonus choices of the default rule set (DealForm sets those of the others).
 BONUS_CHOICES = [(n, str(n)) for n in range(rule_set(DEFAULT).max_bonus + 1)]
@@ -95,7 +95,7 @@ class ImportForm(forms.Form):
 class DealNumberForm(forms.Form):
     """Which deal of a round the organiser opens or saves: ``number`` from the form sent, else
     ``deal`` from the link; 1 to the evening's deals per round, ASCII digits only
-    (:func:`scoring.web.parsing.ascii_int`). Nothing given is valid (no deal chosen, ``number`` 0)."""
+    (:func:`scoring.domain.numbers.ascii_int`). Nothing given is valid (no deal chosen, ``number`` 0)."""
 
     number = forms.CharField(required=False, strip=False)
 
@@ -243,7 +243,7 @@ class OrganiserDealForm(DealForm):
 
 
 class WholeNumberField(forms.IntegerField):
-    """A whole number typed in ASCII digits only (``scoring.web.parsing.ascii_int``): "²" or "٣"
+    """A whole number typed in ASCII digits only (``scoring.domain.numbers.ascii_int``): "²" or "٣"
     is refused at the field, not read as a number."""
 
     def to_python(self, value):

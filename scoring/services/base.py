@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.db.models import F
 
 from scoring.domain.errors import DomainError, gettext_noop
+from scoring.domain.numbers import ascii_int
 from scoring.models import Evening
-from scoring.web.parsing import ascii_int
 
 
 class ServiceError(DomainError):

@@ -8,6 +8,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
 from scoring.domain.errors import gettext_noop
+from scoring.domain.numbers import ascii_int
 from scoring.domain.rules import DealResult, DealScore, ImpossibleResult
 from scoring.domain.rulesets import BOCK, DRAW, RuleSet
 from scoring.hall.origin import Origin
@@ -15,7 +16,6 @@ from scoring.hall.roles import RUN_PERM
 from scoring.models import Deal, DealChange, DrawnDeal, Seating, Table
 from scoring.selectors.table_entry import current_seating
 from scoring.services.base import ServiceError, evening_changed
-from scoring.web.parsing import ascii_int
 
 
 class ConflictError(ServiceError):

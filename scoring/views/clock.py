@@ -14,12 +14,12 @@ from django.views.decorators.http import require_POST, require_safe
 
 from scoring import selectors, services
 from scoring.domain.errors import DomainError
+from scoring.domain.numbers import ascii_int
 from scoring.models import Evening
 from scoring.views.access import leader_required
 from scoring.views.common import evening_or_404
 from scoring.web import screen_cache
 from scoring.web.messages import translate
-from scoring.web.parsing import ascii_int
 
 #: The clock's own poll (seconds): a pause or an extension reaches such a screen within this.
 CLOCK_POLL_SECONDS = 15

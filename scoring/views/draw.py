@@ -15,13 +15,13 @@ from django_tables2 import RequestConfig
 
 from scoring import selectors, services
 from scoring.domain.errors import DomainError
+from scoring.domain.numbers import ascii_int
 from scoring.models import Evening, Player, Session
 from scoring.tables import FairnessTable, fairness_rows
 from scoring.transfer.exports import EXPORT_FORMATS, export_response
 from scoring.views.access import helper_required, leader_required
 from scoring.views.common import evening_or_404 as _evening
 from scoring.web.messages import translate
-from scoring.web.parsing import ascii_int
 
 
 def _session(evening: Evening, number: int) -> Session:

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from scoring import selectors, services
 from scoring.domain.errors import DomainError
+from scoring.domain.numbers import ascii_int
 from scoring.hall.origin import Origin
 from scoring.models import Evening, ProjectorMode, Round, Seating, Session
 from scoring.templatetags import grids
@@ -25,7 +26,6 @@ from scoring.views.access import helper_required, leader_required
 from scoring.views.common import evening_or_404 as _evening
 from scoring.web import links, screen_cache
 from scoring.web.messages import translate
-from scoring.web.parsing import ascii_int
 
 POLL_SECONDS = 5
 #: The grid of a poll may be this old while deals arrive (seconds, below POLL_SECONDS); the

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 
 from scoring import selectors, services
 from scoring.domain.errors import DomainError
+from scoring.domain.numbers import ascii_int
 from scoring.domain.player_import import ParsedPlayer, PlayerFileError
 from scoring.forms import ImportForm, PlayerForm
 from scoring.models import Evening, Participant, Player
@@ -25,7 +26,6 @@ from scoring.views.access import helper_required, leader_required
 from scoring.views.common import evening_or_404 as _evening
 from scoring.web import charts
 from scoring.web.messages import translate
-from scoring.web.parsing import ascii_int
 
 
 def player_history_context(player: Player, evenings=None) -> dict:

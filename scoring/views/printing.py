@@ -23,12 +23,12 @@ from scoring.documents.certificates import (
     prize_list_name,
 )
 from scoring.documents.session_print import build_session_print, session_print_name
+from scoring.domain.numbers import ascii_int
 from scoring.models import Evening
 from scoring.views.access import helper_required
 from scoring.views.common import evening_or_404
 from scoring.views.documents import pdf_response, plan_or_redirect, ranking_or_redirect
 from scoring.web import links
-from scoring.web.parsing import ascii_int
 
 #: The query parameter of the number of places that get a certificate (``?plaetze=3``).
 PLACES = "plaetze"

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from scoring import selectors, services
 from scoring.domain.errors import DomainError
+from scoring.domain.numbers import ascii_int
 from scoring.models import Evening, ProjectorMode
 from scoring.views import clock as clock_views
 from scoring.views.access import leader_required
@@ -27,7 +28,6 @@ from scoring.views.common import evening_or_404
 from scoring.views.screens import _screen_data as ranking_screen_data
 from scoring.web import links, screen_cache
 from scoring.web.messages import translate
-from scoring.web.parsing import ascii_int
 from scoring.web.qr import qr_svg
 
 #: Seconds between two polls of the projector page (below them: screen_cache.FLOOR_SECONDS).

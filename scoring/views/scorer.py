@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from scoring import selectors, services
 from scoring.domain.errors import DomainError
+from scoring.domain.numbers import ascii_int
 from scoring.domain.rules import other_team
 from scoring.domain.rulesets import DRAW
 from scoring.forms import DealForm
@@ -29,7 +30,6 @@ from scoring.hall.client_address import client_address
 from scoring.models import Table
 from scoring.views import clock as clock_views
 from scoring.web.messages import translate
-from scoring.web.parsing import ascii_int
 
 # Answers the page's own script swaps in (htmx): saved (200), conflict (409), form errors (422).
 CONFLICT, UNPROCESSABLE = 409, 422

@@ -16,11 +16,11 @@ from django.views.decorators.http import require_safe
 
 from scoring import selectors
 from scoring.domain.names import initial
+from scoring.domain.numbers import ascii_int
 from scoring.models import Evening, Player
 from scoring.views import clock as clock_views
 from scoring.views.common import evening_or_404
 from scoring.web import links, screen_cache, tiebreak_labels
-from scoring.web.parsing import ascii_int
 
 RANKING_POLL_SECONDS = 10
 SEAT_POLL_SECONDS = 15

@@ -33,6 +33,7 @@ from django.views.decorators.http import require_POST
 
 from scoring import selectors, services
 from scoring.documents.table_cards import build_table_cards, table_cards_name
+from scoring.domain.numbers import ascii_int
 from scoring.hall import throttle
 from scoring.hall.client_address import client_address
 from scoring.hall.table_codes import ALPHABET, CODE_SPACE, LENGTH, display, normalise
@@ -43,7 +44,6 @@ from scoring.views.common import evening_or_404
 from scoring.views.common import evening_or_404 as _evening
 from scoring.views.documents import pdf_response
 from scoring.web import links
-from scoring.web.parsing import ascii_int
 from scoring.web.qr import qr_svg
 
 COOKIE = "bruus_tablet"

@@ -3,6 +3,7 @@ do not import the spreadsheet reader (a name's match key comes from ``scoring.do
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -43,3 +44,30 @@ CONVENTIONAL_MODULES = {"__init__.py", "admin.py", "apps.py", "forms.py", "model
 def test_the_root_of_the_app_holds_only_djangos_conventional_modules():
     loose = {path.name for path in (ROOT / "scoring").glob("*.py")} - CONVENTIONAL_MODULES
     assert not loose, f"modules without a package: {sorted(loose)}"
+
+
+def _imported_modules(path: Path) -> set[str]:
+    """The modules a source file imports (``import x`` and ``from x import y``; relative imports
+    are not used in the app)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_services_and_selectors_do_not_import_the_web_layer():
+    """Writes and reads serve the views, the commands and the tests alike: they import nothing of
+    the pages (``scoring.views``, ``scoring.web``, ``scoring.urls``, ``scoring.forms``)."""
+    web = ("scoring.views", "scoring.web", "scoring.urls", "scoring.forms")
+    found = {
+        f"{path.relative_to(ROOT)}: {name}"
+        for folder in ("services", "selectors")
+        for path in sorted((ROOT / "scoring" / folder).rglob("*.py"))
+        for name in _imported_modules(path)
+        if name.startswith(web)
+    }
+    assert not found, sorted(found)

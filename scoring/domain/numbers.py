@@ -1,8 +1,9 @@
-"""Numbers from requests: ASCII digits only.
+"""Whole numbers from outside: ASCII digits only.
 
 ``str.isdigit`` is true for superscripts and other Unicode digits ("²", "٣") that ``int`` refuses
-or reads differently; every number taken from a query string or a form outside a Django form goes
-through :func:`ascii_int`.
+or reads differently; every number taken from a query string or a form outside a Django form, and
+every id a service is handed, goes through :func:`ascii_int`. Pure Python, so that the views, the
+forms and the services share it without the services importing the web layer.
 """
 
 from __future__ import annotations
