@@ -1,6 +1,8 @@
 """Every translation complete (issue 29, point 3): for every language of ``settings.LANGUAGES``
 but English (the language of the msgids), ``locale/<language>/LC_MESSAGES/django.po`` exists
-and has no untranslated message, no fuzzy one and no obsolete one, and every translation keeps
+and has no untranslated message, no fuzzy one, no obsolete one and none defined twice (gettext's
+``msgmerge``, run by ``make messages``, stops at a message defined twice; Babel merges them without
+a word), and every translation keeps
 the placeholders of its msgid exactly (``%(name)s``, ``%s``, ``{0}``, ``{name}``); plural forms too.
 
 Read with Babel's catalog reader (the same reader that compiles the ``.mo`` files,
@@ -59,7 +61,30 @@ def problems(language: str, locale: Path = LOCALE) -> list[str]:
         if placeholders(strings[-1]) != plural or any(placeholders(s) - plural for s in strings):
             found.append(f"placeholders differ: {message.id!r} -> {strings!r}")
     found += [f"obsolete: {key!r}" for key in messages.obsolete]
+    found += [f"defined twice: {key!r}" for key in defined_twice(locale / language / "LC_MESSAGES" / "django.po")]
     return found
+
+
+def defined_twice(path: Path) -> list[tuple[str, str]]:
+    """The (msgctxt, msgid) pairs the file defines more than once, read from its lines (Babel's
+    reader keeps only one of them)."""
+    keys: list[tuple[str, str]] = []
+    context, field, parts = "", "", {"msgctxt": [], "msgid": []}
+    for line in [*path.read_text(encoding="utf-8").splitlines(), ""]:
+        keyword = line.split(" ", 1)[0]
+        if line.startswith('"') and field in parts:
+            parts[field].append(line)
+            continue
+        if field == "msgid" and keyword != "msgid_plural":
+            keys.append((context, "".join(part.strip()[1:-1] for part in parts["msgid"])))
+            context = ""
+        if field == "msgctxt" and keyword == "msgid":
+            context = "".join(part.strip()[1:-1] for part in parts["msgctxt"])
+        field = keyword if keyword in parts else ""
+        if field:
+            parts[field] = [line.split(" ", 1)[1]]
+    counts = Counter(keys)
+    return sorted(key for key, count in counts.items() if count > 1 and key != ("", ""))
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
@@ -109,6 +134,13 @@ msgstr[1] "mange spil"
 msgid "Fine %(n)s"
 msgstr "Fint %(n)s"
 
+msgid "Fine %(n)s"
+msgstr "Fint %(n)s"
+
+msgctxt "another meaning"
+msgid "Fine %(n)s"
+msgstr "Bøde %(n)s"
+
 #~ msgid "Gone"
 #~ msgstr "Væk"
 """
@@ -128,4 +160,5 @@ def test_the_check_finds_what_it_looks_for(tmp_path):
         "fuzzy",  # Round
         "placeholders differ",  # the plural form without %(n)s
         "obsolete",  # Gone
+        "defined twice",  # Fine %(n)s (the one with a context is another message)
     ], found
