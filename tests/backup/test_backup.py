@@ -31,7 +31,7 @@ from scoring.models import (
     Table,
 )
 from scoring.web.messages import translate
-from tests.backup.conftest import play_session
+from tests.backup.played import play_session
 
 pytestmark = pytest.mark.django_db
 
