@@ -65,25 +65,19 @@ def problems(language: str, locale: Path = LOCALE) -> list[str]:
     return found
 
 
+#: An entry's msgctxt (if any) and msgid, each one or more quoted lines (obsolete ``#~`` entries
+#: do not start a line with ``msgid``; ``msgid_plural`` is not ``msgid`` and a space).
+ENTRY = re.compile(r'^(?:msgctxt ((?:".*"\n)+))?msgid ((?:".*"\n)+)', re.MULTILINE)
+
+
 def defined_twice(path: Path) -> list[tuple[str, str]]:
-    """The (msgctxt, msgid) pairs the file defines more than once, read from its lines (Babel's
+    """The (msgctxt, msgid) pairs the file defines more than once, read from its text (Babel's
     reader keeps only one of them)."""
-    keys: list[tuple[str, str]] = []
-    context, field, parts = "", "", {"msgctxt": [], "msgid": []}
-    for line in [*path.read_text(encoding="utf-8").splitlines(), ""]:
-        keyword = line.split(" ", 1)[0]
-        if line.startswith('"') and field in parts:
-            parts[field].append(line)
-            continue
-        if field == "msgid" and keyword != "msgid_plural":
-            keys.append((context, "".join(part.strip()[1:-1] for part in parts["msgid"])))
-            context = ""
-        if field == "msgctxt" and keyword == "msgid":
-            context = "".join(part.strip()[1:-1] for part in parts["msgctxt"])
-        field = keyword if keyword in parts else ""
-        if field:
-            parts[field] = [line.split(" ", 1)[1]]
-    counts = Counter(keys)
+
+    def joined(lines: str) -> str:
+        return "".join(re.findall(r'^"(.*)"$', lines, re.MULTILINE))
+
+    counts = Counter((joined(context), joined(msgid)) for context, msgid in ENTRY.findall(path.read_text("utf-8")))
     return sorted(key for key, count in counts.items() if count > 1 and key != ("", ""))
 
 
