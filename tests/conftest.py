@@ -70,11 +70,11 @@ def pytest_unconfigure(config):
 #   test's own thread the time goes to Playwright's client.
 # - Tests marked ``no_cover`` (pytest-cov's marker), each with its reason beside it: sweeps (the
 #   same code over hundreds of generated inputs: the ranking for every field size from 4 to 300,
-#   every document for hypothesis-drawn fields, the fuzz of every URL, the draw for every field
-#   size, 100 seeds of teams of three, the property tests of the draw and the fairness bound); the
-#   same code on more input (200-player documents, the draw on a large field); the query-count
-#   tests (a page at two field sizes); and the evenings end to end (tests/evenings), all but the
-#   Bräus evening, the only one to reach the Bräus draws at the table.
+#   every document for hypothesis-drawn fields, the fuzz of every URL and its sweep with junk
+#   input, the draw for every field size, 100 seeds of teams of three, the property tests of the
+#   draw and the fairness bound); the same code on more input (200-player documents, the draw on a
+#   large field); the query-count tests (a page at two field sizes); and the evenings end to end
+#   (tests/evenings), all but the Bräus evening, the only one to reach the Bräus draws at the table.
 #
 # Every line they run is run by a measured test as well: checked with ``--cov-context=test`` (the
 # lines whose only contexts are such tests: none), so the coverage figure does not change. Their

@@ -18,7 +18,7 @@ from django.urls import reverse
 
 from scoring import backup, selectors, services
 from scoring.models import Deal, Evening, Player
-from tests.backup.test_backup import play_session
+from tests.backup.played import play_session
 from tests.documents.test_documents import drawn_roster, enter, get_pdf, seatings  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
