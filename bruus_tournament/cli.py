@@ -28,6 +28,7 @@ import socket
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 #: Exit status of a start that could not happen (a setting, the data folder, the port, the database).
 EXIT_START_ERROR = 2
@@ -206,35 +207,59 @@ def _compile_translations_in_checkout() -> None:
 
 
 def _migrate() -> None:
+    """Bring the database up to date, quietly; a database made by a newer version of the program
+    (applied migrations this one does not know) is refused in one line naming that version
+    (:mod:`scoring.setup.schema_version`), before anything is written."""
     from django.core.management import call_command
     from django.db import DatabaseError
 
+    from scoring.setup.schema_version import newer_database_problem
+
     try:
+        problem = newer_database_problem(_version())
+        if problem:
+            raise StartError(problem)
         call_command("migrate", interactive=False, verbosity=0)
     except DatabaseError as error:
         raise _database_error(error) from None
 
 
+#: The demo's data folder, inside the club's data folder: ``run`` never touches the club's database.
+DEMO_FOLDER = "demo"
+
+
+def demo_data_dir() -> Path:
+    """Where ``run`` keeps the demo: ``<data folder>/demo`` (``var/demo`` in a checkout)."""
+    from bruus_tournament import envfile
+
+    return envfile.data_dir() / DEMO_FOLDER
+
+
 def command_run(args: argparse.Namespace) -> int:
-    """``run``: the demo evening on this machine (development server, DEBUG on)."""
+    """``run``: the demo evening on this machine (development server, DEBUG on), in a data folder
+    of its own (:func:`demo_data_dir`, SQLite), never the club's."""
     from django.utils.autoreload import DJANGO_AUTORELOAD_ENV
 
     os.environ["DEBUG"] = "true"
     address = _address(args.address or os.environ.get("LISTEN_ADDRESS") or "127.0.0.1")
     port = _port(args.port or os.environ.get("PORT") or 8000)
+    reloading = os.environ.get(DJANGO_AUTORELOAD_ENV) == "true"
+    if not reloading:  # the reloader's child: the parent did all this already (and set DATA_DIR)
+        check_port_free(address, port)  # before anything is written
+        demo = demo_data_dir()
+        os.environ["DATA_DIR"] = str(demo)
+        os.environ["DATABASE_URL"] = f"sqlite:///{demo / 'bruus.sqlite3'}"
     _setup_django()
     from django.conf import settings
     from django.core.management import call_command
 
-    reloading = os.environ.get(DJANGO_AUTORELOAD_ENV) == "true"
-    if not reloading:  # the reloader's child: the parent did all this already
+    if not reloading:
         _compile_translations_in_checkout()
         _migrate()
         try:
             call_command("load_demo")
         except OSError as error:
             raise StartError(f"The demo roster cannot be read: {error}") from None
-        check_port_free(address, port)
         call_command("demo_info", host=url_host(address), port=str(port))
     call_command(
         "runserver",
@@ -275,9 +300,14 @@ def _hall_environment(address: str, port: int) -> list[str]:
     return addresses
 
 
-def _choose_server(name: str) -> str:
-    if name not in SERVERS:
+def _server_name(name: str) -> str:
+    if name.strip().lower() not in SERVERS:
         raise StartError(f"SERVER must be one of {', '.join(SERVERS)}, not {name!r}.")
+    return name.strip().lower()
+
+
+def _choose_server(name: str) -> str:
+    _server_name(name)
     if name == "auto":
         return "waitress" if os.name == "nt" else "gunicorn"
     if name == "gunicorn" and os.name == "nt":
@@ -325,34 +355,184 @@ def command_serve(args: argparse.Namespace) -> int:
     return servers.start(server, address, port, workers=workers, threads=threads)
 
 
-def _pass_through(name: str):
+def _call_command(name: str, *args: object, **options: object) -> None:
+    """The management command ``name``; its refusal (CommandError) becomes one :class:`StartError` line."""
+    from django.core.management import CommandError, call_command
+
+    try:
+        call_command(name, *args, **options)
+    except CommandError as error:
+        raise StartError(str(error).strip()) from None
+
+
+def _management(name: str, positional: tuple[str, ...] = ()):
+    """The handler of a subcommand that is the management command ``name``: Django set up, the
+    database brought up to date, then the command with the options the subcommand's parser read
+    (``positional``: those passed by position)."""
+
     def command(args: argparse.Namespace) -> int:
         _setup_django()
-        from django.core.management import execute_from_command_line
-
         _compile_translations_in_checkout()
-        execute_from_command_line(["bruus-turnier", name, *args.rest])
+        _migrate()
+        options = {k: v for k, v in vars(args).items() if k not in ("command", "handler", *positional)}
+        _call_command(name, *(str(getattr(args, p)) for p in positional), **options)
         return 0
 
     return command
 
 
-def command_manage(args: argparse.Namespace) -> int:
-    _setup_django()
-    from django.core.management import execute_from_command_line
+#: ``manage`` commands that work on the migrations themselves: not brought up to date first.
+MIGRATION_COMMANDS = {
+    "migrate",
+    "makemigrations",
+    "showmigrations",
+    "sqlmigrate",
+    "squashmigrations",
+    "optimizemigration",
+}
 
-    execute_from_command_line(["bruus-turnier", *args.rest])
+
+def command_manage(args: argparse.Namespace) -> int:
+    """``manage NAME ARGS…``: any management command, its own options parsed by its own parser;
+    its errors, and a mistake in its options, one line with exit status 2."""
+    _setup_django()
+    from django.core.management import BaseCommand, CommandError, ManagementUtility, get_commands, load_command_class
+    from django.db import connections
+
+    rest = list(args.rest)
+    if not rest or rest[0] in ("help", "-h", "--help"):
+        ManagementUtility(["bruus-turnier manage", "help", *rest[1:2]]).execute()
+        return 0
+    name, argv = rest[0], rest[1:]
+    found = get_commands().get(name)
+    if found is None:
+        raise StartError(f"unknown command {name!r} (bruus-turnier manage help lists them)")
+    command = found if isinstance(found, BaseCommand) else load_command_class(found, name)
+    parser = command.create_parser("bruus-turnier manage", name)  # refuses with CommandError, not exit
+    try:
+        options = vars(parser.parse_args(argv))
+    except CommandError as error:
+        raise StartError(f"{str(error).removeprefix('Error: ')} (see: bruus-turnier manage {name} --help)") from None
+    _compile_translations_in_checkout()
+    if name not in MIGRATION_COMMANDS:
+        _migrate()
+    positional = options.pop("args", ())
+    try:
+        command.execute(*positional, **options)
+    except CommandError as error:
+        raise StartError(str(error).strip()) from None
+    finally:
+        connections.close_all()
     return 0
 
 
+def _show_value(key: str, value: str) -> str:
+    if key == "SECRET_KEY":
+        return "(gesetzt, verborgen / set, hidden)"
+    if key == "DATABASE_URL" and "@" in value and ":" in value.split("@", 1)[0].split("//", 1)[-1]:
+        head, tail = value.split("@", 1)
+        return f"{head.rsplit(':', 1)[0]}:***@{tail}"
+    return value
+
+
+def _check_setting(key: str, value: str) -> None:
+    """:class:`StartError` when ``value`` is not a valid ``key``: the command line's own settings by
+    their rules here, the others by reading the settings with it (a copy of the environment)."""
+    from bruus_tournament import envfile
+
+    if key not in envfile.KNOWN:
+        raise StartError(f"{key!r} is not a setting of Bruus Turnier; known: {', '.join(envfile.KNOWN)}.")
+    if key == "DATA_DIR":
+        raise StartError(
+            "DATA_DIR cannot be kept inside the data folder; set it in the environment (or a checkout's .env)."
+        )
+    checks = {
+        "PORT": _port,
+        "LISTEN_ADDRESS": _address,
+        "WORKERS": lambda v: _positive("WORKERS", v),
+        "THREADS": lambda v: _positive("THREADS", v),
+        "SERVER": _server_name,
+    }
+    if key in checks:
+        checks[key](value)
+        return
+    import runpy
+
+    from django.core.exceptions import ImproperlyConfigured
+
+    saved = dict(os.environ)
+    try:
+        os.environ[key] = value
+        runpy.run_module("bruus_tournament.settings", run_name="bruus_tournament.settings_check")
+    except ImproperlyConfigured as error:
+        raise StartError(f"Configuration error: {error} Nothing was written.") from None
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def command_settings(args: argparse.Namespace) -> int:
+    """``settings``: the data folder, its settings file and every setting with where its value came
+    from; ``settings set KEY VALUE`` / ``settings unset KEY``: change the data folder's file."""
+    from bruus_tournament import envfile
+
+    before = dict(os.environ)
+    envfile.read_env_file()
+    folder = envfile.data_dir()
+    file = envfile.settings_file(folder)
+    if args.action in ("set", "unset"):
+        value = args.value if args.action == "set" else None
+        if value is not None:
+            _check_setting(args.key, value)
+        elif args.key not in envfile.KNOWN:
+            raise StartError(f"{args.key!r} is not a setting of Bruus Turnier; known: {', '.join(envfile.KNOWN)}.")
+        try:
+            envfile.write_setting(args.key, value, folder)
+        except OSError as error:
+            raise StartError(f"The settings file {file} cannot be written: {error.strerror or error}.") from None
+        print(f"{args.key}={value} -> {file}" if value is not None else f"{args.key} entfernt / removed: {file}")
+        if args.key in before:
+            print(f"Hinweis / note: {args.key} is also set in the environment of this window, which wins.")
+        return 0
+    print(f"Datenordner / data folder:        {folder}  ({envfile.source('DATA_DIR')})")
+    print(f"Einstellungsdatei / settings file: {file}" + ("" if file.is_file() else "  (noch keine / none yet)"))
+    print(f"Demo (bruus-turnier run):          {folder / DEMO_FOLDER}")
+    print("Vorrang / precedence: environment > data folder file > checkout .env > default")
+    for key in envfile.KNOWN[1:]:
+        value = os.environ.get(key)
+        shown = _show_value(key, value) if value is not None else "-"
+        print(f"  {key:<21} {shown}  ({envfile.source(key)})")
+    return 0
+
+
+#: The commands of ``bruus-turnier``.
+COMMANDS = ("run", "serve", "organiser", "backup", "restore", "import-players", "settings", "manage")
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse with one line for a mistake (``bruus-turnier: …``, exit status 2) instead of the
+    usage text; ``--help`` of every command as usual."""
+
+    #: The command named on the command line (``main`` sets it): a mistake the main parser finds
+    #: after the command (an unknown option) points to that command's help.
+    command_named = ""
+
+    def error(self, message: str):  # type: ignore[override]
+        prog = f"{self.prog} {self.command_named}" if self.command_named and " " not in self.prog else self.prog
+        self.exit(EXIT_START_ERROR, f"bruus-turnier: {message} (see: {prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    """The command line: one subparser per command, each with its own options (in any order)."""
+    parser = ArgumentParser(
         prog="bruus-turnier",
         description="Bruus Turnier: Turniere für Bruus, Brus und Bräus / tournaments for Bruus, Brus and Bräus.",
     )
     parser.add_argument("--version", action="version", version=f"bruus-turnier {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    run = commands.add_parser("run", help="demo evening on this machine: http://127.0.0.1:8000 (DEBUG on)")
+    run = commands.add_parser(
+        "run", help="demo evening on this machine: http://127.0.0.1:8000 (DEBUG on; its own data folder <data>/demo)"
+    )
     run.add_argument("--address", help="address to listen on (LISTEN_ADDRESS; default 127.0.0.1)")
     run.add_argument("--port", help="port (PORT; default 8000)")
     run.add_argument("--noreload", action="store_true", help="do not restart when the code changes")
@@ -364,16 +544,52 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--workers", help="gunicorn worker processes (WORKERS; default 4)")
     serve.add_argument("--threads", help="threads per worker (THREADS; gunicorn 4, waitress 8)")
     serve.set_defaults(handler=command_serve)
-    for name, command, text in (
-        ("organiser", "organiser", "create an organiser login (Turnierleitung) or set its password"),
-        ("backup", "backup", "write a backup file (see: bruus-turnier backup --help)"),
-        ("restore", "restore", "restore a backup file (see: bruus-turnier restore --help)"),
-        ("import-players", "import_players", "import players from a CSV or Excel file"),
-    ):
-        sub = commands.add_parser(name, help=text, add_help=False)
-        sub.add_argument("rest", nargs=argparse.REMAINDER)
-        sub.set_defaults(handler=_pass_through(command))
-    manage = commands.add_parser("manage", help="any Django management command", add_help=False)
+    language = {"default": "de", "choices": ("de", "en", "da", "sv"), "help": "language of the messages (default de)"}
+
+    organiser = commands.add_parser(
+        "organiser", help="create an organiser login (Turnierleitung) or set its password (asks for it twice)"
+    )
+    organiser.add_argument("username", nargs="?", help="user name (asked when left out)")
+    organiser.add_argument("--helper", action="store_true", help="role Helfer instead of Turnierleitung")
+    organiser.set_defaults(handler=_management("organiser"))
+
+    backup = commands.add_parser("backup", help="write one evening, or the whole database, into one backup file")
+    backup.add_argument("--evening", type=int, metavar="ID", help="only this evening (its number); default: everything")
+    backup.add_argument(
+        "--output", type=Path, metavar="FILE", help="the file (.json, or .json.gz compressed); default: <data>/backups/"
+    )
+    backup.add_argument("--language", **language)
+    backup.set_defaults(handler=_management("backup"))
+
+    restore = commands.add_parser("restore", help="read a backup file into this database")
+    restore.add_argument("file", type=Path, metavar="FILE", help="the backup file (.json or .json.gz)")
+    restore.add_argument(
+        "--allow-duplicates", action="store_true", help="restore an evening even if one with its name and date exists"
+    )
+    restore.add_argument("--language", **language)
+    restore.set_defaults(handler=_management("restore", positional=("file",)))
+
+    players = commands.add_parser("import-players", help="import players from an Excel (.xlsx) or CSV file")
+    players.add_argument("file", type=Path, metavar="FILE", help="the player list (.xlsx or .csv)")
+    players.add_argument("--evening", type=int, metavar="ID", help="also check them in for this evening (its number)")
+    players.add_argument("--dry-run", action="store_true", help="only show what would be imported; change nothing")
+    players.add_argument("--language", **language)
+    players.set_defaults(handler=_management("import_players", positional=("file",)))
+
+    settings = commands.add_parser(
+        "settings", help="show the settings and where each comes from; settings set KEY VALUE keeps one"
+    )
+    actions = settings.add_subparsers(dest="action", metavar="ACTION")
+    setting = actions.add_parser("set", help="keep KEY=VALUE in the data folder's settings.env")
+    setting.add_argument("key", metavar="KEY")
+    setting.add_argument("value", metavar="VALUE")
+    unset = actions.add_parser("unset", help="remove KEY from the data folder's settings.env")
+    unset.add_argument("key", metavar="KEY")
+    settings.set_defaults(handler=command_settings)
+
+    manage = commands.add_parser(
+        "manage", help="any Django management command (bruus-turnier manage help lists them)", add_help=False
+    )
     manage.add_argument("rest", nargs=argparse.REMAINDER)
     manage.set_defaults(handler=command_manage)
     return parser
@@ -382,7 +598,14 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command in ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    parser.command_named = next((word for word in given if not word.startswith("-")), "")
+    if parser.command_named not in COMMANDS:
+        parser.command_named = ""
+    try:
+        args = parser.parse_args(given)
+    except SystemExit as done:  # --help, --version (0) or a mistake in the options (2, one line)
+        return done.code if isinstance(done.code, int) else EXIT_START_ERROR
     if not getattr(args, "handler", None):
         parser.print_help()
         return 0

@@ -1,4 +1,5 @@
-"""Settings of Bruus Turnier, read from the environment with django-environ.
+"""Settings of Bruus Turnier, read from the environment with django-environ (the environment
+first, then the data folder's ``settings.env``, then the checkout's ``.env``: bruus_tournament/envfile.py).
 
 Every setting has a default that is safe on an organiser's laptop:
 
@@ -7,7 +8,8 @@ Every setting has a default that is safe on an organiser's laptop:
   (mode 0600); if set, at least 50 characters.
 - ``DATA_DIR`` (path; default ``<checkout>/var`` in a checkout, the user's data folder of
   platformdirs when installed, e.g. ``~/.local/share/bruus-turnier`` or
-  ``%LOCALAPPDATA%\\bruus-turnier``): SQLite database, secret key, caches, static files.
+  ``%LOCALAPPDATA%\\bruus-turnier``): SQLite database, secret key, caches, static files, and
+  ``settings.env``, the settings of this data folder (``bruus-turnier settings set KEY VALUE``).
 - ``DATABASE_URL`` (default ``sqlite:///DATA_DIR/bruus.sqlite3``, SQLite in WAL mode;
   ``postgres://user:password@host:5432/name`` for PostgreSQL).
 - ``ALLOWED_HOSTS`` (comma-separated, default ``localhost,127.0.0.1,[::1]``).
@@ -38,18 +40,19 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from bruus_tournament.envfile import read_env_file
+from bruus_tournament import envfile
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 BASE_DIR = PACKAGE_DIR.parent
 #: Templates, static files, compiled translations and the docs: beside the code in a checkout,
 #: inside the package (``bruus_tournament/resources``) in an installed wheel (pyproject.toml).
-INSTALLED_FROM_WHEEL = (PACKAGE_DIR / "resources").is_dir()
+INSTALLED_FROM_WHEEL = envfile.installed_from_wheel()
 RESOURCE_DIR = PACKAGE_DIR / "resources" if INSTALLED_FROM_WHEEL else BASE_DIR
 DOCS_DIR = RESOURCE_DIR / "docs"
 
 env = environ.Env()
-read_env_file()  # the checkout's .env, if any (bruus_tournament/envfile.py)
+# The data folder's settings.env, then the checkout's .env, under the environment (bruus_tournament/envfile.py).
+envfile.read_env_file()
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
@@ -73,19 +76,7 @@ USE_TLS = _flag("USE_TLS", False)
 ADMIN_ENABLED = _flag("ADMIN_ENABLED", False)
 
 
-def _data_dir() -> Path:
-    """DATA_DIR if set; else ``var/`` in a checkout, the user's data folder when installed."""
-    raw = env.str("DATA_DIR", default="").strip()
-    if raw:
-        return Path(raw).expanduser()
-    if not INSTALLED_FROM_WHEEL:
-        return BASE_DIR / "var"
-    from platformdirs import user_data_path
-
-    return user_data_path("bruus-turnier", appauthor=False)
-
-
-DATA_DIR = _data_dir()
+DATA_DIR = envfile.data_dir()  # DATA_DIR, else var/ in a checkout, the user's data folder when installed
 try:
     DATA_DIR.mkdir(parents=True, exist_ok=True)
 except OSError as error:

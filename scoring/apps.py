@@ -16,6 +16,10 @@ class ScoringConfig(AppConfig):
 
     def ready(self):
         post_migrate.connect(_ensure_groups, sender=self, dispatch_uid="scoring-ensure-groups")
+        from scoring.setup.schema_version import record_after_migrate
+
+        # Which program migrated the database last: an older one refuses it (bruus-turnier).
+        post_migrate.connect(record_after_migrate, sender=self, dispatch_uid="scoring-record-version")
         from scoring.hall.auth_backends import connect_signals
 
         connect_signals()

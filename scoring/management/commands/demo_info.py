@@ -1,5 +1,6 @@
 """``python manage.py demo_info``: prints where to click and how to log in (``make run``)."""
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from scoring.models import Evening, Season
@@ -34,5 +35,6 @@ class Command(BaseCommand):
         season = Season.objects.filter(name=DEMO_SEASON).first()
         if season is not None:
             lines.append(f"  Saison / season:              {base}/organiser/saisons/{season.pk}/")
+        lines.append(f"  Demo-Daten / demo data:       {settings.DATA_DIR} (nicht die des Vereins / not the club's)")
         lines += ["  Stoppen / stop: Strg+C / Ctrl+C", "=" * 72, ""]
         self.stdout.write("\n".join(lines))

@@ -16,6 +16,21 @@ from django.core.management.base import BaseCommand, CommandError
 from scoring.hall.roles import HELPER, LEADER
 from scoring.services import accounts
 
+#: Said when the input ends (Ctrl+D, Ctrl+Z on Windows, an empty standard input) before a question is answered.
+NO_INPUT = (
+    "Keine Eingabe (Strg+D oder leere Eingabe): nichts geändert. / "
+    "No input (Ctrl+D or an empty standard input): nothing changed."
+)
+
+
+def _ask(prompt: str, secret: bool = False) -> str:
+    """One answer typed in (``secret``: not shown); CommandError :data:`NO_INPUT` when the input ends."""
+    try:
+        return getpass.getpass(prompt) if secret else input(prompt)
+    except EOFError:
+        print()  # the prompt's line ends here, not in the message
+        raise CommandError(NO_INPUT) from None
+
 
 class Command(BaseCommand):
     help = "Create an organiser login or reset its password (interactive)."
@@ -30,10 +45,10 @@ class Command(BaseCommand):
             "Create an organiser login or set a new password."
         )
         if not username:
-            username = input("Benutzername / user name [turnierleitung]: ").strip() or "turnierleitung"
+            username = _ask("Benutzername / user name [turnierleitung]: ").strip() or "turnierleitung"
         for _attempt in range(3):
-            password = getpass.getpass("Neues Passwort / new password: ")
-            again = getpass.getpass("Noch einmal / again: ")
+            password = _ask("Neues Passwort / new password: ", secret=True)
+            again = _ask("Noch einmal / again: ", secret=True)
             if password != again:
                 self.stderr.write("Die Passwörter sind verschieden. / The passwords differ.")
                 continue
