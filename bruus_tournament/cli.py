@@ -25,6 +25,7 @@ import argparse
 import errno
 import os
 import socket
+import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -456,19 +457,18 @@ def _check_setting(key: str, value: str) -> None:
     if key in checks:
         checks[key](value)
         return
-    import runpy
-
-    from django.core.exceptions import ImproperlyConfigured
-
-    saved = dict(os.environ)
-    try:
-        os.environ[key] = value
-        runpy.run_module("bruus_tournament.settings", run_name="bruus_tournament.settings_check")
-    except ImproperlyConfigured as error:
-        raise StartError(f"Configuration error: {error} Nothing was written.") from None
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
+    # The settings read with the value in a process of their own (nothing here is changed by it).
+    code = (
+        "from django.core.exceptions import ImproperlyConfigured\n"
+        "try:\n    import bruus_tournament.settings\n"
+        "except ImproperlyConfigured as error:\n    print(error)\n    raise SystemExit(3)\n"
+    )
+    package_parent = str(Path(__file__).resolve().parent.parent)
+    environment = {**os.environ, key: value}
+    environment["PYTHONPATH"] = os.pathsep.join(filter(None, [package_parent, environment.get("PYTHONPATH")]))
+    checked = subprocess.run([sys.executable, "-c", code], env=environment, capture_output=True, text=True)
+    if checked.returncode == 3:
+        raise StartError(f"Configuration error: {checked.stdout.strip()} Nothing was written.")
 
 
 def command_settings(args: argparse.Namespace) -> int:

@@ -380,4 +380,6 @@ def test_installed_run_serves_the_demo_evening(installed, tmp_path):
         output = stop(server)
     assert "turnierleitung / bruus-demo" in output
     assert "Demo-Abend / demo evening:" in output
-    assert (tmp_path / "bruus.sqlite3").is_file()
+    assert f"Demo-Daten / demo data:       {tmp_path / 'demo'}" in output
+    assert (tmp_path / "demo" / "bruus.sqlite3").is_file()  # the demo's own folder
+    assert not (tmp_path / "bruus.sqlite3").exists()  # the club's data folder never gets the demo
