@@ -9,7 +9,7 @@ nothing and imports nothing from Django.
 
 The file needs a header row. It is normally line 1; up to :data:`HEADER_SEARCH_ROWS` non-empty
 lines above it (a title such as "Anmeldungen 2025") are skipped with a note. Headers are matched
-case- and whitespace-insensitively, in German or English (see :data:`NAME_HEADERS`,
+case- and whitespace-insensitively, in German, English, Danish or Swedish (see :data:`NAME_HEADERS`,
 :data:`FIRST_NAME_HEADERS`, :data:`LAST_NAME_HEADERS`, :data:`CLUB_HEADERS`).
 
 Names are text and nothing else: markup, quotes and a leading ``=`` are stored literally; nothing
@@ -67,24 +67,85 @@ HEADER_SEARCH_ROWS = 10
 #: "_" read as a space, a trailing ":" or "*" dropped).
 NAME_HEADERS = frozenset(
     {
+        # German
         "name",
         "spieler",
         "spielerin",
-        "player",
         "vollständiger name",
-        # common variants seen in club lists
-        "full name",
-        "player name",
         "spielername",
         "spieler/in",
         "spieler:in",
         "spieler*in",
         "vor- und nachname",
+        "teilnehmer",
+        # English
+        "player",
+        "full name",
+        "player name",
+        "participant",
+        # Danish
+        "navn",
+        "spiller",
+        "spillere",
+        "fulde navn",
+        "fuldt navn",
+        "spillernavn",
+        "deltager",
+        # Swedish
+        "namn",
+        "spelare",
+        "fullständigt namn",
+        "spelarnamn",
+        "deltagare",
     }
 )
-FIRST_NAME_HEADERS = frozenset({"vorname", "first name", "firstname", "given name"})
-LAST_NAME_HEADERS = frozenset({"nachname", "last name", "lastname", "surname", "familienname", "family name"})
-CLUB_HEADERS = frozenset({"club", "verein", "ort", "dorf", "village", "wohnort", "gemeinde", "town"})
+FIRST_NAME_HEADERS = frozenset(
+    {"vorname", "first name", "firstname", "given name", "forename", "fornavn", "förnamn", "fornamn"}
+)
+LAST_NAME_HEADERS = frozenset(
+    {
+        "nachname",
+        "familienname",
+        "last name",
+        "lastname",
+        "surname",
+        "family name",
+        "efternavn",
+        "slægtsnavn",
+        "efternamn",
+        "släktnamn",
+    }
+)
+CLUB_HEADERS = frozenset(
+    {
+        # German
+        "verein",
+        "ort",
+        "dorf",
+        "wohnort",
+        "gemeinde",
+        # English
+        "club",
+        "village",
+        "town",
+        "home town",
+        "hometown",
+        # Danish
+        "klub",
+        "forening",
+        "by",
+        "landsby",
+        "bopæl",
+        "hjemby",
+        "sogn",
+        # Swedish
+        "klubb",
+        "förening",
+        "hemort",
+        "stad",
+        "socken",
+    }
+)
 
 # --------------------------------------------------------------------------------------------
 # Result types
@@ -309,10 +370,9 @@ def _find_layout(rows: Iterator[tuple[int, tuple[str, ...]]], display: str, note
         raise PlayerFileError(
             gettext_noop(
                 "No column with the players' names was found in %(filename)s. The first line "
-                "contains: %(found)s. The first line should contain the column headings: "
-                "“Name” (or “Spieler”, “Player”) or the two "
-                "columns “Vorname” and “Nachname”, and optionally "
-                "“Verein” (or “Club”, “Ort”, “Dorf”)."
+                "contains: %(found)s. The first line should contain the column headings “Name” "
+                "(or “Player”) or the two columns “First name” and “Last name”, and optionally "
+                "“Club” (or “Town”). Headings in German, English, Danish and Swedish are understood."
             ),
             code="no_name_column",
             filename=display,

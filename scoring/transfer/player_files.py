@@ -133,7 +133,7 @@ def parse_player_file(data: bytes, filename: str) -> ParsedFile:
             Note(
                 gettext_noop(
                     "The file was read as older Windows text (Windows-1252). Please check that "
-                    "umlauts such as ä, ö, ü and ß look right in the preview."
+                    "letters such as ä, ö, ü, ß, æ, ø and å look right in the names."
                 ),
                 {},
             )

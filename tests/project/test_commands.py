@@ -285,3 +285,30 @@ def test_an_installed_program_reads_the_data_folders_settings(tmp_path):
     code = "import django; django.setup()\nfrom django.conf import settings\nprint(settings.WIFI_NAME)"
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
     assert result.stdout.strip() == "Vereinsheim", result.stderr
+
+
+# --- The import on the command line shows what the page's preview shows ---------------------------
+
+
+@pytest.mark.django_db
+def test_import_players_prints_the_preview_in_the_chosen_language(tmp_path, capsys, monkeypatch):
+    from django.db import connections
+
+    from scoring import services
+    from scoring.models import Player
+
+    monkeypatch.setattr(connections, "close_all", lambda: None)
+    services.add_player(name="Aase Due", club="")
+    listed = tmp_path / "spillere.csv"
+    rows = "Fornavn;Efternavn;Klub\nSøren;Hansen;Brus IF\nSøren;Hansen;Brus IF\nAase;Due;\n"
+    listed.write_bytes(rows.encode("cp1252"))  # read as older Windows text: the note says so
+    assert cli.main(["import-players", "--dry-run", "--language", "da", str(listed)]) == 0
+    captured = capsys.readouterr()
+    assert "    2  Søren Hansen (Brus IF): ny" in captured.out
+    assert "    4  Aase Due: allerede i registeret" in captured.out
+    assert "2 spillere kan importeres (1 nye)." in captured.out
+    assert "Windows-1252" in captured.out and "preview" not in captured.out and "Vorschau" not in captured.out
+    assert "Disse rækker kan ikke importeres:" in captured.err and "Linje 3: Søren Hansen (Brus IF)" in captured.err
+    assert Player.objects.count() == 1  # a dry run imports nothing
+    assert cli.main(["import-players", str(listed), "--language", "da"]) == 0
+    assert Player.objects.count() == 2

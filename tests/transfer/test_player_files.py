@@ -401,7 +401,50 @@ def test_no_name_column_lists_found_and_expected_headers():
     error = file_error("Hauke Petersen,Schwesing\nGönke Hansen,Schwesing\n".encode(), "x.csv")
     assert error.code == "no_name_column"
     assert "Hauke Petersen" in error.params["found"] and "Schwesing" in error.params["found"]
-    assert "Name" in error.message and "Vorname" in error.message
+    assert "Name" in error.message and "First name" in error.message
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "Navn;Klub",
+        "Fornavn;Efternavn;Klub",
+        "Fornavn;Efternavn;By",
+        "Namn;Klubb",
+        "Förnamn;Efternamn;Klubb",
+        "Namn;Ort",
+        "Spelare;Förening",
+        "Spiller;Forening",
+        "First name;Last name;Town",
+        "Vorname;Nachname;Verein",
+        "NAVN:;KLUB*",
+    ],
+)
+def test_headers_in_danish_swedish_english_and_german_import(header):
+    parts = header.split(";")
+    row = ["Jens", "Hansen", "Bjolderup"] if len(parts) == 3 else ["Jens Hansen", "Bjolderup"]
+    parsed = parse_player_file(f"{header}\n{';'.join(row)}\n".encode(), "liste.csv")
+    assert [(p.name, p.club) for p in parsed.players] == [("Jens Hansen", "Bjolderup")], header
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("da", ["»Navn«", "»Fornavn« og »Efternavn«", "»Klub«"]),
+        ("sv", ["»Namn«", "»Förnamn« och »Efternamn«", "»Klubb«"]),
+        ("de", ["„Name“", "„Vorname“ und „Nachname“", "„Verein“"]),
+        ("en", ["“Name”", "“First name” and “Last name”", "“Club”"]),
+    ],
+)
+def test_the_missing_name_column_is_explained_with_the_headings_of_the_ui_language(language, expected):
+    from django.utils import translation
+
+    from scoring.web.messages import translate
+
+    error = file_error(b"X;Y\n1;2\n", "x.csv")
+    with translation.override(language):
+        text = translate(error)
+    assert all(part in text for part in expected), text
 
 
 def test_only_first_name_column_is_not_enough():

@@ -1,5 +1,7 @@
 """``python manage.py import_players FILE [--evening ID] [--dry-run]``: the spreadsheet import
-of the organiser pages, for scripted setups."""
+of the organiser pages, for scripted setups. It prints what the page's preview shows
+(:func:`scoring.selectors.players.import_preview`): the notes on the file, every row with whether
+the register knows it already, the rows that cannot be imported, and how many are new."""
 
 from __future__ import annotations
 
@@ -8,8 +10,9 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from scoring import services
+from scoring import selectors, services
 from scoring.domain.player_import import PlayerFileError
 from scoring.models import Evening
 from scoring.transfer.player_files import parse_player_file
@@ -38,11 +41,21 @@ class Command(BaseCommand):
             parsed = parse_player_file(file.read_bytes(), file.name)
         except PlayerFileError as error:
             raise CommandError(translate(error)) from None
-        for message, params in parsed.notes:
-            self.stdout.write(_(message) % params if params else _(message))
-        for problem in parsed.problems:
-            text = _(problem.message) % problem.params if problem.params else _(problem.message)
-            self.stderr.write(text)
+        preview = selectors.import_preview(parsed)
+        for note in preview.notes:
+            self.stdout.write(note)
+        for player, known in preview.rows:
+            club = f" ({player.club})" if player.club else ""
+            status = _("already in the register") if known else _("new")
+            self.stdout.write(f"{player.line:>5}  {player.name}{club}: {status}")
+        if preview.problems:
+            self.stderr.write(_("These rows cannot be imported:"))
+            for _line, text in preview.problems:
+                self.stderr.write(f"  {text}")
+        count = len(preview.rows)
+        can = ngettext("%(n)s player can be imported", "%(n)s players can be imported", count) % {"n": count}
+        new = _("%(n)s new") % {"n": preview.new_count}
+        self.stdout.write(f"{can} ({new}).")
         if dry_run:
             self.stdout.write(_("%(count)s players would be imported.") % {"count": len(parsed.players)})
             return
