@@ -35,11 +35,13 @@ translations: $(VENV)/.installed
 migrate: $(VENV)/.installed translations
 	$(PY) manage.py migrate --noinput
 
-demo: migrate
-	$(PY) manage.py load_demo
+# The demo evening alone, into the demo's own data folder (var/demo, as `make run` uses it; never var/).
+demo: $(VENV)/.installed translations
+	DATA_DIR=$(CURDIR)/var/demo DATABASE_URL=sqlite:///$(CURDIR)/var/demo/bruus.sqlite3 $(PY) manage.py migrate --noinput
+	DATA_DIR=$(CURDIR)/var/demo DATABASE_URL=sqlite:///$(CURDIR)/var/demo/bruus.sqlite3 $(PY) manage.py load_demo
 
 # The same code as the installed command `bruus-turnier run` / `serve` (bruus_tournament/cli.py):
-# migrate, the demo evening once, the addresses to click; the data in var/ of this checkout.
+# the demo evening once in its own data folder (var/demo; the club's data stays in var/), the addresses to click.
 run: $(VENV)/.installed
 	$(PY) -m bruus_tournament run --address $(HOST) --port $(PORT)
 

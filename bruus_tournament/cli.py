@@ -318,7 +318,7 @@ def _choose_server(name: str) -> str:
 
 def command_serve(args: argparse.Namespace) -> int:
     """``serve``: the hall's network (DEBUG off, gunicorn or waitress)."""
-    from bruus_tournament import servers
+    from bruus_tournament import envfile, servers
 
     os.environ["DEBUG"] = "false"
     address = _address(args.address or os.environ.get("LISTEN_ADDRESS") or "0.0.0.0")
@@ -348,6 +348,7 @@ def command_serve(args: argparse.Namespace) -> int:
         f"  Links und QR-Codes / links and QR codes: {public}",
         f"  Auf diesem Rechner: http://127.0.0.1:{port}/organiser/" if address in ("0.0.0.0", "127.0.0.1") else "",
         f"  Daten / data: {settings.DATA_DIR}",
+        f"  (Microsoft Store Python: {really})" if (really := envfile.store_python_folder(settings.DATA_DIR)) else "",
         f"  Server: {server}, Version {_version()}",
         "  Stoppen / stop: Strg+C / Ctrl+C",
         "=" * 72,
@@ -495,6 +496,8 @@ def command_settings(args: argparse.Namespace) -> int:
             print(f"Hinweis / note: {args.key} is also set in the environment of this window, which wins.")
         return 0
     print(f"Datenordner / data folder:        {folder}  ({envfile.source('DATA_DIR')})")
+    if really := envfile.store_python_folder(folder):
+        print(f"  Microsoft Store Python: Windows keeps it in / liegt wirklich in {really}")
     print(f"Einstellungsdatei / settings file: {file}" + ("" if file.is_file() else "  (noch keine / none yet)"))
     print(f"Demo (bruus-turnier run):          {folder / DEMO_FOLDER}")
     print("Vorrang / precedence: environment > data folder file > checkout .env > default")

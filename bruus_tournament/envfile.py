@@ -17,6 +17,8 @@ around the value are allowed).
 from __future__ import annotations
 
 import os
+import re
+import sys
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -135,3 +137,21 @@ def write_setting(key: str, value: str | None, folder: Path | None = None) -> Pa
     temporary.write_text("\n".join(kept) + "\n", encoding="utf-8")
     os.replace(temporary, path)
     return path
+
+
+#: A Microsoft Store Python's install folder: its package name and publisher id.
+_STORE_PYTHON = re.compile(r"(PythonSoftwareFoundation\.Python\.[\d.]+)_[^\\/]*__(\w+)")
+
+
+def store_python_folder(folder: Path, base_prefix: str | None = None, local: str | None = None) -> str | None:
+    """Where Windows really keeps ``folder`` when this Python comes from the Microsoft Store: its
+    sandbox redirects writes under ``%LOCALAPPDATA%`` to
+    ``%LOCALAPPDATA%\\Packages\\<package>\\LocalCache\\Local\\…``. None for any other Python or a
+    folder elsewhere (``base_prefix``, ``local``: ``sys.base_prefix`` and ``%LOCALAPPDATA%``)."""
+    found = _STORE_PYTHON.search(sys.base_prefix if base_prefix is None else base_prefix)
+    local = os.environ.get("LOCALAPPDATA", "") if local is None else local
+    text = str(folder)
+    if not found or not local or not text.lower().startswith(local.lower().rstrip("\\/")):
+        return None
+    rest = text[len(local.rstrip("\\/")) :].lstrip("\\/")
+    return f"{local.rstrip(chr(92) + '/')}\\Packages\\{found.group(1)}_{found.group(2)}\\LocalCache\\Local\\{rest}"

@@ -312,3 +312,14 @@ def test_import_players_prints_the_preview_in_the_chosen_language(tmp_path, caps
     assert Player.objects.count() == 1  # a dry run imports nothing
     assert cli.main(["import-players", str(listed), "--language", "da"]) == 0
     assert Player.objects.count() == 2
+
+
+def test_the_microsoft_store_pythons_real_data_folder_is_named():
+    store = r"C:\Program Files\WindowsApps\PythonSoftwareFoundation.Python.3.12_3.12.2032.0_x64__qbz5n2kfra8p0"
+    local = r"C:\Users\Turnier\AppData\Local"
+    folder = local + r"\bruus-turnier"
+    assert envfile.store_python_folder(Path(folder), base_prefix=store, local=local) == (
+        local + r"\Packages\PythonSoftwareFoundation.Python.3.12_qbz5n2kfra8p0\LocalCache\Local\bruus-turnier"
+    )
+    assert envfile.store_python_folder(Path(folder), base_prefix=r"C:\Python312", local=local) is None
+    assert envfile.store_python_folder(Path(r"D:\bruus"), base_prefix=store, local=local) is None
