@@ -1,22 +1,30 @@
 """``bruus-turnier``: the command line of Bruus Turnier (also ``python -m bruus_tournament``; the
-Makefile's ``run`` and ``serve`` call the same code).
+Makefile's ``run``, ``serve`` and ``organiser`` call the same code).
 
-Commands (``bruus-turnier --help``):
+Commands (``bruus-turnier --help``; ``bruus-turnier COMMAND --help`` for the options of each, which
+may come in any order):
 
-- ``run``: migrate, load the demo evening once, serve on 127.0.0.1:8000 with Django's development
-  server (DEBUG on) and print where to click and how to log in.
+- ``run``: the demo evening in a data folder of its own (``<data folder>/demo``, SQLite; the club's
+  database is never touched): checks the address and port first, then migrates, loads the demo
+  once, serves on 127.0.0.1:8000 with Django's development server (DEBUG on) and prints where to
+  click, how to log in and the demo's folder.
 - ``serve``: the hall's network: DEBUG off; refuses a database with the demo password or without
   an organiser login; collects the static files hashed and compressed; prints the address for the
   tablets; serves with gunicorn (where it runs) or waitress (pure Python: Windows, or on request).
 - ``organiser``, ``backup``, ``restore``, ``import-players``: the management commands of the same
-  names; ``manage ARGS…``: any management command.
+  names with their options; ``settings`` (``set KEY VALUE``, ``unset KEY``): the settings and
+  where each comes from (bruus_tournament/envfile.py); ``manage NAME ARGS…``: any management command.
 
-Settings come from the environment (``bruus_tournament.settings``); ``LISTEN_ADDRESS``, ``PORT``,
-``SERVER``, ``WORKERS`` and ``THREADS`` are read here. Whatever a person can get wrong (a setting,
-a data folder that cannot be written, a port in use, a database that cannot be opened) ends with one
-line on standard error naming it and exit status 2, never a traceback (``serve`` first waits for a
-port in use, saying so in one line); a refused start (demo password, a data folder or database that
-fails the start checks) with its explanation and exit status 1.
+Every command that uses the database brings it up to date first (``migrate``, quietly) and refuses
+a database that a newer version migrated (scoring/setup/schema_version.py). Settings come from the
+environment, the data folder's ``settings.env`` and the checkout's ``.env``
+(``bruus_tournament.settings``); ``LISTEN_ADDRESS``, ``PORT``, ``SERVER``, ``WORKERS`` and
+``THREADS`` are read here. Whatever a person can get wrong (an option, a setting, a data folder
+that cannot be written, a port in use, a database that cannot be opened or is too new, what a
+management command refuses, the input ended by Ctrl+D) ends with one line ``bruus-turnier: …`` on
+standard error and exit status 2, never a traceback or a usage text (``serve`` first waits for a
+port in use, saying so in one line); a refused ``serve`` (demo password, a data folder or database
+that fails the start checks) with its explanation and exit status 1.
 """
 
 from __future__ import annotations
