@@ -380,3 +380,28 @@ def test_check_in_page_search_keeps_the_filter(organiser_client, roster_evening)
     )
     assert response["Location"].endswith(f"?q=ohrstedt#p{player.pk}")
     assert not Participant.objects.get(evening=roster_evening, player=player).checked_in
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "advice", "error"),
+    [
+        ("da", "fx Navn og Klub eller Fornavn og Efternavn", "»Navn« (eller »Spiller«)"),
+        ("sv", "t.ex. Namn och Klubb, eller Förnamn och Efternamn", "»Namn« (eller »Spelare«)"),
+        ("en", "e.g. Name and Club, or First name and Last name", "“Name” (or “Player”)"),
+    ],
+)
+def test_the_import_page_names_the_headings_in_its_language(organiser_client, language, advice, error):
+    """Issue 37: a Danish or Swedish club reads its own headings on the page and in the refusal, and
+    its list with those headings imports."""
+    url = reverse("organiser:player_import")
+    assert advice in organiser_client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    upload = io.BytesIO(b"X;Y\n1;2\n")
+    upload.name = "liste.csv"
+    page = organiser_client.post(url, {"file": upload}, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert error in page.replace("&quot;", '"')
+    heading = {"da": "Fornavn;Efternavn;Klub", "sv": "Förnamn;Efternamn;Klubb", "en": "First name;Last name;Club"}
+    upload = io.BytesIO(f"{heading[language]}\nJens;Hansen;Bjolderup\n".encode())
+    upload.name = "liste.csv"
+    response = organiser_client.post(url, {"file": upload}, HTTP_ACCEPT_LANGUAGE=language)
+    assert [(p.name, p.club) for p, _ in response.context["preview"].rows] == [("Jens Hansen", "Bjolderup")]
