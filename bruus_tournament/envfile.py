@@ -135,6 +135,7 @@ def write_setting(key: str, value: str | None, folder: Path | None = None) -> Pa
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.name + ".new")
     temporary.write_text("\n".join(kept) + "\n", encoding="utf-8")
+    temporary.chmod(0o600)  # it may hold SECRET_KEY or a database password: the owner's only
     os.replace(temporary, path)
     return path
 

@@ -236,6 +236,8 @@ def test_settings_set_show_and_unset(settings_environment, tmp_path, capsys):
         "WIFI_NAME": "Halle Gast",
         "PUBLIC_BASE_URL": "http://192.168.1.20:8000",
     }
+    if os.name == "posix":
+        assert (tmp_path / "settings.env").stat().st_mode & 0o777 == 0o600  # the owner's only
     capsys.readouterr()
     for name in ("WIFI_NAME", "PUBLIC_BASE_URL"):
         settings_environment.pop(name, None)
