@@ -538,6 +538,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = ArgumentParser(
         prog="bruus-turnier",
         description="Bruus Turnier: Turniere für Bruus, Brus und Bräus / tournaments for Bruus, Brus and Bräus.",
+        epilog="bruus-turnier COMMAND --help: the options of each command (in any order).",
     )
     parser.add_argument("--version", action="version", version=f"bruus-turnier {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
