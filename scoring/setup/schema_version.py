@@ -55,11 +55,11 @@ def newer_database_problem(version: str, alias: str = "default") -> str | None:
         return None
     newer = recorded(alias)
     named = f" {newer}" if newer and newer != version else ""
+    install = f"install Bruus Turnier{named} or newer" if named else "install the newest Bruus Turnier"
     return (
         f"Diese Datenbank stammt von einer neueren Version{named} / This database was brought up to date by a "
-        f"newer Bruus Turnier{named} (this is {version}; unknown: {unknown[-1][0]}.{unknown[-1][1]}): install "
-        f"Bruus Turnier{named or ' in its newer version'} or newer (pip install --upgrade bruus-turnier). "
-        f"Nothing was changed."
+        f"newer Bruus Turnier{named} (this is {version}; unknown: {unknown[-1][0]}.{unknown[-1][1]}): {install} "
+        f"(pip install --upgrade bruus-turnier). Nothing was changed."
     )
 
 

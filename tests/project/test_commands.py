@@ -325,3 +325,15 @@ def test_the_microsoft_store_pythons_real_data_folder_is_named():
     )
     assert envfile.store_python_folder(Path(folder), base_prefix=r"C:\Python312", local=local) is None
     assert envfile.store_python_folder(Path(r"D:\bruus"), base_prefix=store, local=local) is None
+
+
+@pytest.mark.django_db
+def test_a_newer_database_without_a_recorded_version_asks_for_the_newest(monkeypatch):
+    from scoring.setup import schema_version
+
+    assert schema_version.newer_database_problem("1.0") is None  # the test database: all known
+    monkeypatch.setattr(schema_version, "unknown_migrations", lambda alias="default": [("scoring", "0099_x")])
+    monkeypatch.setattr(schema_version, "recorded", lambda alias="default": None)
+    problem = schema_version.newer_database_problem("1.0")
+    assert "install the newest Bruus Turnier (pip install --upgrade bruus-turnier)" in problem
+    assert "unknown: scoring.0099_x" in problem and "\n" not in problem
