@@ -69,6 +69,17 @@ def _positive(name: str, raw: str | int) -> int:
     raise StartError(f"{name} must be a whole number from 1 to 64, not {text!r}.")
 
 
+def _seconds(raw: str) -> float:
+    """A time in seconds above 0 and at most 1 (``GIL_SWITCH_INTERVAL``); :class:`StartError` otherwise."""
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 1:
+        raise StartError(f"GIL_SWITCH_INTERVAL must be a number of seconds above 0 and at most 1, not {raw!r}.")
+    return value
+
+
 def _address(raw: str) -> str:
     """An IPv4 or IPv6 address to listen on (``LISTEN_ADDRESS``); :class:`StartError` otherwise."""
     text = raw.strip().strip("[]")
@@ -462,15 +473,15 @@ def _check_setting(key: str, value: str) -> None:
         "WORKERS": lambda v: _positive("WORKERS", v),
         "THREADS": lambda v: _positive("THREADS", v),
         "SERVER": _server_name,
+        "GIL_SWITCH_INTERVAL": _seconds,
     }
     if key in checks:
         checks[key](value)
         return
     # The settings read with the value in a process of their own (nothing here is changed by it).
     code = (
-        "from django.core.exceptions import ImproperlyConfigured\n"
         "try:\n    import bruus_tournament.settings\n"
-        "except ImproperlyConfigured as error:\n    print(error)\n    raise SystemExit(3)\n"
+        "except Exception as error:\n    print(error)\n    raise SystemExit(3)\n"
     )
     package_parent = str(Path(__file__).resolve().parent.parent)
     environment = {**os.environ, key: value}

@@ -47,6 +47,9 @@ KNOWN = (
     "CONN_MAX_AGE",
     "SECRET_KEY",
     "DEBUG",
+    "SCREEN_FLOOR_SECONDS",
+    "GIL_SWITCH_INTERVAL",
+    "DEMO_PLAYERS_FILE",
 )
 #: What this module put into ``os.environ`` and from which file (a name not here, but in the
 #: environment, came from the environment).

@@ -290,7 +290,13 @@ CACHES = {
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 SESSION_CACHE_ALIAS = "sessions"
 # A public screen is recomputed at most this often while deals arrive (seconds; below its poll interval).
-SCREEN_FLOOR_SECONDS = env.float("SCREEN_FLOOR_SECONDS", default=5.0)
+_screen_floor = env.str("SCREEN_FLOOR_SECONDS", default="5").strip()
+try:
+    SCREEN_FLOOR_SECONDS = float(_screen_floor)
+except ValueError:
+    SCREEN_FLOOR_SECONDS = -1.0
+if not 0 <= SCREEN_FLOOR_SECONDS <= 3600:
+    raise ImproperlyConfigured(f"SCREEN_FLOOR_SECONDS must be a number of seconds (0 to 3600), not {_screen_floor!r}.")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -9,6 +9,7 @@ keeps settings in the data folder. In this process where the test database does;
 from __future__ import annotations
 
 import os
+import re
 import socket
 import sqlite3
 import subprocess
@@ -259,6 +260,8 @@ def test_settings_set_show_and_unset(settings_environment, tmp_path, capsys):
         ("PUBLIC_BASE_URL", "halle", "PUBLIC_BASE_URL must be an address such as"),
         ("DATA_DIR", "/tmp/x", "DATA_DIR cannot be kept inside the data folder"),
         ("WIFI", "Halle", "'WIFI' is not a setting of Bruus Turnier"),
+        ("SCREEN_FLOOR_SECONDS", "fünf", "SCREEN_FLOOR_SECONDS must be a number of seconds (0 to 3600), not 'fünf'."),
+        ("GIL_SWITCH_INTERVAL", "0", "GIL_SWITCH_INTERVAL must be a number of seconds"),
     ],
 )
 def test_a_wrong_setting_is_refused_and_nothing_written(settings_environment, tmp_path, capsys, key, value, message):
@@ -337,3 +340,9 @@ def test_a_newer_database_without_a_recorded_version_asks_for_the_newest(monkeyp
     problem = schema_version.newer_database_problem("1.0")
     assert "install the newest Bruus Turnier (pip install --upgrade bruus-turnier)" in problem
     assert "unknown: scoring.0099_x" in problem and "\n" not in problem
+
+
+def test_every_documented_setting_can_be_kept_in_the_data_folder():
+    table = (ROOT / "docs" / "settings-and-security.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"^\| `([A-Z_]+)` \|", table, re.MULTILINE))
+    assert documented == set(envfile.KNOWN)
