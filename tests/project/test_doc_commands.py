@@ -25,8 +25,8 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 #: A fenced code block (``` or ~~~), its body.
 FENCE = re.compile(r"^(```|~~~)[^\n]*\n(.*?)^\1", re.MULTILINE | re.DOTALL)
-#: Inline code.
-INLINE = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
+#: Inline code (a span may wrap onto the next line, as markdown allows).
+INLINE = re.compile(r"(?<!`)`([^`\n]+(?:\n[^`\n]+)?)`(?!`)")
 #: A command line: an optional prompt, environment settings (POSIX or PowerShell) and a path to the
 #: program in front, then the program and its arguments.
 COMMAND = re.compile(
@@ -55,7 +55,7 @@ def command_lines(text: str) -> list[str]:
     for match in FENCE.finditer(text):
         candidates += match.group(2).splitlines()
     without_blocks = FENCE.sub("", text)
-    candidates += INLINE.findall(without_blocks)
+    candidates += [" ".join(span.split()) for span in INLINE.findall(without_blocks)]
     for candidate in candidates:
         line = re.sub(r"\s+#.*$", "", candidate.strip())
         if match := COMMAND.match(line):
@@ -99,7 +99,7 @@ def test_the_docs_teach_the_commands():
 
 def test_the_extraction():
     text = (
-        "Run `bruus-turnier backup --evening 1` now.\n"
+        "Run `bruus-turnier backup --evening 1` now, or `bruus-turnier backup\n--evening 2` later.\n"
         "```\n$ DATA_DIR=~/x bruus-turnier run   # the demo\n"
         "& $HOME\\bruus\\Scripts\\bruus-turnier --version\ncd bruus-turnier\nSERVER=waitress make serve\n```\n"
         "The folder `~/.local/share/bruus-turnier` and `make`."
@@ -109,6 +109,7 @@ def test_the_extraction():
         "bruus-turnier --version",
         "make serve",
         "bruus-turnier backup --evening 1",
+        "bruus-turnier backup --evening 2",
         "make",
     ]
     assert synopsis_to_argv(" serve [--server auto\\|gunicorn\\|waitress] [--workers N]") == [
