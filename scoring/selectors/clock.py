@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from scoring.domain import clock
 from scoring.models import Evening, Round, Seating
+from scoring.selectors.evenings import evening_over
 
 
 @dataclass(frozen=True)
@@ -74,10 +75,30 @@ class RoundClock:
         return clock.WARNING_SECONDS
 
 
+def round_done(evening: Evening, session: int | None, number: int | None) -> bool:
+    """Whether round ``number`` of session ``session`` is done: confirmed at every table, or its
+    session closed (also True for a round that does not exist; 1 query)."""
+    if session is None or number is None:
+        return True
+    return not Seating.objects.filter(
+        round__session__evening_id=evening.pk,
+        round__session__number=session,
+        round__session__closed=False,
+        round__number=number,
+        confirmed_at__isnull=True,
+    ).exists()
+
+
 def round_clock(evening: Evening, now: datetime | None = None) -> RoundClock | None:
     """The evening's clock at ``now`` (default: the server's time), None when it is off.
-    No query: everything is on the evening's row. The template is
-    ``templates/public/_round_clock.html`` (``round_clock``, ``size`` "large" or "small")."""
+    No query: everything is on the evening's row. A clock never counts on for a finished round:
+    the write that finishes the round (its last confirmation, closing its session, the
+    evening's last confirmation) switches it off in the same transaction
+    (:func:`scoring.services.clock.stop_outlived_clock`), and migration
+    ``0023_clock_stops_with_its_round`` switched off the clocks stored before; so every screen
+    reads the stopped clock from the evening's row, as it does every other state of the clock.
+    The template is ``templates/public/_round_clock.html`` (``round_clock``, ``size`` "large" or
+    "small")."""
     state = evening.clock_state
     if not state.on:
         return None
@@ -102,7 +123,8 @@ def round_clock(evening: Evening, now: datetime | None = None) -> RoundClock | N
 class ClockPanel:
     """The clock panel of the live overview: the clock (None when off), the round the "start"
     button starts (the first round not confirmed at every table, or None), the round after it
-    (for starting the next round early, or None), and the evening's lengths."""
+    (for starting the next round early, or None), the evening's lengths, and whether the evening
+    is over (then no clock is offered, not even a break)."""
 
     clock: RoundClock | None
     start_round: Round | None
@@ -110,6 +132,7 @@ class ClockPanel:
     round_minutes: int
     break_minutes: int
     locks_round: bool
+    evening_over: bool = False
 
     @property
     def start_offered(self) -> bool:
@@ -124,7 +147,8 @@ class ClockPanel:
 
 
 def clock_panel(evening: Evening) -> ClockPanel:
-    """The live overview's clock panel (2 queries, whatever the size of the field)."""
+    """The live overview's clock panel (2 queries, whatever the size of the field; 1 or 2 more
+    once every drawn round is confirmed, to tell whether the evening is over)."""
     first_open = (
         Seating.objects.filter(round__session__evening=evening, confirmed_at__isnull=True)
         .order_by("round__session__number", "round__number")
@@ -149,4 +173,5 @@ def clock_panel(evening: Evening) -> ClockPanel:
         round_minutes=evening.round_minutes,
         break_minutes=evening.break_minutes,
         locks_round=evening.clock_locks_round,
+        evening_over=first_open is None and evening_over(evening),
     )
