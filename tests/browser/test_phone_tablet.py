@@ -4,7 +4,7 @@ is on the screen as the page opens, without scrolling, on every step of a round:
 - the first deal of the evening (the form, "Spiel 1 speichern");
 - the first deal after a confirmed round, under "where everyone sits next";
 - a deal in the middle of a round;
-- every deal entered: "Runde abschließen";
+- every deal entered: "Runde abschließen"; and a deal corrected then: "Korrektur speichern";
 - the round finished: "Team B bestätigt";
 - the table-code page (/tablet/): "Tisch öffnen";
 
@@ -61,6 +61,8 @@ def steps(transactional_db) -> dict[str, str]:
         "deal-after-round": (table(layout.confirmed), '[data-testid="save"]'),
         "deal-3": (table(layout.entering), '[data-testid="save"]'),
         "finish": (table(layout.all_entered), '[data-testid="finish-a"]'),
+        # Every deal entered, one corrected before finishing: the form's bar, not the finish buttons.
+        "correction": (table(layout.all_entered) + "?deal=2", '[data-testid="save"]'),
         "confirm": (table(layout.finished), '[data-testid="confirm-button"]'),
         "table-code": (reverse("public:tablet_join"), ".join-form button"),
     }
