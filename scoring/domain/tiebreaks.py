@@ -1,6 +1,6 @@
 """Tie-breaks: equal totals, then a chain of criteria the organiser orders.
 
-Source: ``shared/DOMAIN.md``, "Ties in the ranking": equal totals share a place (1, 2, 2, 4)
+Source: docs/rules.md, "Equal totals", our decision: equal totals share a place (1, 2, 2, 4)
 unless the organiser chooses a tie-break chain, ordered from: best single session, most deals
 won, most matchsticks from daring and striking, fewest rounds sat out. Issue 13, item 1.
 

@@ -93,7 +93,7 @@ class PlayerHistory:
 
     @property
     def ranked_evenings(self) -> int:
-        """Evenings the player was ranked in: what a season counts (DOMAIN.md: a stand-in plays
+        """Evenings the player was ranked in: what a season counts (docs/rules.md, "Sitting out": a stand-in plays
         but is not ranked, so an evening as stand-in is no result of the player's)."""
         return sum(1 for e in self.evenings if e.row is not None)
 

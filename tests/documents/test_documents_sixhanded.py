@@ -2,7 +2,7 @@
 route cards and score sheets show three names a team, both partners of every player, every
 player who sits out the whole session (up to two) and the round's sit-out team of three; the
 score sheet numbers the seats round the table, partners alternating (A1 B1 A2 B2 A3 B3,
-003_7f8e8fd326cdc838.txt).
+*Bräus* (Gotland)).
 
 The session is written straight into the database (``tests/six_handed.py``); the documents are
 fetched through their organiser URLs and read back with pypdf. Every expectation is computed

@@ -40,7 +40,7 @@ def free_port() -> int:
 
 
 def test_a_file_beside_the_checkout_cannot_be_opened_by_a_test():
-    beside = ROOT.parent / "a-workshop-folder" / "DOMAIN.md"
+    beside = ROOT.parent / "a-workshop-folder" / "brief.md"
     if not checkout_guard.guarded(beside):
         pytest.skip(f"the checkout's parent {ROOT.parent} is a temporary or Python folder: not guarded")
     with pytest.raises(checkout_guard.OutsideCheckoutError, match="outside the checkout"):
