@@ -209,12 +209,14 @@ def score_danish_trick(events: Sequence[MatadorPlay], chanced: frozenset[int]) -
       'oversmack' and worth 3 points, unless the ♥K was also chanced in which case it is worth 4
       points": a chanced Galhund smacked by an opponent's Brus, after which the chancer's team
       plays the Spids: 3 for the chancer's team, 4 if that Brus was chanced; this replaces the
-      smack of the Galhund and the smack of the Brus by the Spids.
+      smack of the Galhund and the smack of the Brus by the Spids (who plays the Spids and who
+      scores is our reading: the source does not say).
     * "If a card is found to be unlawfully chanced, it is automatically smacked": a chance that
       breaks a condition of :func:`chance_is_lawful` gives the opponents 2, whatever else is
       played to the trick.
 
-    The scores of one trick add up, so both teams may score in it.
+    Our reading (docs/rules.md, "Danish Brus: our readings"): the scores of one trick add up, so
+    both teams may score in it.
     """
     points = {TEAM_A: 0, TEAM_B: 0}
     settled: set[int] = set()
