@@ -67,7 +67,3 @@ def role_of(user) -> str | None:
     if HELPER in names:
         return HELPER
     return None
-
-
-def is_leader(user) -> bool:
-    return role_of(user) == LEADER
