@@ -1,4 +1,4 @@
-"""The language a rule set's players speak (issue 29): an evening of that rule set suggests it
+"""The language a rule set's players speak: an evening of that rule set suggests it
 for its printouts, public screens and tablets.
 
 - Schwesing and Treia (North Frisia, the German game): German.

@@ -1,4 +1,4 @@
-"""Where a change came from, kept as data and shown in the reader's language (issue 25, point 5).
+"""Where a change came from, kept as data and shown in the reader's language.
 
 Each deal change (:class:`~scoring.models.DealChange`), each drawn deal
 (:class:`~scoring.models.DrawnDeal`) and each confirmation (:class:`~scoring.models.Seating`,

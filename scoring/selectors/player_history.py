@@ -1,4 +1,4 @@
-"""A register player's evenings (issue 13 item 4): place and total per evening, average per
+"""A register player's evenings: place and total per evening, average per
 session, partners, matchsticks from daring and striking, best evening, and the places for a
 chart. A fixed number of queries, whatever the number of evenings and players.
 """

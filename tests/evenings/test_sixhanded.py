@@ -1,4 +1,4 @@
-"""End to end, six-handed Bräus (rule set ``braeus6``, issue 14): an evening of 26 and one of 31
+"""End to end, six-handed Bräus (rule set ``braeus6``): an evening of 26 and one of 31
 players created, filled and drawn on the organiser's pages, every deal entered on the table pages
 (drawn deals that do not use up a deal included), finished by one team and confirmed by the other
 there. The ranking export is checked against totals this test computes itself (*Bräus*

@@ -1,4 +1,4 @@
-"""Issue 24: the repository stands alone and installs like a Python application.
+"""The repository stands alone and installs like a Python application.
 
 - Nothing outside the checkout is read (tests/checkout_guard.py guards every test; no tracked file
   names such a path).

@@ -1,4 +1,4 @@
-"""Seasons at the organiser's desk (issue 28, point 8): names with club and linked, the tie-break
+"""Seasons at the organiser's desk: names with club and linked, the tie-break
 said in the spreadsheets, the evening's place shown in placement-points mode, the PDF title's year
 once, a stand-in's evening counted alike on the player page and in the season, and the hint
 "same person?" on the register."""
