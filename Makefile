@@ -111,7 +111,7 @@ lint: $(VENV)/.installed-dev
 	$(VENV)/bin/pre-commit run --all-files
 
 # How long the printed documents take to build (200 and 1,000 players) against bare reportlab,
-# the draw, the busiest pages, table-side entry under load, and the room of issue 15 (tablets,
+# the draw, the busiest pages, table-side entry under load, and a busy hall (tablets,
 # live-overview pollers, public screens) for 26, 300 and 1,000 players on SQLite and PostgreSQL, and
 # 300 players through waitress (the pure-Python server of Windows):
 # about 15 minutes on a 2-core laptop; BENCH_QUICK=1 leaves out the 1,000-player field (5 minutes).

@@ -266,7 +266,7 @@ def main() -> None:
     print(f"score sheets ratio to bare tables only, QR codes already encoded: {warm / plain:.2f}")
     print(f"score sheets ratio to bare tables with QR codes: {ours / plain_qr:.2f}")
 
-    big = session_plan(250, rnd)  # 1,000 players (issue 15: the table list within 1.5x of bare)
+    big = session_plan(250, rnd)  # 1,000 players (the table list within 1.5x of bare)
     bare_list = table_list_tables(big)
     ours = best(args.repeat, lambda: build_table_list(ev, big, printed_at=printed))
     plain = best(args.repeat, lambda: bare(bare_list, page_break_every=1))

@@ -19,7 +19,7 @@ What it does, bounded in time (every request and the whole run have time-outs):
    exactly once with the value sent, exactly one history entry per deal, every round confirmed,
    no "database is locked" in the server log. Exit status 1 when any count is not zero.
 
-``--scenario`` (``make bench``): the room of issue 15, one field after the other, through gunicorn
+``--scenario`` (``make bench``): a busy hall, one field after the other, through gunicorn
 as ``make serve`` starts it (4 workers x 4 threads; the project's settings plus the bare view of
 ``bench/bench_urls.py``): 26 players with 6 tablets, 300 with 75, 1,000 with 250 (``--fields``;
 ``BENCH_QUICK=1`` leaves out the 1,000), each with 60 live-overview pollers (organiser logins,
@@ -29,7 +29,7 @@ start once every tablet shows its page, each at a random moment of its interval.
 tablet polls its table's state every 15 s as the page does (204 while nothing changed) and plays
 round 1 as the page's own script does (htmx POST with the form's idempotency key and
 version, one deal resent, finish, confirm), one deal every ``--deal-every`` seconds (30: at
-1,000 players 8.3 deals a second, the rate issue 15 measured; ``--deal-every 15`` doubles it; a
+1,000 players 8.3 deals a second, the rate of the busiest evening we plan for; ``--deal-every 15`` doubles it; a
 real table takes minutes a deal). ``--server waitress`` serves it with waitress instead (the
 pure-Python path of ``bruus-turnier serve`` on Windows; one process, 8 threads).
 On SQLite (a fresh file per field) or, with ``--database postgres`` inside
@@ -37,15 +37,15 @@ On SQLite (a fresh file per field) or, with ``--database postgres`` inside
 kind p50/p95/p99 and errors, lost and duplicated deals counted in the database, and the 304
 polls against the bare view.
 
-``--scenario --storm`` (``make bench``): the round-change storm of issue 27, the same room and
-fields, and in addition every player of the field opens "Wo sitze ich?" at a random moment of
+``--scenario --storm`` (``make bench``): the round-change storm, the same hall and fields, and
+in addition every player of the field opens "Wo sitze ich?" at a random moment of
 the first minute (the list of names, then their own seat page, both whole pages, no cache),
 then stays on the seat page, which polls every 15 s as htmx does. The tablets play their round
 meanwhile, so the seat pages' polls meet deals arriving (they answer 304: the seat pages rest on
 the seatings, ``Evening.seating_version``) and, at the end, the confirmations that move the
 players on (fresh pages). Prints the opens and the polls like the other kinds, and one line: the
-95th percentile of every answer to the players' phones against the 300 ms of issue 27, their
-errors, and how many of their polls were 304.
+95th percentile of every answer to the players' phones against 300 ms (an answer nobody waits
+for), their errors, and how many of their polls were 304.
 """
 
 from __future__ import annotations
@@ -317,16 +317,16 @@ def check_database(db: Path | str, evening: int, tokens: dict[str, str], rounds:
     return {"lost": lost, "duplicated": duplicated, "wrong": wrong, "confirmed": confirmed}
 
 
-# --- The room of issue 15: tablets, live-overview pollers, public screens ---------------------
+# --- A busy hall: tablets, live-overview pollers, public screens -------------------------------
 
-#: players -> tablets (tables): the three fields of issue 15
+#: players -> tablets (tables): a club evening, a large open, the largest we plan for
 FIELDS = {26: 6, 300: 75, 1000: 250}
 LIVE_POLLERS, LIVE_EVERY = 60, 5.0  # organiser screens on the live overview, seconds
 SCREEN_PHONES, SCREEN_EVERY = 100, 10.0  # phones on the public ranking screen, seconds
 TABLET_EVERY = 15.0  # each tablet page polls its table's state (templates/scorer/_state.html)
 SEAT_EVERY = 15.0  # a seat page polls itself (scoring.views.screens.SEAT_POLL_SECONDS)
 STORM_SECONDS = 60.0  # --storm: every player opens "Wo sitze ich?" within this of the round change
-STORM_P95_TARGET = 0.300  # issue 27: the storm's answers within 300 ms at the 95th percentile
+STORM_P95_TARGET = 0.300  # the storm's answers within 300 ms at the 95th percentile
 BARE_EVERY = 0.5  # seconds between two requests of the bare view
 
 
@@ -756,7 +756,7 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes (make serve: 4)")
     parser.add_argument("--threads", type=int, default=None, help="threads per worker (make serve: 4; waitress: 8)")
     parser.add_argument("--server", choices=("gunicorn", "waitress"), default="gunicorn", help="gunicorn or waitress")
-    parser.add_argument("--scenario", action="store_true", help="the room of issue 15 (tablets, pollers, screens)")
+    parser.add_argument("--scenario", action="store_true", help="a busy hall (tablets, pollers, screens)")
     parser.add_argument("--fields", default="", help="scenario: players per field, e.g. 26,300 (default 26,300,1000)")
     parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite", help="scenario: database")
     parser.add_argument(

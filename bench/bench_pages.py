@@ -14,7 +14,7 @@ one figure per line:
   ratios (aim: entry at most 1.5 times, ranking at most 3 times the bare view), served two ways:
   in this process through Django's WSGI handler (test client: the same middleware, no network), and
   by gunicorn on 127.0.0.1 (one worker, one thread, as a request from a tablet would be served);
-- at 1,000 players (issue 15), in process: the evening page computed afresh and the table list PDF
+- at 1,000 players, in process: the evening page computed afresh and the table list PDF
   of session 1, best and median of N (``BENCH_QUICK=1`` leaves them out).
 """
 
@@ -164,7 +164,7 @@ def main() -> None:
 
 
 def large_field(organiser: Client, repeat: int) -> None:
-    """Issue 15's pages that grow with the field, at 1,000 players (session 1 drawn, round 1
+    """The pages that grow with the field, at 1,000 players (session 1 drawn, round 1
     played), in process: the evening page computed afresh (its version bumped, the shared
     cache emptied before each request) and the table list PDF of session 1; best and median."""
     from django.core.cache import caches

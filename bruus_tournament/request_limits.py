@@ -1,4 +1,4 @@
-"""Request bodies bounded before they are read (issue 26, point 5).
+"""Request bodies bounded before they are read.
 
 Every form of the app posts a few kilobytes; only the player import uploads a file (at most
 2 MB, ``scoring.transfer.player_files``). A body larger than ``settings.REQUEST_BODY_MAX_BYTES`` (or the

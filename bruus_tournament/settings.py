@@ -303,13 +303,13 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
-    # Organiser logins guard the hall's Wi-Fi (issue 9): no common or all-digit passwords either.
+    # Organiser logins guard the hall's Wi-Fi: no common or all-digit passwords either.
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
 LANGUAGE_CODE = "de"
-# German first, English second; Danish for Danish Brus, Swedish for Bräus (issue 29).
+# German first, English second; Danish for Danish Brus, Swedish for Bräus.
 LANGUAGES = [("de", _("German")), ("en", _("English")), ("da", _("Danish")), ("sv", _("Swedish"))]
 LOCALE_PATHS = [RESOURCE_DIR / "locale"]
 TIME_ZONE = "Europe/Berlin"

@@ -1,4 +1,4 @@
-"""A full disk or a read-only database during the evening (issue 26, point 4): a clear 503, never
+"""A full disk or a read-only database during the evening: a clear 503, never
 the 500 page's "nothing you entered is lost".
 
 What counts as such a failure (:func:`is_storage_failure`), anywhere in the exception's chain:

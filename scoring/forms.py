@@ -43,7 +43,7 @@ class EveningForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         # The model's limits (e.g. 1 to 6 sessions) also in the browser (min/max) and in the form,
         # so a wrong number is refused at its own field.
-        # The language: first offered as the rule set's (issue 29: Danish Brus in Danish, Bräus
+        # The language: first offered as the rule set's (Danish Brus in Danish, Bräus
         # in Swedish); a form without it (an older page still open) gets that one too.
         language = self.fields["language"]
         language.required = False

@@ -1,6 +1,6 @@
 """Database models of Bruus Turnier.
 
-Vocabulary follows the glossary of ``shared/DOMAIN.md``: an *evening* has *sessions*
+Vocabulary follows docs/rules.md ("The evening: the Schwesing format"): an *evening* has *sessions*
 (Durchgänge), a session has *partnerships* and *rounds*, a round seats two partnerships at each
 *table* (a :class:`Seating`), and each seating plays a number of *deals* (Spiele) scored in
 *matchsticks*.
@@ -441,7 +441,7 @@ class Deal(models.Model):
 
 class DrawnDeal(models.Model):
     """A Bräus deal nobody could decide (no six tricks, no five and ♣K): recorded for the audit;
-    it does not use up the deal, the table deals it again (our decision, DOMAIN.md "Rule sets")."""
+    it does not use up the deal, the table deals it again (our decision, docs/rules.md "Bräus: a drawn deal")."""
 
     outcome: DealOutcome  # not a field: set by the service that returns it
 
@@ -505,7 +505,7 @@ class AttemptCounter(models.Model):
 
 
 class Season(models.Model):
-    """A season (Saison, Serie): evenings of a year scored together (DOMAIN.md, "Seasons").
+    """A season (Saison, Serie): evenings of a year scored together (docs/rules.md, "The season (Jahreswertung)").
 
     How it is scored is :mod:`scoring.domain.season`: ``scoring`` (sum of evening totals,
     placement points per evening from ``placement_points``, or the average per evening played),

@@ -32,7 +32,7 @@ def _cached_signature(function, bound: bool):
 
 def _signature_once(fn):
     """django-tables2 asks ``inspect.signature`` for every cell it renders (the ranking of 1,000
-    players: 7,000 cells, 28 % of the page's time, issue 15); a function's signature does not
+    players: 7,000 cells, 28 % of the page's time); a function's signature does not
     change, so it is computed once per function (bound methods: per underlying function)."""
     function = getattr(fn, "__func__", None)
     try:

@@ -41,7 +41,8 @@ DATABASE_FIXTURES = {
 
 def pytest_configure(config):
     """Refuse to run with other settings than tests/settings.py (an exported
-    DJANGO_SETTINGS_MODULE wins over pytest.ini): the workers would share one data folder."""
+    DJANGO_SETTINGS_MODULE wins over pytest.ini): the workers would share one data folder. Then
+    compile the translations (:func:`compile_catalogues`)."""
     from django.conf import settings
 
     if settings.configured and not getattr(settings, "TEST_DATA_DIR", None):
@@ -49,6 +50,30 @@ def pytest_configure(config):
             f"The tests run with tests.settings (pytest.ini), not {settings.SETTINGS_MODULE}: "
             "unset DJANGO_SETTINGS_MODULE."
         )
+    compile_catalogues(config)
+
+
+def compile_catalogues(config, locale: Path = ROOT / "locale") -> list[Path]:
+    """Compile every ``django.po`` under ``locale`` whose ``.mo`` is missing or older, so that a
+    plain ``pytest`` on a fresh clone reads the German, Danish and Swedish texts the tests assert
+    (no ``make translations`` first). Only in the process that starts the run: pytest-xdist's
+    workers start after it has compiled, so no two processes write one ``.mo``. Django, set up
+    before this hook, may have read the catalogues already: then it forgets them, as it does when
+    a test changes ``LOCALE_PATHS``. Returns the ``.mo`` files written."""
+    if hasattr(config, "workerinput"):
+        return []
+    from asgiref.local import Local
+    from django.utils.translation import trans_real
+
+    from bruus_tournament.translations import compile_stale
+
+    written = compile_stale(locale)
+    if written:
+        trans_real._translations = {}
+        trans_real._default = None
+        trans_real._active = Local()
+        trans_real.translation_catalog_exists.cache_clear()
+    return written
 
 
 def pytest_unconfigure(config):

@@ -213,8 +213,8 @@ def team_lines(seat: TablePlan) -> tuple[str, str]:
     """Team A's and team B's names as the sheet prints them.
 
     At a table of four: "A1 & A2", "B1 & B2". At a table of six (teams of three) with the seats
-    numbered round the table, partners alternating (six-handed Bräus: 003_7f8e8fd326cdc838.txt,
-    004_4efc8a8d4ca0340b.txt "Playing"; the legend says so, :func:`seat_order_note`):
+    numbered round the table, partners alternating (six-handed Bräus: *Bräus* (Gotland);
+    *Bräus* (encyclopedia), "Rules"; the legend says so, :func:`seat_order_note`):
     "1: A1 · 3: A2 · 5: A3" and "2: B1 · 4: B2 · 6: B3".
     """
     a, b = seat.team_a.players, seat.team_b.players

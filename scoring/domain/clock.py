@@ -17,7 +17,7 @@ States (:class:`ClockState`):
 - paused: ``remaining`` seconds set, ``ends_at`` empty;
 - ended: the time ran out and was settled.
 
-Limits (our decision, issue 27): a round or a break lasts 1 to :data:`MAX_MINUTES` minutes; an
+Limits (our decision): a round or a break lasts 1 to :data:`MAX_MINUTES` minutes; an
 extension adds 1 to :data:`MAX_EXTEND_MINUTES` minutes, and never beyond :data:`MAX_MINUTES`
 minutes left. Every refusal is a :class:`~scoring.domain.errors.DomainError` with a msgid.
 """

@@ -1,4 +1,4 @@
-"""Likely duplicate entries of the player register (issue 28, point 8): pairs that are probably the
+"""Likely duplicate entries of the player register: pairs that are probably the
 same person, for the hint "same person?" that leads to the merge. Pure Python.
 
 Two entries are flagged when their names are equal once normalised (DIN 5007-1 folding: case,

@@ -1,9 +1,9 @@
-"""The language a rule set's players speak (issue 29): an evening of that rule set suggests it
+"""The language a rule set's players speak: an evening of that rule set suggests it
 for its printouts, public screens and tablets.
 
 - Schwesing and Treia (North Frisia, the German game): German.
-- Danish Brus and Danish Brus as in Ringkøbing (West Jutland; 001_bb435dd0d18900c3.txt): Danish.
-- Bräus for four and for six (Gotland; 003_7f8e8fd326cdc838.txt): Swedish.
+- Danish Brus and Danish Brus as in Ringkøbing (West Jutland; *Brus* (encyclopedia)): Danish.
+- Bräus for four and for six (*Bräus* (Gotland)): Swedish.
 
 Pure Python: the language codes are those of ``settings.LANGUAGES`` (``"de"``, ``"en"``, ``"da"``,
 ``"sv"``); the caller offers only languages the site has.

@@ -19,7 +19,7 @@ accented letters. When this was written, the primary order of 30 German, Danish 
 Frisian names (Ärger, Groß, Søren, Ærø, Müller, Mueller, ...) was checked to be identical to ICU
 72's German collator (PyICU 2.17) at primary strength.
 
-Danish and Swedish lists (issue 29) keep their own alphabets, whose last letters come after
+Danish and Swedish lists keep their own alphabets, whose last letters come after
 z: Danish ... x y z æ ø å, with ä sorted as æ, ö as ø, ü as y and a double "aa" as å (Aagaard under
 Å, as in Danish telephone books); Swedish ... x y z å ä ö, with æ sorted as ä, ø as ö and ü as y.
 Every other accent is ignored as in German. Source: the Danish and Swedish tailorings of the

@@ -1,9 +1,9 @@
 """Ranking maths: individual totals, sit-out credit and shared places.
 
-Source: ``shared/DOMAIN.md``, "The Schwesing tournament format" (every matchstick a team wins is
-credited to both partners; a player's evening score is the sum, e.g. 18 + 23 + 33 = 74) and
-"Decisions where the sources are silent" (sit-out credit = average matchsticks of the teams that
-played in that round, exact; equal totals share a place: 1, 2, 2, 4).
+Source: McLeod, *Bruus*, "Tournament Scoring" (every matchstick a team wins is credited to both
+partners; a player's evening score is the sum, e.g. 18 + 23 + 33 = 74) and our decisions in
+docs/rules.md, "Sitting out" and "Equal totals" (sit-out credit = average matchsticks of the teams
+that played in that round, exact; equal totals share a place: 1, 2, 2, 4).
 
 All amounts are matchsticks as :class:`fractions.Fraction`, so averages stay exact.
 """
@@ -26,8 +26,8 @@ def one_decimal(value: int | Fraction | Decimal | float) -> Decimal:
 
     Rounds the exact value in integer arithmetic (no intermediate rounding; halves go away from
     zero, like Decimal's ROUND_HALF_UP); a float is taken as its shortest decimal text
-    ("14.25"), not as its binary value. Source: DOMAIN.md ("shown with one decimal, rounded
-    half up").
+    ("14.25"), not as its binary value. Source: docs/rules.md, "Sitting out" ("shown with one
+    decimal, rounded half up").
     """
     if isinstance(value, float):
         value = Decimal(repr(value))
@@ -89,8 +89,8 @@ class SitoutCredit:
 
 
 def round_sitout_credit(tables: Sequence[TableResult]) -> SitoutCredit:
-    """The sit-out credit of a round while it runs and after (DOMAIN.md, "Sit-out credit while a
-    round runs"): the exact average of the teams at the tables that have finished the round; a
+    """The sit-out credit of a round while it runs and after (docs/rules.md, "Sitting out": while a
+    round is being played): the exact average of the teams at the tables that have finished the round; a
     table that has not finished never counts (not even as 0). Provisional while some tables have
     finished and not every table is confirmed; a round no table has finished gives no credit yet
     (value 0, not provisional).

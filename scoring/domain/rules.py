@@ -1,7 +1,7 @@
 """What one Bruus deal's result is made of, and the model of Schwesing's daring and striking.
 
-Source: seed file ``000_717ae1d4fe10ece6.txt`` (pagat.com, "Bruus"), sections "Daring and
-Striking" and "Scoring"; see also ``DOMAIN.md``, "Scoring one deal". All points are
+Source: McLeod, *Bruus* (pagat.com), sections "Daring and Striking" and "Scoring"; see also
+docs/rules.md, "Schwesing (the default)". All points are
 matchsticks (whole numbers).
 
 The module has two parts:
@@ -127,7 +127,7 @@ def score_trick(
 ) -> TrickBonus:
     """Score daring and striking in one trick.
 
-    Source: seed file ``000_717ae1d4fe10ece6.txt``, sections "Daring and Striking" and
+    Source: McLeod, *Bruus*, sections "Daring and Striking" and
     "Scoring". Playing the Bruus or the Toller Hund is a dare when (1) the next higher matador
     has not been played yet, in the deal or earlier in this trick, (2) the player does not hold
     it, (3) the player is not the last to the trick and (4) the bunk is not exhausted. A dared
@@ -327,7 +327,7 @@ def enumerate_deals(trick_scorer: TrickScorer) -> frozenset[tuple[int, int]]:
 def derive_bonus_pairs() -> frozenset[tuple[int, int]]:
     """Enumerate every abstract deal of the model and collect the bonus pairs that occur.
 
-    Source: seed file ``000_717ae1d4fe10ece6.txt``, sections "Daring and Striking" and
+    Source: McLeod, *Bruus*, sections "Daring and Striking" and
     "Scoring"; the model is described in the comment above this function.
 
     Returns:

@@ -1,13 +1,13 @@
 """The rule sets an evening can be played by: Schwesing (the default), Treia, Danish Brus, Danish
 Brus as played in Ringkøbing, and Bräus for four players.
 
-Sources (seed files in ``shared/seeds``; see also ``DOMAIN.md``, "Rule sets"):
+Sources (as docs/rules.md, "The sources", names them):
 
-* Schwesing: ``000_717ae1d4fe10ece6.txt``, "Scoring" and "Daring and Striking".
-* Treia: ``000_717ae1d4fe10ece6.txt``, "Treia Variant" (32 cards, 8 tricks, 4:4 is a *Bock*).
-* Danish Brus: ``001_bb435dd0d18900c3.txt``, "Chancing and smacking" and "Scoring".
-* Ringkøbing: ``001_bb435dd0d18900c3.txt``, "Ringkøbing variant" (hawking a Seven with ♣K, *jan*).
-* Bräus: ``003_7f8e8fd326cdc838.txt`` and ``004_4efc8a8d4ca0340b.txt`` ("Playing", "Scoring").
+* Schwesing: McLeod, *Bruus*, "Scoring" and "Daring and Striking".
+* Treia: McLeod, *Bruus*, "Treia Variant" (32 cards, 8 tricks, 4:4 is a *Bock*).
+* Danish Brus: *Brus* (encyclopedia), "Chancing and smacking" and "Scoring".
+* Ringkøbing: *Brus* (encyclopedia), "Ringkøbing variant" (hawking a Seven with ♣K, *jan*).
+* Bräus: *Bräus* (Gotland) and *Bräus* (encyclopedia) ("Playing", "Scoring").
 
 A :class:`RuleSet` is a value: what a deal's result consists of (a winning team, "to nil", a
 bonus per team, or for some rule sets no winner: a Treia *Bock* or a Bräus draw), which results
@@ -69,7 +69,7 @@ NO_BONUS: Final[frozenset[tuple[int, int]]] = frozenset({(0, 0)})
 
 
 # --------------------------------------------------------------------------------------------
-# Danish Brus: chancing and smacking (001_bb435dd0d18900c3.txt, "Chancing and smacking")
+# Danish Brus: chancing and smacking (*Brus* (encyclopedia), "Chancing and smacking")
 # --------------------------------------------------------------------------------------------
 
 
@@ -77,7 +77,7 @@ NO_BONUS: Final[frozenset[tuple[int, int]]] = frozenset({(0, 0)})
 class DanishBonuses:
     """The matchsticks of Danish Brus's bonuses, named as the source names them.
 
-    Source: ``001_bb435dd0d18900c3.txt``, "Chancing and smacking": "The chancer scores a point
+    Source: *Brus* (encyclopedia), "Chancing and smacking": "The chancer scores a point
     unless the matador is 'smacked' by a higher card played by an opponent in which case the
     opposing side score two points. If the ♠8 is chanced and smacked by the ♥K, but beaten in
     turn by the ♣J, it is an 'oversmack' and worth 3 points, unless the ♥K was also chanced in
@@ -112,7 +112,7 @@ CHANCEABLE: Final = frozenset({Matador.TOLLER_HUND, Matador.BRUUS})
 def chance_is_lawful(seat: int, matador: Matador, play: Play, seen: set[Matador], bunk_exhausted: bool) -> bool:
     """May the player in ``seat`` (0 leads, 3 is last) chance ``matador``, played in ``play``?
 
-    Source: ``001_bb435dd0d18900c3.txt``, "Chancing and smacking": "This is only permitted,
+    Source: *Brus* (encyclopedia), "Chancing and smacking": "This is only permitted,
     however, if a higher matador is still in play and not held by the chancer, if the talon is not
     exhausted, if another player has yet to play to the trick and if winning the bonus would not
     result in winning the rubber." A higher matador is *any* matador above the chanced one (for the
@@ -158,7 +158,7 @@ def danish_trick(
 ) -> frozenset[TrickBonus]:
     """Every bonus one trick of Danish Brus can give, over the players' choices to chance.
 
-    Source: ``001_bb435dd0d18900c3.txt``, "Chancing and smacking". A player who plays the Galhund
+    Source: *Brus* (encyclopedia), "Chancing and smacking". A player who plays the Galhund
     or the Brus "may say 'I'll chance it'": every such card is chanced or not, as its player
     chooses, lawfully or not (:func:`chance_is_lawful`). Each choice is scored by
     :func:`score_danish_trick`.
@@ -198,7 +198,7 @@ def score_danish_trick(events: Sequence[MatadorPlay], chanced: frozenset[int]) -
     """Score one trick's matador plays (``events``, from :func:`danish_events`) when the plays at
     the indexes ``chanced`` (Galhund or Brus) were chanced.
 
-    Source: ``001_bb435dd0d18900c3.txt``, "Chancing and smacking", sentence by sentence:
+    Source: *Brus* (encyclopedia), "Chancing and smacking", sentence by sentence:
 
     * "The chancer scores a point unless the matador is 'smacked' by a higher card played by an
       opponent in which case the opposing side score two points": a lawfully chanced matador is
@@ -209,12 +209,14 @@ def score_danish_trick(events: Sequence[MatadorPlay], chanced: frozenset[int]) -
       'oversmack' and worth 3 points, unless the ♥K was also chanced in which case it is worth 4
       points": a chanced Galhund smacked by an opponent's Brus, after which the chancer's team
       plays the Spids: 3 for the chancer's team, 4 if that Brus was chanced; this replaces the
-      smack of the Galhund and the smack of the Brus by the Spids.
+      smack of the Galhund and the smack of the Brus by the Spids (who plays the Spids and who
+      scores is our reading: the source does not say).
     * "If a card is found to be unlawfully chanced, it is automatically smacked": a chance that
       breaks a condition of :func:`chance_is_lawful` gives the opponents 2, whatever else is
       played to the trick.
 
-    The scores of one trick add up, so both teams may score in it.
+    Our reading (docs/rules.md, "Danish Brus: our readings"): the scores of one trick add up, so
+    both teams may score in it.
     """
     points = {TEAM_A: 0, TEAM_B: 0}
     settled: set[int] = set()
@@ -255,7 +257,7 @@ def danish_trick_scorer(
 def derive_danish_pairs() -> frozenset[tuple[int, int]]:
     """Every ``(bonus_a, bonus_b)`` chancing and smacking can give in one deal of Danish Brus.
 
-    Source: ``001_bb435dd0d18900c3.txt``, "Chancing and smacking"; the same model of a deal as
+    Source: *Brus* (encyclopedia), "Chancing and smacking"; the same model of a deal as
     Schwesing (:func:`scoring.domain.rules.enumerate_deals`: the three matadors, each played
     once, in any tricks, seats and holdings), each trick scored by :func:`danish_trick`: every
     Galhund and Brus chanced or not, lawfully or not.
@@ -267,7 +269,7 @@ def derive_danish_pairs() -> frozenset[tuple[int, int]]:
 def derive_ringkobing_pairs() -> frozenset[tuple[int, int]]:
     """Danish Brus pairs plus the Ringkøbing hawk.
 
-    Source: ``001_bb435dd0d18900c3.txt``, "Ringkøbing variant": "If a 7 is played, an opponent
+    Source: *Brus* (encyclopedia), "Ringkøbing variant": "If a 7 is played, an opponent
     with the ♣K can beat it, saying 'I'll hawk it', and score a bonus point." The ♣K is one card,
     played once, and it is not a matador, so a deal has no hawk or one hawk for either team, on
     top of whatever chancing and smacking gave.
@@ -350,7 +352,7 @@ DARING_MESSAGES: Final = BonusMessages(
         "gets at most %(other_max)s."
     ),
 )
-#: Danish Brus: chancing and smacking (001_bb435dd0d18900c3.txt).
+#: Danish Brus: chancing and smacking (*Brus* (encyclopedia)).
 CHANCING_MESSAGES: Final = BonusMessages(
     not_whole_number=gettext_noop(
         "Team %(team)s: please enter the matchsticks for chancing and smacking as a whole number."
@@ -365,7 +367,7 @@ CHANCING_MESSAGES: Final = BonusMessages(
         "gets at most %(other_max)s."
     ),
 )
-#: Ringkøbing: chancing, smacking and hawking (001_bb435dd0d18900c3.txt, "Ringkøbing variant").
+#: Ringkøbing: chancing, smacking and hawking (*Brus* (encyclopedia), "Ringkøbing variant").
 HAWKING_MESSAGES: Final = BonusMessages(
     not_whole_number=gettext_noop(
         "Team %(team)s: please enter the matchsticks for chancing, smacking and hawking as a whole number."
@@ -476,12 +478,12 @@ class RuleSet:
     Attributes:
         code: stored with the evening (``"schwesing"``, ``"treia"``, ...).
         name: the rule set's name (English msgid).
-        source: the seed file and section the rules come from.
+        source: the source text and section the rules come from, as docs/rules.md names them.
         cards: cards in the pack.
         tricks_to_win: tricks a team needs to win a deal (5, or 6 in Bräus).
         tricks_in_deal: tricks dealt (9; 8 in Treia; Bräus has no fixed number: players pass).
         players_per_team: 2, or 3 for six-handed Bräus (two teams of three at a table of six,
-            partners alternating round the table; 003_7f8e8fd326cdc838.txt).
+            partners alternating round the table; *Bräus* (Gotland)).
         derive_pairs: gives :attr:`bonus_pairs` (cached: the Danish rule sets derive them on
             first use).
         bonus_pairs (property): every ``(bonus_a, bonus_b)`` of one deal, in matchsticks;
@@ -661,7 +663,7 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
     SCHWESING: RuleSet(
         code=SCHWESING,
         name=gettext_noop("Schwesing"),
-        source="000_717ae1d4fe10ece6.txt, Scoring; Daring and Striking",
+        source='McLeod, *Bruus*, "Scoring"; "Daring and Striking"',
         cards=36,
         tricks_to_win=5,
         tricks_in_deal=9,
@@ -682,7 +684,7 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
     TREIA: RuleSet(
         code=TREIA,
         name=gettext_noop("Treia"),
-        source="000_717ae1d4fe10ece6.txt, Treia Variant",
+        source='McLeod, *Bruus*, "Treia Variant"',
         cards=32,
         tricks_to_win=5,
         tricks_in_deal=8,
@@ -708,7 +710,7 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
     DANISH: RuleSet(
         code=DANISH,
         name=gettext_noop("Danish Brus"),
-        source="001_bb435dd0d18900c3.txt, Chancing and smacking; Scoring",
+        source='*Brus* (encyclopedia), "Chancing and smacking"; "Scoring"',
         cards=36,
         tricks_to_win=5,
         tricks_in_deal=9,
@@ -736,7 +738,7 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
     RINGKOBING: RuleSet(
         code=RINGKOBING,
         name=gettext_noop("Danish Brus, Ringkøbing"),
-        source="001_bb435dd0d18900c3.txt, Ringkøbing variant",
+        source='*Brus* (encyclopedia), "Ringkøbing variant"',
         cards=36,
         tricks_to_win=5,
         tricks_in_deal=9,
@@ -765,7 +767,7 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
     BRAEUS: RuleSet(
         code=BRAEUS,
         name=gettext_noop("Bräus, four players"),
-        source="003_7f8e8fd326cdc838.txt; 004_4efc8a8d4ca0340b.txt, Playing; Scoring",
+        source='*Bräus* (Gotland); *Bräus* (encyclopedia), "Playing"; "Scoring"',
         cards=36,
         tricks_to_win=6,
         tricks_in_deal=None,
@@ -786,7 +788,7 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
     ),
 }
 # Six-handed Bräus: the same deal and scoring, two teams of three at a table of six, partners
-# alternating round the table (003_7f8e8fd326cdc838.txt; 004_4efc8a8d4ca0340b.txt, Playing).
+# alternating round the table (*Bräus* (Gotland); *Bräus* (encyclopedia), "Rules").
 RULE_SETS[BRAEUS6] = dataclasses.replace(
     RULE_SETS[BRAEUS], code=BRAEUS6, name=gettext_noop("Bräus, six players"), players_per_team=3
 )

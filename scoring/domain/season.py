@@ -1,9 +1,10 @@
 """Season maths (Jahreswertung): evenings scored together, best N, minimum attendance.
 
-Source: ``shared/DOMAIN.md``, "Seasons": a season groups evenings and is scored by the sum of the
-evening totals, by placement points per evening (an editable table) or by the average per evening
-played; optionally only the best N evenings count (Streichergebnisse: the worst are dropped) and a
-minimum number of evenings is needed to be ranked. Our decisions where the sources are silent:
+Source: docs/rules.md, "The season (Jahreswertung)" (our decision): a season groups evenings and
+is scored by the sum of the evening totals, by placement points per evening (an editable table) or
+by the average per evening played; optionally only the best N evenings count (Streichergebnisse:
+the worst are dropped) and a minimum number of evenings is needed to be ranked. Our decisions
+where the sources are silent:
 
 - An evening a player did not play counts nothing and is never "dropped": only evenings played
   take part in best N.

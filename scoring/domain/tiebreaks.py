@@ -1,8 +1,8 @@
 """Tie-breaks: equal totals, then a chain of criteria the organiser orders.
 
-Source: ``shared/DOMAIN.md``, "Ties in the ranking": equal totals share a place (1, 2, 2, 4)
+Source: docs/rules.md, "Equal totals", our decision: equal totals share a place (1, 2, 2, 4)
 unless the organiser chooses a tie-break chain, ordered from: best single session, most deals
-won, most matchsticks from daring and striking, fewest rounds sat out. Issue 13, item 1.
+won, most matchsticks from daring and striking, fewest rounds sat out.
 
 Pure Python, no Django. The criteria's values are passed in per row, so an evening ranking and a
 season ranking can both use :func:`rank_rows` with their own figures. What each criterion means

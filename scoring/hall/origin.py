@@ -1,4 +1,4 @@
-"""Where a change came from, kept as data and shown in the reader's language (issue 25, point 5).
+"""Where a change came from, kept as data and shown in the reader's language.
 
 Each deal change (:class:`~scoring.models.DealChange`), each drawn deal
 (:class:`~scoring.models.DrawnDeal`) and each confirmation (:class:`~scoring.models.Seating`,
@@ -12,8 +12,9 @@ Services are given an :class:`Origin`; pages show one with :func:`describe` (tem
 ``origin``), in the active language: nothing is parsed back.
 
 :func:`origin_from_text` reads the sentences earlier versions stored instead ("Tisch 3
-(Tisch-Link)", "Turnierleitung Anna Jensen", in German and English): used only by migration
-0018 and by the restore of older backups. It must keep reading the same texts.
+(Tisch-Link)", "Turnierleitung Anna Jensen", in German and English): used only by the restore
+of older backups (migration 0018 keeps a frozen copy of its own). It must keep reading the same
+texts.
 """
 
 from __future__ import annotations
@@ -150,8 +151,8 @@ _OLD_PATTERNS = tuple((re.compile(pattern, re.DOTALL), source, role) for pattern
 
 def origin_from_text(text: str) -> Origin:
     """The origin an earlier version wrote as a sentence (``via``, ``confirmed_via``), in German
-    or English; any other text kept as it is (``Source.OTHER``). For migration 0018 and the
-    restore of older backups only: it must go on reading what those versions wrote."""
+    or English; any other text kept as it is (``Source.OTHER``). For the restore of older backups
+    only: it must go on reading what those versions wrote."""
     text = (text or "").strip()
     for pattern, source, role in _OLD_PATTERNS:
         match = pattern.fullmatch(text)

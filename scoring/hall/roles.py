@@ -1,4 +1,4 @@
-"""The two organiser roles, as Django groups with permissions (see DOMAIN.md, "Roles").
+"""The two organiser roles, as Django groups with permissions (see docs/settings-and-security.md, "Logins and roles").
 
 - **Turnierleitung** (``LEADER``): everything, including drawing, changing a drawn session,
   locking, correcting a confirmed round, new table links and managing the logins.
@@ -67,7 +67,3 @@ def role_of(user) -> str | None:
     if HELPER in names:
         return HELPER
     return None
-
-
-def is_leader(user) -> bool:
-    return role_of(user) == LEADER

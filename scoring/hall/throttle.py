@@ -80,11 +80,6 @@ def failures(key: str, limit: int, window: int) -> int:
     return state(key, limit, window).count
 
 
-def is_blocked(key: str, limit: int, window: int) -> bool:
-    """True when ``key`` has ``limit`` or more failures counted (1 query)."""
-    return failures(key, limit, window) >= limit
-
-
 def _change(key: str, limit: int, window: int, change: Callable[[int], int]) -> tuple[int, int]:
     """Set the decayed count of ``key`` to ``change(count)`` in one transaction; returns the count
     before and after. A row that reaches 0 is deleted, an unchanged one not written; a missing one

@@ -1,4 +1,4 @@
-"""Issue 26, point 7: a login with a role of the app (Turnierleitung or Helfer) is no superuser and
+"""A login with a role of the app (Turnierleitung or Helfer) is no superuser and
 no staff: the role decides what it may do. Earlier versions made the demo login a superuser, and a
 superuser given the role Helfer kept every right. Logins without a role are left as they are."""
 

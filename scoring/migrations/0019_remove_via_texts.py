@@ -1,4 +1,4 @@
-"""Issue 25, point 5: the sentences read into the origin's fields by migration 0018 are removed
+"""The sentences read into the origin's fields by migration 0018 are removed
 (a separate migration: PostgreSQL alters no table with updates pending in the same transaction).
 Given a default first, so that going back re-adds them (empty) to tables that have rows."""
 

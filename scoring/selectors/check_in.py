@@ -1,4 +1,4 @@
-"""Reads for the check-in page (issue 28, point 3): the last evening to copy the attendance from,
+"""Reads for the check-in page: the last evening to copy the attendance from,
 whether enough players are present to draw, and where a player who arrives after the draw stands."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The register's likely duplicates for the hint "same person?" (issue 28, point 8)."""
+"""The register's likely duplicates for the hint "same person?"."""
 
 from __future__ import annotations
 

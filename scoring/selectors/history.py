@@ -122,7 +122,7 @@ class RoundHistory:
 
     @property
     def sitting_out(self) -> tuple[tuple[int, ...], ...]:
-        """Who sat out this round (and gets the sit-out credit, DOMAIN.md): the round's sit-out
+        """Who sat out this round (and gets the sit-out credit, docs/rules.md "Sitting out"): the round's sit-out
         partnership (its ids), and each of the session's sit-out players alone (two of them, left
         over by teams of three, are not partners), except those seated in this round (they
         replaced a player who left) or already in that partnership (they replaced a player of the

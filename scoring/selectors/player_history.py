@@ -1,4 +1,4 @@
-"""A register player's evenings (issue 13 item 4): place and total per evening, average per
+"""A register player's evenings: place and total per evening, average per
 session, partners, matchsticks from daring and striking, best evening, and the places for a
 chart. A fixed number of queries, whatever the number of evenings and players.
 """
@@ -94,7 +94,7 @@ class PlayerHistory:
 
     @property
     def ranked_evenings(self) -> int:
-        """Evenings the player was ranked in: what a season counts (DOMAIN.md: a stand-in plays
+        """Evenings the player was ranked in: what a season counts (docs/rules.md, "Sitting out": a stand-in plays
         but is not ranked, so an evening as stand-in is no result of the player's)."""
         return sum(1 for e in self.evenings if e.row is not None)
 

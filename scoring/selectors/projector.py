@@ -1,4 +1,4 @@
-"""What the projector shows besides the ranking: the seating of the next round (issue 27)."""
+"""What the projector shows besides the ranking: the seating of the next round."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Check-in in a minute (issue 28, point 3): many players at once, and undone at once.
+"""Check-in in a minute: many players at once, and undone at once.
 
 - :func:`check_in_everyone`: every player of the register is present ("alle anwesend").
 - :func:`check_in_like_last_evening`: everyone who was present at the last evening before this one

@@ -384,7 +384,7 @@ def record_draw(
     """Record that deal ``number`` was drawn (Bräus: nobody reached six tricks, nor five and ♣K).
 
     The draw is kept for the audit; it does not use up the deal: the same dealer deals again and
-    deal ``number`` is still to be entered (our decision, DOMAIN.md "Rule sets"). Sending the same
+    deal ``number`` is still to be entered (our decision, docs/rules.md "Bräus: a drawn deal"). Sending the same
     ``key`` again records nothing more (``outcome == "replayed"``).
 
     Returns:

@@ -34,7 +34,7 @@ def create_evening(
     language: str = "",
     rule_set: str = "",
 ) -> Evening:
-    """Create an evening (default 3 sessions of 4 rounds of 4 deals, DOMAIN.md).
+    """Create an evening (default 3 sessions of 4 rounds of 4 deals, docs/rules.md "The evening: the Schwesing format").
 
     ``language``: the language of its printouts, public screens and tablets (a code of
     ``settings.LANGUAGES``; empty: the default, German; the organiser's form offers the rule set's

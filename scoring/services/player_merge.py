@@ -1,4 +1,4 @@
-"""Merging two register entries of the same person (issue 13 item 3: the register is the
+"""Merging two register entries of the same person (the register is the
 identity of a player across evenings).
 
 What moves: every reference to the entry that goes (``remove``) is pointed at the entry that

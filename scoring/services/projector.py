@@ -1,4 +1,4 @@
-"""What the projector shows: the organiser's choice per evening (issue 27, point 3)."""
+"""What the projector shows: the organiser's choice per evening."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The evening's tie-break chain (DOMAIN.md, "Ties in the ranking"; issue 13)."""
+"""The evening's tie-break chain (docs/rules.md, "Equal totals")."""
 
 from __future__ import annotations
 

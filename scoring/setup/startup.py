@@ -11,7 +11,7 @@ off, and by ``manage.py startcheck`` (``scripts/serve.sh`` runs it before gunico
 message is shown once and clearly).
 
 ``startcheck`` (which ``bruus-turnier serve`` runs before the server starts) first checks that the
-data can be kept (:func:`storage_problems`, issue 26): the data folder takes a file (written,
+data can be kept (:func:`storage_problems`): the data folder takes a file (written,
 flushed to the disk and removed: a read-only folder or file system, or a full disk, fails), an
 SQLite database file and its ``-wal`` and ``-shm`` can be written, and the database passes
 ``PRAGMA quick_check`` (a file older than its ``-wal``, or otherwise damaged, fails). Otherwise the

@@ -1,7 +1,7 @@
 """The big grids of the organiser's pages, built in Python: the evening page's progress grid and
 the live overview's tables x rounds. At 1,000 players they have 3,000 and 1,000 cells; a
 template loop with a ``{% url %}``, translation tags and number formatting per cell took most of
-the page's time (issue 15). Numbers are whole, every text is escaped once."""
+the page's time. Numbers are whole, every text is escaped once."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The language an evening's rule set suggests, for the evening page (issue 29)."""
+"""The language an evening's rule set suggests, for the evening page."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from django.utils.text import slugify
 UNSAFE_IN_FILENAMES = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|]+')
 GERMAN_LETTERS = str.maketrans(
     {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss"}
-    # Danish and Swedish names (issue 29): slugify would drop æ and ø, and make å a plain a.
+    # Danish and Swedish names: slugify would drop æ and ø, and make å a plain a.
     | {"æ": "ae", "ø": "oe", "å": "aa", "Æ": "Ae", "Ø": "Oe", "Å": "Aa"}
 )
 

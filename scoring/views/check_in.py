@@ -1,4 +1,4 @@
-"""Check-in in a minute (issue 28, point 3): "alle anwesend" and "wie beim letzten Abend" with an
+"""Check-in in a minute: "alle anwesend" and "wie beim letzten Abend" with an
 undo, the draw on the check-in page, and a word for a player who arrives after the draw."""
 
 from __future__ import annotations

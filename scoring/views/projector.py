@@ -1,4 +1,4 @@
-"""The evening's projector page (issue 27): fills any beamer from 1024x768 to 1920x1080 and
+"""The evening's projector page: fills any beamer from 1024x768 to 1920x1080 and
 portrait TVs, pages a long list by itself (``static/js/projector.js``) and shows what the
 organiser chose on the live overview (``Evening.projector_mode``): the ranking, the seating of
 the next round, the round clock, or a rotation of the three; on every view a QR code to

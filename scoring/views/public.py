@@ -15,7 +15,7 @@ from scoring.web.guide import GUIDE_FILES, LANGUAGE_PARAMETER, guide_language, l
 
 @require_safe
 def help_page(request: HttpRequest) -> HttpResponse:
-    """The in-app help: how to run an evening, scoring, our decisions (DOMAIN.md), and the
+    """The in-app help: how to run an evening, scoring, our decisions (docs/rules.md), and the
     arithmetic of the table codes."""
     schwesing_pairs = rule_set(SCHWESING).bonus_pairs
     pairs = ", ".join(f"{a}:{b}" for a, b in sorted(schwesing_pairs, key=lambda p: (p[0] + p[1], -p[0])))

@@ -42,11 +42,6 @@ def _failure_key(request: HttpRequest) -> str:
     return f"table-link:{client_address(request)}"
 
 
-def _client(request: HttpRequest) -> str:
-    """The device's address for the history of a deal (behind a trusted proxy, the device's own)."""
-    return client_address(request)
-
-
 def _table(request: HttpRequest, token: str) -> Table | HttpResponse:
     """The table of a private link, or the page to show instead.
 
@@ -180,7 +175,7 @@ def table_deal(request: HttpRequest, token: str, number: int) -> HttpResponse:
             table=table,
             key=form.cleaned_data["key"],
             based_on_version=form.cleaned_data["version"],
-            client=_client(request),
+            client=client_address(request),
         )
     except services.ConflictError as error:
         messages.error(request, translate(error))
@@ -201,7 +196,7 @@ def _draw(request: HttpRequest, table: Table, form: DealForm, number: int) -> Ht
             origin=services.Origin.table_link(table.number),
             table=table,
             key=form.cleaned_data["key"],
-            client=_client(request),
+            client=client_address(request),
         )
     except DomainError as error:
         messages.error(request, translate(error))

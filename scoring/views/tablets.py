@@ -43,7 +43,6 @@ from scoring.models import Evening, Table
 from scoring.selectors.tablets import RECENT_DRAW
 from scoring.views.access import helper_required, leader_required
 from scoring.views.common import evening_or_404
-from scoring.views.common import evening_or_404 as _evening
 from scoring.views.documents import pdf_response
 from scoring.web import links
 from scoring.web.qr import qr_svg
@@ -276,7 +275,7 @@ def table_links(request: HttpRequest, evening: Evening) -> list[tuple[int, str, 
 @require_POST
 def table_link_regenerate(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Replace a table's private link and code (lost tablet): the old ones stop working at once."""
-    evening = _evening(pk)
+    evening = evening_or_404(pk)
     table = get_object_or_404(evening.tables, number=number)
     services.regenerate_table_link(table_id=table.pk)
     messages.success(

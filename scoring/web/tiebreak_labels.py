@@ -39,7 +39,7 @@ _AHEAD = {
 }
 
 # The bonus criterion in the words of the evening's rule set: Danish Brus and Ringkøbing speak of
-# chancing and smacking (001_bb435dd0d18900c3.txt), not of the German game's daring and striking.
+# chancing and smacking (*Brus* (encyclopedia)), not of the German game's daring and striking.
 # rule set code -> (label, column, ahead note).
 _BONUS_WORDS = {
     DANISH: (
@@ -103,6 +103,6 @@ def tie_notes(
 
 
 def choices(rules: RuleSet | None = None) -> list[tuple[str, str]]:
-    """(stored value, translated name) of every criterion, in the order of DOMAIN.md (the bonus
+    """(stored value, translated name) of every criterion, in the order of docs/rules.md, "Equal totals" (the bonus
     criterion in the words of ``rules``, the evening's rule set; generic without one)."""
     return [(criterion.value, label(criterion, rules)) for criterion in Criterion]

@@ -1,7 +1,7 @@
-"""Restore checks every record against the rules of the game and the models' own constraints
-(issue 11): a crafted file with a recomputed checksum and impossible deals changes nothing and
-says which record failed; a wish "not together" survives players getting new ids. Issue 26: table
-links and codes must be ones the app makes; a file too big unpacked (a gzip bomb), nested too
+"""Restore checks every record against the rules of the game and the models' own constraints: a
+crafted file with a recomputed checksum and impossible deals changes nothing and says which record
+failed; a wish "not together" survives players getting new ids. A restore trusts nothing it did
+not make: table links and codes must be ones the app makes; a file too big unpacked (a gzip bomb), nested too
 deeply or otherwise unreadable is refused as damaged, never with an error of Python."""
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def test_a_not_together_wish_survives_players_getting_ids_in_the_other_order(ros
     assert snapshot(evening)["participants"] == before["participants"]
 
 
-# --- Issue 26, point 6: restore trusts nothing it did not make ---------------------------------
+# --- Restore trusts nothing it did not make (a file may be crafted) ---------------------------
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Accessibility (issue 28, point 5): axe-core, the accessibility engine of the browsers' own
+"""Accessibility: axe-core, the accessibility engine of the browsers' own
 developer tools, runs in real Chromium on every page of every role, in every language of the site
 (German, English, Danish, Swedish), and finds no serious and no critical violation of WCAG 2.1 A
 and AA.

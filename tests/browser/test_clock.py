@@ -1,4 +1,4 @@
-"""The round clock in real Chromium (issue 27): it counts down by itself from the server's end
+"""The round clock in real Chromium: it counts down by itself from the server's end
 time, also on a device whose own clock is wrong, turns to the warning colour in the last minutes
 and says "Runde beendet" at zero; the organiser starts and pauses it from the live overview with
 big buttons; nothing breaks the Content-Security-Policy. Screenshots go to

@@ -1,4 +1,4 @@
-"""The Content-Security-Policy in real Chromium (issue 11): no page breaks it (no inline script,
+"""The Content-Security-Policy in real Chromium: no page breaks it (no inline script,
 no eval, no inline style), the confirmation questions still ask, and the tablet page still polls
 and posts with htmx."""
 

@@ -1,6 +1,6 @@
 """Danish Brus at the table, in real Chromium on a tablet (800x1280) and a small phone (360x640):
 the scorer reads under the bonus buttons why 2:2 can happen (an unlawful chance is automatically
-smacked, source 001_bb435dd0d18900c3.txt "Chancing and smacking"), enters 2:2 with the big
+smacked, source *Brus* (encyclopedia), "Chancing and smacking"), enters 2:2 with the big
 buttons and sees the round's totals; an impossible pair is refused in words of chancing and
 smacking. Like tests/browser/test_table.py (whose helpers it uses): Debian's Chromium, never
 skipped."""

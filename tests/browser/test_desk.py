@@ -1,4 +1,4 @@
-"""The organiser's desk in real Chromium (issue 28): check-in in a minute, and screens that are clean
+"""The organiser's desk in real Chromium: check-in in a minute, and screens that are clean
 at 360x640, 800x1280 and 1280x900. Screenshots for a person to look at: test-results/desk/
 (``make screenshots``)."""
 

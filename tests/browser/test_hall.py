@@ -1,4 +1,4 @@
-"""An evening in the hall, in real Chromium (issue 9, "Proof"): served as ``make serve`` serves it
+"""An evening in the hall, in real Chromium: served as ``make serve`` serves it
 (DEBUG off, a public base URL that is not localhost), the organiser opens "Tablets einrichten";
 three tablets join their tables by table number and code at /tablet/, one by the table's QR
 link; each enters a deal of its own table.

@@ -1,4 +1,4 @@
-"""The layout check (issue 10, item 1): every page of every role, at a phone (360x640), a tablet
+"""The layout check: every page of every role, at a phone (360x640), a tablet
 (800x1280) and a laptop (1280x900), on a realistic evening (tests/layout_evening.py: the demo
 roster, session 1 drawn, round 1 confirmed, round 2 under way), in real Chromium.
 
@@ -10,9 +10,9 @@ A page fails when (tests/layout_check.js):
 - two touch targets are closer than 8 px;
 - a sticky or fixed element covers a touch target (on opening, or scrolled into view).
 
-Every page is checked in every language of ``settings.LANGUAGES`` (issue 29; the evening, the
+Every page is checked in every language of ``settings.LANGUAGES`` (the evening, the
 organiser's pages and the browser in that language). At the laptop size every page is also
-checked by axe-core for serious and critical WCAG 2.1 A/AA violations (issue 28, point 5;
+checked by axe-core for serious and critical WCAG 2.1 A/AA violations (
 tests/browser/test_accessibility.py has the rest): one visit of each page for both checks.
 
 Screenshots are kept for a person to look at: every page with a finding, and with ``make
@@ -310,7 +310,7 @@ def test_what_is_not_a_page_is_really_no_page(organiser_client):
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("size", list(SIZES), ids=[f"{k}-{w}x{h}" for k, (w, h) in SIZES.items()])
 def test_every_page_fits_at_every_size(live_server, browser: Browser, transactional_db, organiser, size, language):
-    """In every language of the site (issue 29: Danish and Swedish words are longer in places):
+    """In every language of the site (Danish and Swedish words are longer in places):
     the evening's language for the room, the organiser's own pages switched to it too. At
     ``AXE_SIZE`` every page also passes axe-core."""
     width, height = SIZES[size]

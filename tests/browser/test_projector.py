@@ -1,4 +1,4 @@
-"""The projector page and the season screen in real Chromium (issue 27, points 1, 3 and 4): at
+"""The projector page and the season screen in real Chromium: at
 1024x768, 1280x720, 1920x1080 and a portrait TV (1080x1920), with 26 and 60 players, no row is
 cut at an edge, names are at least 3.5 % of the screen height, the page never scrolls, the QR
 code of "Where do I sit?" is on screen, and every player appears within the rotation (driven

@@ -1,4 +1,5 @@
-"""The smaller screen findings of issue 10, each as a user would notice it."""
+"""Smaller details of the screens (limits shown in the form, errors at their field, dashes for
+sessions not drawn), each as a user would notice it."""
 
 from __future__ import annotations
 

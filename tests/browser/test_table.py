@@ -293,7 +293,7 @@ def test_an_entry_whose_answer_is_lost_is_saved_once(live_server, new_context, t
 def test_an_entry_the_server_cannot_store_stays_on_the_tablet_and_says_so(
     live_server, new_context, table_one, monkeypatch
 ):
-    """Issue 26, point 4: the server's disk is full (503). The tablet never says "gespeichert": it
+    """The server's disk is full (503). The tablet never says "gespeichert": it
     keeps the entry, says the storage is full and asks for the organiser, tries again by itself,
     and once there is room the entry is saved, once."""
     table, seating = table_one

@@ -174,7 +174,7 @@ def test_ranking_small_evening_provisional(organiser_client, drawn_roster):
         assert f"Seite {number} von {len(pages)}" in text
         assert "Platz" in text and "Gesamt" in text and "Durchgang" in text  # header on every page
         assert "* geteilter Platz" in text  # the footnote explains the marker on every page
-    assert len(pages) == 1  # 26 players on one A4 page, not a second page holding a row (issue 28)
+    assert len(pages) == 1  # 26 players on one A4 page, not a second page holding a row
 
     rows = ranking_rows(pages, 3)
     expected = expected_ranking(evening)
@@ -416,7 +416,7 @@ def alphabetical(names):
 
 def check_players_listing(pages: list[str], where, partner) -> str:
     """The players A to Z: name, partner, table in each round ("setzt aus" where so), in
-    alphabetical order, the heading and the heading row on every page (issue 28: no page holds
+    alphabetical order, the heading and the heading row on every page (no page holds
     rows without saying what they are), no page with fewer than a third of the rows of the
     first. A long name may wrap inside its cell, so rows are compared without white space.
     Returns the squeezed rows."""
@@ -444,7 +444,7 @@ def test_table_list_small_evening(organiser_client, drawn_roster):
     response, reader, pages, _ = get_pdf(organiser_client, "table_list_pdf", evening.pk, 1)
     assert filename_star(response) == "Tischliste Durchgang 1 – Schwesing – 2026-11-21.pdf"
     assert reader.metadata.title == "Tischliste Durchgang 1 – Schwesing – 2026-11-21"
-    # Two rounds to a page, then the players A to Z on one page (issue 28; it took six pages).
+    # Two rounds to a page, then the players A to Z on one page (it took six pages).
     assert len(pages) == 3
     for round_ in Round.objects.filter(session__evening=evening).order_by("number"):
         text = pages[(round_.number - 1) // 2]
@@ -576,7 +576,7 @@ def test_fonts_are_embedded_and_no_other_font_is_used(organiser_client, drawn_ro
         ("score_sheets_pdf", [evening.pk, 1]),
         ("table_list_pdf", [evening.pk, 1]),
         ("route_cards_pdf", [evening.pk, 1]),
-        ("table_cards_pdf", [evening.pk]),  # it referred to Helvetica, not embedded (issue 28)
+        ("table_cards_pdf", [evening.pk]),  # it referred to Helvetica, not embedded
         ("session_print_pdf", [evening.pk, 1]),
         ("certificates_pdf", [evening.pk]),
         ("prize_list_pdf", [evening.pk]),
@@ -691,7 +691,7 @@ def test_links_on_the_organiser_pages(organiser_client, drawn_roster):
 
 @pytest.mark.django_db
 def test_documents_follow_the_language(organiser_client, drawn_roster):
-    """In the evening's language (issue 10), not the organiser's: a German evening prints German
+    """In the evening's language, not the organiser's: a German evening prints German
     for an organiser reading English, an English evening English."""
     organiser_client.cookies["django_language"] = "en"
     _, _, pages, _ = get_pdf(organiser_client, "ranking_pdf", drawn_roster.pk)

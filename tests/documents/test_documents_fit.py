@@ -1,5 +1,4 @@
-"""Printed documents that fit (issue 10, "PDFs that fit") and that build for every field size
-(issue 11, "Every document for every field size").
+"""Printed documents that fit and that build for every field size.
 
 The builders take loaded data and return bytes, so the documents are built from data made in
 memory (``tests/document_data.py``), without a database, and read back with pypdf
@@ -206,7 +205,7 @@ def test_score_sheet_legend_and_link_are_large_enough_for_readers_over_60():
     assert min(t.size for t in legend) >= 9.5 and min(t.size for t in link) >= 9
 
 
-# --- The ranking PDF crash (issue 11 item 9) ----------------------------------------------------
+# --- The ranking PDF crash ----------------------------------------------------
 
 
 def test_paragraph_split_at_a_page_foot_is_wrapped_again_before_it_is_drawn():
@@ -231,7 +230,7 @@ def test_ranking_with_names_like_spielerin_0001_ketelsen_builds():
         assert len(PdfReader(io.BytesIO(data)).pages) >= 1
 
 
-# --- Every document for every field size (issue 11) ----------------------------------------------
+# --- Every document for every field size ----------------------------------------------
 #
 # Building every document for each of the 297 sizes takes about 12 minutes on this 2-core machine
 # (score sheets and route cards for 300 players take about 2 s each), so: the ranking, the document
@@ -374,7 +373,7 @@ def test_a_table_of_only_its_heading_is_one_table():
 
 def test_a_balanced_long_table_shares_its_rows_out_evenly_over_the_same_pages():
     """50 rows, 8 to a page: 7 pages either way, but 8, 7, 7, 7, 7, 7, 7 rows instead of six
-    full pages and a scrap of two (issue 28: the A-Z list spilled two rows onto a page)."""
+    full pages and a scrap of two (the A-Z list spilled two rows onto a page)."""
     data = [["Kopf"]] + [[f"Zeile {n}"] for n in range(50)]
     commands = [("FONT", (0, 0), (-1, -1), base.FONT, 10), ("TOPPADDING", (0, 0), (-1, -1), 0)]
     whole = base.page_by_page(data, col_widths=[200], repeat_rows=1, commands=commands, first_room=1e6, room=1e6)

@@ -2,7 +2,7 @@
 route cards and score sheets show three names a team, both partners of every player, every
 player who sits out the whole session (up to two) and the round's sit-out team of three; the
 score sheet numbers the seats round the table, partners alternating (A1 B1 A2 B2 A3 B3,
-003_7f8e8fd326cdc838.txt).
+*Bräus* (Gotland)).
 
 The session is written straight into the database (``tests/six_handed.py``); the documents are
 fetched through their organiser URLs and read back with pypdf. Every expectation is computed
@@ -57,7 +57,7 @@ def test_table_list_shows_teams_of_three_and_every_sit_out(organiser_client, pla
     for round_ in Round.objects.filter(session=session).order_by("number"):
         heading = f"Tischliste · Durchgang 1 · Runde {round_.number}\n"
         page = next(p for p in pages if heading in p)
-        # Several rounds may share a page (issue 28): this round's part of it.
+        # Several rounds may share a page: this round's part of it.
         page = page.split(heading, 1)[1].split("Tischliste · Durchgang 1 · Runde", 1)[0]
         lines = lines_of(page)
         for seating in seatings(evening):
@@ -82,7 +82,7 @@ def test_table_list_shows_teams_of_three_and_every_sit_out(organiser_client, pla
         rounds = where.get(name, {})
         tables = [str(rounds[r]) if rounds.get(r) else "setzt aus" for r in range(1, 5)]
         expected += squeeze(name + "".join(partners.get(name, ["–"])) + "".join(tables))
-    # The heading is on every page of the list (issue 28).
+    # The heading is on every page of the list.
     body = body.replace("NamePartnerRunde1Runde2Runde3Runde4", "").replace("SpielervonAbisZ·Durchgang1", "")
     start = body.index(squeeze(alphabetical(list(where) + sitters)[0]))
     assert body[start : start + len(expected)] == expected

@@ -2,7 +2,7 @@
 higher matador of an opponent, oversmack 3 or 4, unlawful chances automatically smacked; and the
 legal bonus pairs of both rule sets against a derivation of this test's own.
 
-Source: 001_bb435dd0d18900c3.txt, "Chancing and smacking", "Scoring", "Ringkøbing variant".
+Source: *Brus* (encyclopedia), "Chancing and smacking", "Scoring", "Ringkøbing variant".
 """
 
 from __future__ import annotations

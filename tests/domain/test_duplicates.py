@@ -1,4 +1,4 @@
-"""Likely duplicates of the register (issue 28, point 8), without a database."""
+"""Likely duplicates of the register, without a database."""
 
 from scoring.domain.duplicates import NO_CLUB, SPELLING, LikelyDuplicate, likely_duplicates
 

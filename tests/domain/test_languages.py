@@ -1,4 +1,4 @@
-"""The language an evening suggests from its rule set (issue 29). Pure Python."""
+"""The language an evening suggests from its rule set. Pure Python."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Danish and Swedish alphabetical order (issue 29): their last letters after z, the German order
+"""Danish and Swedish alphabetical order: their last letters after z, the German order
 (DIN 5007-1) unchanged for German and every other language. Pure Python, no database."""
 
 from __future__ import annotations

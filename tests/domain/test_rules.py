@@ -1,7 +1,7 @@
 """Tests of scoring.domain.rules: the model of Schwesing's daring and striking, one trick (one
 deal's results are checked and scored by the rule sets: tests/domain/test_rulesets.py).
 
-Source of the rules: seed file 000_717ae1d4fe10ece6.txt, sections "Daring and Striking" and
+Source of the rules: McLeod, *Bruus*, sections "Daring and Striking" and
 "Scoring". A trick is written as four plays in playing order; the leader's team is A unless
 ``leader_team`` says otherwise (so North-South is team A when North leads).
 """

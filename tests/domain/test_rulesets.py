@@ -1,8 +1,8 @@
-"""Tests of scoring.domain.rulesets: the rule sets of the seeds (Schwesing, Treia, Danish Brus,
+"""Tests of scoring.domain.rulesets: the rule sets of docs/rules.md (Schwesing, Treia, Danish Brus,
 Ringkøbing, Bräus for four), their legal results, their matchsticks and the Treia Bock.
 
-Sources: 000_717ae1d4fe10ece6.txt ("Scoring", "Treia Variant"), 001_bb435dd0d18900c3.txt
-("Chancing and smacking", "Scoring", "Ringkøbing variant"), 003_… and 004_… (Bräus).
+Sources: McLeod, *Bruus* ("Scoring", "Treia Variant"), *Brus* (encyclopedia)
+("Chancing and smacking", "Scoring", "Ringkøbing variant"), *Bräus* (Gotland) and *Bräus* (encyclopedia).
 """
 
 from __future__ import annotations

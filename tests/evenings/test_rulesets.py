@@ -2,8 +2,8 @@
 ten players (two tables and a sit-out partnership each round), every deal entered on the table
 pages (Treia Bocks, Bräus draws, Ringkøbing hawks included), finished and confirmed there; the
 ranking export is checked against totals this test computes itself, with the rules written out
-here independently of the app (seed files 000 "Scoring" / "Treia Variant", 001 "Scoring" /
-"Ringkøbing variant", 003/004 "Scoring")."""
+here independently of the app (McLeod, *Bruus*, "Scoring" / "Treia Variant"; *Brus*
+(encyclopedia), "Scoring" / "Ringkøbing variant"; *Bräus* (encyclopedia), "Scoring")."""
 
 from __future__ import annotations
 

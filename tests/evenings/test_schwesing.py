@@ -28,7 +28,7 @@ def one_decimal(value: Fraction) -> str:
     if value.denominator == 1:
         return str(value.numerator)
     exact = Decimal(value.numerator) / Decimal(value.denominator)
-    # Half up, as German lists do (issue 10): 14.25 -> 14,3.
+    # Half up, as German lists do: 14.25 -> 14,3.
     return str(exact.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)).replace(".", ",")
 
 

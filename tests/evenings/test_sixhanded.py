@@ -1,11 +1,12 @@
-"""End to end, six-handed Bräus (rule set ``braeus6``, issue 14): an evening of 26 and one of 31
+"""End to end, six-handed Bräus (rule set ``braeus6``): an evening of 26 and one of 31
 players created, filled and drawn on the organiser's pages, every deal entered on the table pages
 (drawn deals that do not use up a deal included), finished by one team and confirmed by the other
-there. The ranking export is checked against totals this test computes itself (seed files 003/004
-"Scoring": 1 matchstick, Jan 2; DOMAIN.md: every matchstick a team wins counts for each of its
-three players, a sit-out player gets the average of the teams that played the round). Also: no
-two players in one team twice over the evening, sit-outs rotate, the tablet names three players a
-team and tells all six where they sit next, the organiser can record a draw."""
+there. The ranking export is checked against totals this test computes itself (*Bräus*
+(encyclopedia), "Scoring": 1 matchstick, Jan 2; docs/rules.md, "Bräus, six players": every
+matchstick a team wins counts for each of its three players, a sit-out player gets the average of
+the teams that played the round). Also: no two players in one team twice over the evening,
+sit-outs rotate, the tablet names three players a team and tells all six where they sit next, the
+organiser can record a draw."""
 
 from __future__ import annotations
 

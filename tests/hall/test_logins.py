@@ -95,7 +95,7 @@ def test_the_club_never_locks_itself_out(organiser_client, organiser):
 
 
 def test_a_superuser_made_helper_is_a_helper(organiser_client, django_user_model):
-    """Issue 26, point 7: Django lets a superuser do everything whatever its groups; a role given
+    """Django lets a superuser do everything whatever its groups; a role given
     in the app takes the superuser and staff flags away."""
     boss = django_user_model.objects.create_superuser("chef", "", "Chef-Passwort-1")
     response = organiser_client.post(reverse("organiser:login_role", args=[boss.pk]), {"role": HELPER}, follow=True)
@@ -143,7 +143,7 @@ def test_a_login_name_with_an_invisible_character_is_refused_and_says_why(organi
 def test_the_help_page_has_the_arithmetic_of_the_table_codes(client):
     page = client.get(reverse("public:help")).content.decode()
     assert "64.000.000 mögliche Codes" in page
-    # Issue 26: limits per device only, decaying (one more try every 6 minutes), so in 6 hours
+    # Limits per device only, decaying (one more try every 6 minutes), so in 6 hours
     # 10 + 60 tries per device; the chance grows with the evenings being played
     # (tests/hall/test_tablets.py counts them).
     assert "höchstens 10 falsche Codes in 60 Minuten" in page and "alle 6 Minuten" in page

@@ -1,4 +1,4 @@
-"""Issue 25, point 5: where a change came from is data (scoring.hall.origin), shown in the reader's
+"""Where a change came from is data (scoring.hall.origin), shown in the reader's
 language with nothing parsed back; the sentences earlier versions stored are read into it once
 (migration 0018, and the restore of older backups)."""
 

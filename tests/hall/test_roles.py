@@ -1,4 +1,4 @@
-"""Roles (issue 9): every organiser URL, taken from the URLconf so that a new one cannot be
+"""Roles: every organiser URL, taken from the URLconf so that a new one cannot be
 forgotten, opened as anonymous, as a login without a role, as Helfer and as Turnierleitung."""
 
 from __future__ import annotations
@@ -230,7 +230,7 @@ def _played(seating):
 
 @pytest.mark.django_db
 def test_a_round_confirmed_while_the_helpers_correction_is_on_its_way_stays_as_confirmed(client, world, monkeypatch):
-    """Issue 26: the view reads the round unconfirmed, then team B confirms at the table, then
+    """The view reads the round unconfirmed, then team B confirms at the table, then
     the service runs. The service decides with the round locked: nothing changes."""
     seating = world["seating"]
     _played(seating)
@@ -414,7 +414,7 @@ def test_the_demo_login_is_turnierleitung(settings, tmp_path):
 
     user = get_user_model().objects.get(username=DEMO_USER)
     assert user.groups.filter(name=LEADER).exists()
-    # Issue 26, point 7: a Turnierleitung by its group, no superuser (no door past the roles).
+    # A Turnierleitung by its group, no superuser (no door past the roles).
     assert not user.is_superuser and not user.is_staff
     assert user.has_perm("scoring.run_evening") and user.has_perm("scoring.manage_logins")
 
@@ -422,7 +422,7 @@ def test_the_demo_login_is_turnierleitung(settings, tmp_path):
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.no_cover  # migrations back and forth: migrations/ is not measured, the rest is elsewhere
 def test_the_migration_takes_superuser_and_staff_from_logins_with_a_role():
-    """Issue 26, point 7, for a database of an earlier version: its demo login (a superuser in
+    """No door past the roles, for a database of an earlier version: its demo login (a superuser in
     Turnierleitung) and a superuser made Helfer lose the flags; a superuser without a role keeps them."""
     from django.db import connection
     from django.db.migrations.executor import MigrationExecutor

@@ -87,7 +87,7 @@ def test_repeated_wrong_table_links_are_slowed_down(client, roster_evening):
         assert client.get(f"/t/falsch{n}/").status_code == 404
     assert client.get("/t/falsch-again/").status_code == 429
     assert client.get("/t/falsch-again/stand/").status_code == 429
-    # Issue 26: a valid link always opens, from that address too (it answered 429 for 10
+    # A valid link always opens, from that address too (it answered 429 for 10
     # minutes), and so do its polls; only wrong links are refused.
     assert client.get(reverse("scorer:table", args=[good])).status_code == 200
     assert client.get(reverse("scorer:poll", args=[good])).status_code == 200
@@ -126,7 +126,7 @@ def behind_proxy(device: str) -> Client:
 
 @pytest.mark.django_db
 def test_behind_a_proxy_wrong_links_stop_only_their_device(settings):
-    """Issue 26: behind a proxy every request came from the proxy's address, so one device's
+    """Behind a proxy every request came from the proxy's address, so one device's
     wrong links made the hall wait."""
     settings.TRUSTED_PROXY_COUNT = 1
     attacker, neighbour = behind_proxy("192.168.1.66"), behind_proxy("192.168.1.23")
@@ -221,7 +221,7 @@ def test_organiser_can_still_correct_with_service_after_regeneration(roster_even
     assert deal.points_a == 1
 
 
-# --- Old doors (issue 26, point 7) --------------------------------------------------------------
+# --- Old doors --------------------------------------------------------------
 
 
 @pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""Into the hall (issue 9, points 2 to 5): the public address on every link and QR code, the
+"""Into the hall: the public address on every link and QR code, the
 short table codes at /tablet/ and their guessing limit, the page "Tablets einrichten", the table
 cards and the web app manifest."""
 
@@ -124,7 +124,7 @@ def test_wrong_old_and_foreign_codes_are_refused_and_counted(drawn):
 
 @pytest.mark.django_db
 def test_no_device_locks_an_honest_tablet_out_of_its_table(drawn, settings):
-    """Issue 26: ten wrong codes for table 4 locked table 4 for everybody for an hour. Now wrong
+    """Ten wrong codes for table 4 locked table 4 for everybody for an hour. Now wrong
     codes stop only the devices that typed them."""
     four = drawn.tables.get(number=4)
     for device in ("10.0.0.10", "10.0.0.11", "10.0.0.12"):
@@ -139,7 +139,7 @@ def test_no_device_locks_an_honest_tablet_out_of_its_table(drawn, settings):
 
 @pytest.mark.django_db
 def test_a_right_code_does_not_reset_the_wrong_ones_before_it(drawn):
-    """Issue 26: nine wrong codes, then the right code of the attacker's own table, reset the
+    """Nine wrong codes, then the right code of the attacker's own table, reset the
     device's count, so one device could guess without end. The right code takes back only its
     own try."""
     four, one = drawn.tables.get(number=4), drawn.tables.get(number=1)
@@ -251,7 +251,7 @@ def test_a_finished_evening_opens_nothing(evening_factory):
 
 @pytest.mark.django_db
 def test_the_code_of_an_old_evening_opens_nothing(evening_factory):
-    """Issue 26: the codes of every evening in the database were accepted, so old table cards
+    """The codes of every evening in the database were accepted, so old table cards
     still opened old tables."""
     old = evening_factory(8, name="Oktober")
     services.draw_session(evening=old, seed=1)

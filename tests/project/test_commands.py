@@ -1,4 +1,4 @@
-"""The commands a club types (issue 37): every subcommand of ``bruus-turnier`` has its own parser
+"""The commands a club types: every subcommand of ``bruus-turnier`` has its own parser
 (options in any order, ``--help``, one error line with exit status 2, also for what a management
 command refuses), every command brings the database up to date first and refuses one made by a
 newer version, ``run`` keeps the demo out of the club's data folder, and ``bruus-turnier settings``

@@ -1,4 +1,4 @@
-"""The docs are tested (issue 37): every command line that README.md and docs/*.md teach (in fenced
+"""The docs are tested: every command line that README.md and docs/*.md teach (in fenced
 code blocks and in inline code, ``bruus-turnier …`` and ``make …``) is read by the real parser
 (and, for ``manage``, by the management command's own), the safe ones are run (backup, restore,
 import-players, settings, --version, --help) on the test database and a temporary data folder, and

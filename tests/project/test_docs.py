@@ -1,11 +1,13 @@
 """The README and docs/ stay true: the rule-to-function map names code that exists, the README
-stays a quick start, nothing points outside the repository, and every relative link leads to a
-file. No database: the map's names are imported, nothing is queried."""
+stays a quick start, nothing in the repository (code, templates, tests, docs) points outside it,
+and every relative link leads to a file. No database: the map's names are imported, nothing is
+queried."""
 
 from __future__ import annotations
 
 import importlib
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -19,8 +21,12 @@ README_MAX_LINES = 250
 
 #: A dotted Python name of this project in backticks: `scoring.domain.rulesets.RuleSet.legal_results`.
 DOTTED_NAME = re.compile(r"`((?:scoring|bruus_tournament)(?:\.\w+)+)`")
-#: What names a place outside the repository (the workshop folder, its brief, its rule texts).
-OUTSIDE = re.compile(r"\.\./shared|/w[o]rk/|shared/DOMAIN|seeds/|\b\d{3}_[0-9a-f]{16}\.txt\b")
+#: What names a place outside the repository (the workshop folder, its brief, its rule texts by their
+#: file names, even shortened to the number and an ellipsis). Written so that this line does not match itself.
+OUTSIDE = re.compile(r"\.\./shared|/w[o]rk/|shared[/]|DOMAIN[.]md|seeds[/]|\b\d{3}_(?:[0-9a-f]{16}|…|\.\.\.)")
+#: Files that still name such a place, to be fixed by the engineer who owns them (the draw, the
+#: ranking selector). The test fails when one of them no longer does: then remove it from here.
+NOT_YET_CLEAN = {"scoring/domain/draw/pairs.py", "scoring/domain/draw/threes.py", "scoring/selectors/ranking.py"}
 #: A markdown link or image: ](target) or ](target "title").
 LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 
@@ -63,13 +69,6 @@ def map_names() -> list[str]:
     return sorted(set(DOTTED_NAME.findall(section)))
 
 
-def doc_files() -> list[Path]:
-    """README.md, CHANGELOG.md (if present) and every file under docs/."""
-    files = [README, ROOT / "CHANGELOG.md"]
-    files += sorted(p for p in DOCS.rglob("*") if p.is_file())
-    return [p for p in files if p.exists()]
-
-
 def linked_files() -> list[Path]:
     return [README, *sorted(DOCS.glob("*.md"))]
 
@@ -110,15 +109,74 @@ def test_readme_is_short():
     assert len(lines) <= README_MAX_LINES, f"README.md has {len(lines)} lines, at most {README_MAX_LINES}"
 
 
-def test_no_path_outside_the_repository():
-    files = doc_files()
-    assert README in files and len(files) > 5
+def tracked_files() -> list[str]:
+    """Every file git tracks in the checkout, as paths relative to it (code, templates, tests, docs,
+    data); without git (an unpacked archive), every file under the checkout but git's and the
+    virtual environment's."""
+    try:
+        listing = subprocess.run(
+            ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True, timeout=60
+        ).stdout.decode("utf-8")
+        return sorted(name for name in listing.split("\0") if name)
+    except (OSError, subprocess.SubprocessError):
+        skip = {".git", ".venv", "node_modules", "var", "__pycache__"}
+        return sorted(
+            str(p.relative_to(ROOT))
+            for p in ROOT.rglob("*")
+            if p.is_file() and not skip.intersection(p.relative_to(ROOT).parts)
+        )
+
+
+def outside_references(name: str, text: str) -> list[str]:
+    """``"name:line: what"`` for every line of ``text`` that names a place outside the repository,
+    but the line defining :data:`OUTSIDE` itself."""
     found = []
-    for path in files:
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            if match := OUTSIDE.search(line):
-                found.append(f"{path.relative_to(ROOT)}:{number}: {match.group(0)}")
-    assert not found, "paths outside the repository:\n" + "\n".join(found)
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.startswith("OUTSIDE = re.compile("):
+            continue
+        if match := OUTSIDE.search(line):
+            found.append(f"{name}:{number}: {match.group(0)}")
+    return found
+
+
+def test_no_path_outside_the_repository():
+    """Code (*.py), templates (*.html, *.js, *.css, *.txt), tests and docs: every text file git
+    tracks."""
+    files = tracked_files()
+    assert "README.md" in files and "scoring/models.py" in files and len(files) > 100
+    found, still = [], set()
+    for name in files:
+        try:
+            text = (ROOT / name).read_text(encoding="utf-8")
+        except (UnicodeDecodeError, FileNotFoundError):
+            continue  # a font, an image (or a file deleted but not yet committed)
+        if references := outside_references(name, text):
+            if name in NOT_YET_CLEAN:
+                still.add(name)
+            else:
+                found += references
+    assert not found, "references to files outside the repository:\n" + "\n".join(found)
+    assert still == NOT_YET_CLEAN, f"no longer names a file outside the repository: {NOT_YET_CLEAN - still}"
+
+
+def test_outside_references_are_caught():
+    """The scan finds each kind of reference (and not this file's pattern line, nor ordinary words)."""
+    examples = [
+        'see "' + "DOMAIN" + '.md", Rule sets',
+        "Source: " + "shared" + "/DOMAIN" + ".md",
+        "from the " + "seeds" + "/ folder",
+        "seed file " + "000_" + "717ae1d4fe10ece6.txt",
+        "(" + "003_" + "… and " + "004_" + "…)",
+        "../" + "shared" + "/data",
+        "/w" + "ork/main/manage.py",
+    ]
+    text = "\n".join(["a shared place, random seeds, 3 sessions of 4 rounds", *examples])
+    assert outside_references("x.py", text) == [
+        f"x.py:{number}: {OUTSIDE.search(line).group(0)}" for number, line in enumerate(examples, start=2)
+    ]
+    own = (ROOT / "tests" / "project" / "test_docs.py").read_text(encoding="utf-8")
+    assert "OUTSIDE = re.compile(" in own and outside_references("test_docs.py", own) == []
+    assert "tests/project/test_docs.py" in tracked_files()
 
 
 def test_relative_links_lead_to_files():

@@ -71,3 +71,11 @@ def test_services_and_selectors_do_not_import_the_web_layer():
         if name.startswith(web)
     }
     assert not found, sorted(found)
+
+
+def test_the_origin_migration_imports_no_live_code():
+    """Migration 0018 reads the old sentences with a frozen copy of what ``scoring.hall.origin``
+    held then: a later change to the live module cannot change what the migration does."""
+    imported = _imported_modules(ROOT / "scoring" / "migrations" / "0018_origin_as_data.py")
+    assert "django.db" in imported
+    assert not {name for name in imported if name.split(".")[0] == "scoring"}

@@ -1,4 +1,4 @@
-"""Limits and durability across processes (issue 11), on SQLite as the app runs it (a file in WAL
+"""Limits and durability across processes, on SQLite as the app runs it (a file in WAL
 mode; the in-memory test database cannot be shared between processes):
 
 - wrong table links and wrong passwords are counted in the database, so two worker processes
@@ -113,7 +113,7 @@ def test_two_workers_hitting_the_wrong_link_limit_together_get_exactly_ten(datab
     answers = two_processes_at_once(env, "links", 12)
     assert answers.count(404) == 10 and answers.count(429) == 14, answers
     # A third process (a restarted worker) still sees the count: a wrong link waits; a real link
-    # always opens (issue 26: it answered 429 too).
+    # always opens (it answered 429 too).
     check = (
         "import django; django.setup()\nfrom django.test import Client\n"
         "client = Client(REMOTE_ADDR='192.0.2.10')\n"

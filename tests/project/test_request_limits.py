@@ -1,4 +1,4 @@
-"""Issue 26, point 5: no URL takes an unbounded body. A body beyond its URL's limit
+"""No URL takes an unbounded body. A body beyond its URL's limit
 (``REQUEST_BODY_MAX_BYTES``; the player import its own, ``REQUEST_BODY_LIMITS``) is refused with
 413 and a short page in the browser's language before a byte of it is read, whether its length is
 declared (``Content-Length``) or it comes chunked; a chunked body within the limit reaches the

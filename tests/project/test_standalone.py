@@ -1,4 +1,4 @@
-"""Issue 24: the repository stands alone and installs like a Python application.
+"""The repository stands alone and installs like a Python application.
 
 - Nothing outside the checkout is read (tests/checkout_guard.py guards every test; no tracked file
   names such a path).
@@ -16,7 +16,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -40,7 +39,7 @@ def free_port() -> int:
 
 
 def test_a_file_beside_the_checkout_cannot_be_opened_by_a_test():
-    beside = ROOT.parent / "a-workshop-folder" / "DOMAIN.md"
+    beside = ROOT.parent / "a-workshop-folder" / "brief.md"
     if not checkout_guard.guarded(beside):
         pytest.skip(f"the checkout's parent {ROOT.parent} is a temporary or Python folder: not guarded")
     with pytest.raises(checkout_guard.OutsideCheckoutError, match="outside the checkout"):
@@ -111,17 +110,37 @@ def test_a_port_in_use_is_named():
     cli.check_port_free("127.0.0.1", port)  # free again: no error
 
 
-def test_a_port_in_use_is_waited_for_then_named_with_who_holds_it(capsys):
+class FakeClock:
+    """``cli``'s clock in a test: ``sleep`` moves ``monotonic`` on at once and runs ``on_sleep``
+    (what happens elsewhere meanwhile); ``sleeps`` lists the seconds asked for."""
+
+    def __init__(self, on_sleep=lambda: None):
+        self.now = 1000.0
+        self.sleeps: list[float] = []
+        self.on_sleep = on_sleep
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.now += seconds
+        self.on_sleep()
+
+
+def test_a_port_in_use_is_waited_for_then_named_with_who_holds_it(capsys, monkeypatch):
     """``serve`` waits (cli.PORT_WAIT_SECONDS, here 2 s) and says so in one line; the refusal then
-    names the process listening there where the system tells (on Linux: this test's own)."""
+    names the process listening there where the system tells (on Linux: this test's own). The
+    wait is counted on a fake clock: tried again every half second for the whole wait, no longer."""
+    clock = FakeClock()
+    monkeypatch.setattr(cli, "time", clock)
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        started = time.monotonic()
         with pytest.raises(cli.StartError) as error:
             cli.check_port_free("127.0.0.1", port, wait=2)
-        assert 2 <= time.monotonic() - started < 10
+        assert clock.sleeps == [0.5, 0.5, 0.5, 0.5]
     assert str(error.value).startswith(f"Port {port} ist belegt / is in use on 127.0.0.1")
     if sys.platform.startswith("linux"):
         assert f"Prozess / process {os.getpid()}: " in str(error.value)
@@ -130,15 +149,17 @@ def test_a_port_in_use_is_waited_for_then_named_with_who_holds_it(capsys):
     assert err.startswith(f"bruus-turnier: Port {port} ist noch belegt, warte bis zu 2 s / is still in use, waiting")
 
 
-def test_a_port_freed_while_waiting_is_taken(capsys):
+def test_a_port_freed_while_waiting_is_taken(capsys, monkeypatch):
+    """The other program stops during the second half-second of waiting: the port is taken at the
+    next try, long before the 30 s are up."""
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))
     taken.listen()
     port = taken.getsockname()[1]
-    threading.Timer(1.0, taken.close).start()
-    started = time.monotonic()
+    clock = FakeClock(on_sleep=lambda: len(clock.sleeps) == 2 and taken.close())
+    monkeypatch.setattr(cli, "time", clock)
     cli.check_port_free("127.0.0.1", port, wait=30)
-    assert time.monotonic() - started < 10
+    assert clock.sleeps == [0.5, 0.5]
     assert capsys.readouterr().err.count("\n") == 1
 
 

@@ -1,7 +1,7 @@
-"""A real club database is never the demo (issue 9, point 1): with DEBUG off the app refuses to
+"""A real club database is never the demo: with DEBUG off the app refuses to
 start while a login has the demo password or no organiser login exists; ``make organiser``
 (``manage.py organiser``) puts it right. ``make run`` (DEBUG on) is not affected. Nor is a
-server started that cannot keep the data (issue 26, point 4): ``startcheck`` refuses a data
+server started that cannot keep the data: ``startcheck`` refuses a data
 folder that takes no file, a database file that cannot be written and a damaged database (one
 older than its ``-wal``), naming the folder or file."""
 
@@ -136,7 +136,7 @@ def test_make_serve_refuses_a_demo_database_before_gunicorn_starts(tmp_path):
     assert "Tablets:" not in result.stdout
 
 
-# --- Issue 26, point 4: the data can be kept, or the server does not start ---------------------
+# --- The data can be kept, or the server does not start (never lose an evening's deals) -------
 
 
 def refused(**options) -> str:

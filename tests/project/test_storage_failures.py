@@ -1,4 +1,4 @@
-"""Issue 26, point 4: failures are said, and said truly.
+"""Failures are said, and said truly.
 
 - A full disk or a read-only database during the evening answers 503 "Speicher voll – nichts
   gespeichert, bitte Turnierleitung rufen" (in the evening's language), never the 500 page's

@@ -1,4 +1,4 @@
-"""Every translation complete (issue 29, point 3): for every language of ``settings.LANGUAGES``
+"""Every translation complete: for every language of ``settings.LANGUAGES``
 but English (the language of the msgids), ``locale/<language>/LC_MESSAGES/django.po`` exists
 and has no untranslated message, no fuzzy one, no obsolete one and none defined twice (gettext's
 ``msgmerge``, run by ``make messages``, stops at a message defined twice; Babel merges them without

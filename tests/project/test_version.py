@@ -1,4 +1,4 @@
-"""The program's version (issue 24, point 4): one line of pyproject.toml, read from the package's
+"""The program's version: one line of pyproject.toml, read from the package's
 metadata when installed and from the checkout's pyproject.toml when not; shown in the footer of
 every page, written into every PDF (creator) and every backup (``app_version``)."""
 

@@ -1,5 +1,5 @@
 """One German order, one matchstick formatter, sit-out credit while a round runs, and names that
-collide, through the pages, exports and documents (issue 10 items 3, 4, 5 and 7).
+collide, through the pages, exports and documents.
 
 Run on SQLite and on PostgreSQL (``scripts/with-postgres.sh``): the order must be the same.
 """

@@ -1,4 +1,4 @@
-"""A register player's page (issue 13 item 4): evenings, place and total, average per session,
+"""A register player's page: evenings, place and total, average per session,
 partners, daring and striking, best evening, the SVG chart of places; flat query count."""
 
 from __future__ import annotations
@@ -152,7 +152,7 @@ def test_chart_labels_do_not_overlap_with_many_evenings():
 
 
 def test_best_evening_counts_only_evenings_that_are_over(organiser_client):
-    """Issue 28: an evening still running (a round not confirmed) may put the player first now and
+    """An evening still running (a round not confirmed) may put the player first now and
     lower later: it is listed, but not the best evening yet."""
     anke, *others = roster("Anke Hansen", "Bernd Jensen", "Carla Lorenzen", "Dirk Petersen")
     over = small_evening("Vorbei", 1, [anke, *others])

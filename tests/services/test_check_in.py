@@ -1,4 +1,4 @@
-"""Check-in in a minute (issue 28, point 3): everyone at once and the last evening's attendance,
+"""Check-in in a minute: everyone at once and the last evening's attendance,
 each with an undo; the draw button on the check-in page once enough players are present; a player
 checked in after the draw is told that he has no seat and how to get one (linked)."""
 

@@ -1,4 +1,4 @@
-"""Merging two register entries of the same person (issue 13 item 3): the preview, the merge in
+"""Merging two register entries of the same person: the preview, the merge in
 one transaction, and every refusal with nothing changed."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The round clock (issue 27, point 2): the organiser's buttons and lengths, bad input and two
+"""The round clock: the organiser's buttons and lengths, bad input and two
 organisers at once (a message, nothing changed), the lock at zero without a browser, the same
 time on every screen; and "Wo sitze ich?" depending on the seatings and the clock, not on the
 deals (point 5)."""

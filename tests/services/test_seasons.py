@@ -1,4 +1,4 @@
-"""Seasons (issue 13, items 2 and 5): settings refused when they cannot work, the season ranking
+"""Seasons: settings refused when they cannot work, the season ranking
 with a fixed number of queries, its pages, PDF and spreadsheets, the demo season, and the proof: a
 season of 8 evenings with changing attendance, checked against sums the test works out itself."""
 

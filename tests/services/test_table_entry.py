@@ -610,7 +610,7 @@ def test_every_change_the_tablet_shows_ends_the_204s(client, seating):
 
 @pytest.mark.django_db
 def test_the_tablet_page_works_in_english_too(seating):
-    """In the evening's language (issue 10): an English evening's tablet is English even in a
+    """In the evening's language: an English evening's tablet is English even in a
     German browser, a German evening's tablet German even in an English one."""
     enter_all(seating)
     services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="A")
@@ -629,7 +629,7 @@ def test_the_tablet_page_works_in_english_too(seating):
 def test_a_tablets_deal_and_poll_take_the_same_queries_for_any_field(client, django_assert_num_queries, players):
     """The htmx POST a tablet sends for a deal, and its poll, do not grow with the field (issue
     15: 250 tablets at 1,000 players). The deal: table with its evening (1, read once by the
-    middleware for the language and the view; a valid link reads no attempt counter, issue 26),
+    middleware for the language and the view; a valid link reads no attempt counter),
     the service's transaction (begin, seating, key, current round, deal, insert deal, history,
     version, commit: 9), then the tablet's new state (fingerprint 1, seatings, deals, names: 4);
     the poll: the table (1) + its fingerprint (1) and 204."""

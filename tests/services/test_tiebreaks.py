@@ -1,4 +1,4 @@
-"""Tie-breaks per evening (issue 13 item 1): the organiser's chain on the evening page, the
+"""Tie-breaks per evening: the organiser's chain on the evening page, the
 ranking selector, the ranking page, the projector screen, the PDF and the CSV/XLSX exports.
 
 The hand-made evening: 8 players, one session of one round of four deals, two tables.

@@ -1,4 +1,4 @@
-"""Nothing claimed that did not happen (issue 11): an idempotency key is bound to what it was
+"""Nothing claimed that did not happen: an idempotency key is bound to what it was
 first sent with, the version is required, numbers from requests are ASCII digits only, a form
 with two answers for one field is refused."""
 
@@ -218,7 +218,7 @@ def test_bidi_controls_are_refused_in_an_imported_list():
     assert "U+202E" in str(parsed.problems[0])
 
 
-# Issue 26, point 7: characters that show nothing (Unicode's format characters, category Cf):
+# Characters that show nothing (Unicode's format characters, category Cf):
 # zero-width space, non-joiner, joiner, word joiner, invisible operators, byte order mark, soft
 # hyphen, Mongolian vowel separator, a tag character; a control character; and the blank
 # letters outside Cf (Hangul fillers, combining grapheme joiner, a variation selector, the blank

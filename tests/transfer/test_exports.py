@@ -74,7 +74,7 @@ def csv_rows(response):
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
     assert response.content.startswith("\ufeff".encode())  # Excel recognises UTF-8
-    delimiter = ";" if response["Content-Language"] == "de" else ","  # German Excel's separator (issue 28)
+    delimiter = ";" if response["Content-Language"] == "de" else ","  # German Excel's separator
     return list(csv.reader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=delimiter))
 
 
@@ -129,7 +129,7 @@ def test_ranking_csv_has_german_headers_and_the_text_of_the_page(organiser_clien
 
 
 def test_ranking_export_in_english_for_an_english_evening(organiser_client, roster_evening):
-    """Downloads are printouts: in the evening's language (issue 10), whatever the organiser reads."""
+    """Downloads are printouts: in the evening's language, whatever the organiser reads."""
     roster_evening.language = "en"
     roster_evening.save(update_fields=["language"])
     organiser_client.cookies["django_language"] = "de"
@@ -264,7 +264,7 @@ def test_export_query_count_does_not_grow_with_players(organiser_client, django_
             assert organiser_client.get(url).status_code == 200
         counts.append(len(context.captured_queries))
     assert counts[0] == counts[1], counts
-    # Asked again, the ranking comes from the shared cache of the evening's version (issue 15):
+    # Asked again, the ranking comes from the shared cache of the evening's version:
     # without the ranking selector's 5 queries and the count of sessions drawn.
     with django_assert_num_queries(counts[1] - 6 if name == "ranking" else counts[1]):
         organiser_client.get(url)
@@ -296,7 +296,7 @@ def test_deal_export_of_six_handed_braeus_names_three_players_a_team(organiser_c
             assert row[5] == " & ".join(team_names(seating.team_b)) and len(team_names(seating.team_b)) == 3
 
 
-# --- CSV that German Excel opens in columns (issue 28) ------------------------------------------
+# --- CSV that German Excel opens in columns ------------------------------------------
 
 
 @pytest.mark.parametrize(("language", "separator", "decimal"), [("de", ";", ","), ("en", ",", ".")])

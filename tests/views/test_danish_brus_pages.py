@@ -1,5 +1,5 @@
 """Danish Brus and Ringkøbing at the table and on the organiser's pages, in their own words
-(issue 29, point 1; source 001_bb435dd0d18900c3.txt, "Chancing and smacking"):
+(source *Brus* (encyclopedia), "Chancing and smacking"):
 
 - the scorer enters 2:2 in Danish Brus (an unlawful chance is automatically smacked) and 2:3 in
   Ringkøbing; the tablet explains why 2:2 is possible; what is still impossible is refused in

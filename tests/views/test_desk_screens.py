@@ -1,4 +1,4 @@
-"""The organiser's desk, screens without a browser (issue 28, point 4): the evening list in date
+"""The organiser's desk, screens without a browser: the evening list in date
 order, a new evening dated today."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def test_a_new_evening_is_dated_today(organiser_client):
 
 
 def test_a_round_locked_halfway_tells_the_table_and_the_organiser_what_to_do(organiser_client, client, organiser):
-    """Issue 28: a round locked while a table has 2 of 4 deals. The tablet says how many are entered
+    """A round locked while a table has 2 of 4 deals. The tablet says how many are entered
     and what happens next; the live grid marks the table for the organiser, linked to its page; once
     the organiser has entered the rest, the table finishes and confirms as usual."""
     from scoring.domain.rules import DealResult

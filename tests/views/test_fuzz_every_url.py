@@ -1,4 +1,4 @@
-"""Fuzzing every URL with every form field and query parameter, for every role (issue 11).
+"""Fuzzing every URL with every form field and query parameter, for every role.
 
 Hypothesis builds requests through Django's test client: any named URL of the URLconf (found by
 walking it, so new pages are fuzzed too) with real or made-up numbers and table links, GET or
@@ -263,7 +263,7 @@ def assert_only_rule_valid_deals() -> None:
 
 
 def assert_no_invisible_names() -> None:
-    """No name, club, evening or season name holds a character that shows nothing (issue 26)."""
+    """No name, club, evening or season name holds a character that shows nothing."""
     texts = [
         *Player.objects.values_list("name", "club"),
         *Evening.objects.values_list("name", "venue"),

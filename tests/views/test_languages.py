@@ -1,4 +1,4 @@
-"""Danish and Swedish beside German and English (issue 29, point 2): the evening's language
+"""Danish and Swedish beside German and English: the evening's language
 suggested by its rule set, the evening page's offer to use it, and the order of names in the
 list's language (Danish Æ Ø Å, Swedish Å Ä Ö at the end; German DIN 5007-1 for German and
 English) on the pages, the public seat finder, the printouts and the ranking.

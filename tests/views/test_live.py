@@ -238,7 +238,8 @@ def test_a_player_sees_table_and_partner_now_and_next(client, drawn, monkeypatch
     else:
         assert "setzen in dieser Runde aus" in following
     # Table 1 confirms round 1: for its players "now" is round 2 as soon as the seat pages are
-    # computed again (at most every few seconds for all phones together: issue 27).
+    # computed again (at most every few seconds for all phones together, so that a round change does not
+    # compute the seat pages once per phone).
     enter(first)
     services.enter_and_confirm_seating(seating_id=first.pk)
     moment[0] += screens.SEAT_FLOOR_SECONDS

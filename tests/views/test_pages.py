@@ -254,7 +254,7 @@ def test_ranking_page_query_count_does_not_grow_with_players(organiser_client, d
     # The evening with its version (ETag, read once for the page too) + ranking selector (5) +
     # sessions drawn ("–" for the others) + completeness (the login and its permissions: a copy in
     # files, scoring.web.caches and scoring.hall.auth_backends); then again with the rows from the
-    # shared cache (files, no query): 2 (issue 15).
+    # shared cache (files, no query): 2.
     _ranking_queries(organiser_client, evening, django_assert_num_queries, 8)
     _ranking_queries(organiser_client, evening, django_assert_num_queries, 2)
 
@@ -392,7 +392,7 @@ def test_check_in_page_search_keeps_the_filter(organiser_client, roster_evening)
     ],
 )
 def test_the_import_page_names_the_headings_in_its_language(organiser_client, language, advice, error):
-    """Issue 37: a Danish or Swedish club reads its own headings on the page and in the refusal, and
+    """A Danish or Swedish club reads its own headings on the page and in the refusal, and
     its list with those headings imports."""
     url = reverse("organiser:player_import")
     assert advice in organiser_client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()

@@ -1,4 +1,4 @@
-"""The organiser's desk (issue 28): everything for a session in one PDF, certificates and the
+"""The organiser's desk: everything for a session in one PDF, certificates and the
 prize list, the results for the club's website, backup and restore from the organiser's pages.
 
 Each bad input (a certificate count outside the field, a session not drawn, a damaged or

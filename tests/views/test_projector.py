@@ -1,4 +1,4 @@
-"""The projector page (issue 27, points 1 and 3): what it shows is chosen per evening on the live
+"""The projector page: what it shows is chosen per evening on the live
 overview; the seating of the next round; the QR code to "Where do I sit?" on every view; polls
 as cheap as the ranking screen's. The layout itself is tested in Chromium
 (tests/test_browser_projector.py)."""
@@ -230,7 +230,7 @@ def test_the_projector_shows_the_round_clock_once_it_runs(drawn, client, organis
     assert 'data-status="running"' in first and "data-now=" in first
 
 
-# --- The season screen refreshes itself (issue 27, point 4) -------------------------------------
+# --- The season screen refreshes itself -------------------------------------
 
 
 def test_the_season_screen_polls_names_every_player_and_answers_304_while_nothing_changed(

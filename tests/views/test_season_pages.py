@@ -1,4 +1,4 @@
-"""Seasons at the organiser's desk (issue 28, point 8): names with club and linked, the tie-break
+"""Seasons at the organiser's desk: names with club and linked, the tie-break
 said in the spreadsheets, the evening's place shown in placement-points mode, the PDF title's year
 once, a stand-in's evening counted alike on the player page and in the season, and the hint
 "same person?" on the register."""
@@ -101,7 +101,7 @@ def test_the_pdf_title_says_the_year_once():
 
 
 def test_a_stand_ins_evening_counts_alike_on_the_player_page_and_in_the_season(organiser_client):
-    """DOMAIN.md: a stand-in plays but is not ranked. So an evening as stand-in is no result: the
+    """docs/rules.md, "Sitting out": a stand-in plays but is not ranked. So an evening as stand-in is no result: the
     season does not count it, and the player page counts the ranked evenings as the season does,
     naming the stand-in evening apart."""
     players = pool(8)

@@ -1,4 +1,4 @@
-"""The evening's language (issue 10, item 6): printouts, public screens and tablets speak the
+"""The evening's language: printouts, public screens and tablets speak the
 evening's language (German by default), whatever the browser asks for (Accept-Language) or the
 organiser has chosen for their own pages; the organiser's choice changes only the organiser's pages.
 """

@@ -122,7 +122,7 @@ def test_every_service_write_bumps_the_evening_version(organiser):
     twin = services.add_player(name="Spieler Eins Doppelt", club="")[0]  # the same person entered twice
     walk("merge_players", keep_id=players[3].pk, remove_id=twin.pk)
 
-    # Many checked in at once, and undone (issue 28): a fresh evening of the same register.
+    # Many checked in at once, and undone: a fresh evening of the same register.
     walk.evening = services.create_evening(name="Danach", date=evening.date)
     walk("check_in_like_last_evening", evening_id=walk.evening.pk)
     ids = walk("undo_check_in", evening_id=walk.evening.pk, player_ids=players_ids(walk.evening))

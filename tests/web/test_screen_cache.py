@@ -70,7 +70,7 @@ def test_unchanged_ranking_screen_poll_is_304_after_one_query(client, drawn, dja
 
 
 def test_a_ranking_screen_poll_served_from_the_shared_cache_takes_one_query(client, drawn, django_assert_num_queries):
-    """While deals arrive most phones get the fragment (issue 15): the evening is read once,
+    """While deals arrive most phones get the fragment: the evening is read once,
     with its version and language, and the fragment comes from the shared cache."""
     url = reverse("public:ranking_screen", args=[drawn.pk])
     first = client.get(url, **HTMX)
@@ -142,7 +142,7 @@ def _computing_elsewhere(evening, kind: str = "t") -> str:
 
 def test_the_first_polls_wait_for_the_one_computation_under_way(drawn):
     """100 phones opening the screen at once, nothing computed yet: one computes, the others wait
-    for its result instead of each computing the ranking of 1,000 players (issue 15)."""
+    for its result instead of each computing the ranking of 1,000 players."""
     key = _computing_elsewhere(drawn)
     calls = []
 
@@ -221,7 +221,7 @@ def test_organiser_pages_never_304_for_another_login_or_with_messages(client, or
 
 
 def test_seat_page_poll_is_304_until_the_seatings_change(client, drawn, monkeypatch):
-    """A deal moves nobody: the seat page's poll stays 304 (issue 27); a confirmed round moves
+    """A deal moves nobody: the seat page's poll stays 304; a confirmed round moves
     its players on: the next poll after the floor gets the page."""
     clock = Clock(monkeypatch)
     player = drawn.players.first()

@@ -47,7 +47,7 @@ def test_a_poll_finds_its_login_without_the_database(organiser_client, roster_ev
 def test_a_poll_that_gets_the_grid_takes_two_queries_at_any_size(
     organiser_client, roster_evening, django_assert_num_queries
 ):
-    """While deals arrive most live-overview polls get the grid (issue 15): from the shared
+    """While deals arrive most live-overview polls get the grid: from the shared
     cache it takes the evening (with its version) and its sessions: 2 queries."""
     services.draw_session(evening=roster_evening, seed=1)
     url = reverse("organiser:live", args=[roster_evening.pk]) + "?durchgang=1"
@@ -94,7 +94,7 @@ def test_the_served_workers_switch_threads_every_millisecond(monkeypatch):
 def test_a_served_worker_leaves_what_it_loaded_out_of_full_garbage_collections():
     """Once a gunicorn worker has loaded the app, what it loaded (Django, every module, the
     models) is frozen out of Python's full garbage collections: under load each of them walked
-    it all, about 100 ms during which the worker's other requests waited (issue 15)."""
+    it all, about 100 ms during which the worker's other requests waited."""
     import gc
 
     from bruus_tournament import gunicorn_conf
