@@ -38,6 +38,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 #: Exit status of a start that could not happen (a setting, the data folder, the port, the database).
 EXIT_START_ERROR = 2
@@ -539,12 +540,12 @@ class ArgumentParser(argparse.ArgumentParser):
     #: after the command (an unknown option) points to that command's help.
     command_named = ""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str):
         prog = f"{self.prog} {self.command_named}" if self.command_named and " " not in self.prog else self.prog
         self.exit(EXIT_START_ERROR, f"bruus-turnier: {message} (see: {prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> ArgumentParser:
     """The command line: one subparser per command, each with its own options (in any order)."""
     parser = ArgumentParser(
         prog="bruus-turnier",
@@ -567,7 +568,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--workers", help="gunicorn worker processes (WORKERS; default 4)")
     serve.add_argument("--threads", help="threads per worker (THREADS; gunicorn 4, waitress 8)")
     serve.set_defaults(handler=command_serve)
-    language = {"default": "de", "choices": ("de", "en", "da", "sv"), "help": "language of the messages (default de)"}
+    language: dict[str, Any] = {
+        "default": "de",
+        "choices": ("de", "en", "da", "sv"),
+        "help": "language of the messages (default de)",
+    }
 
     organiser = commands.add_parser(
         "organiser", help="create an organiser login (Turnierleitung) or set its password (asks for it twice)"

@@ -18,7 +18,7 @@ def _without_server_header(self) -> list[str]:
     return [line for line in _default_headers(self) if not line.lower().startswith("server:")]
 
 
-wsgi.Response.default_headers = _without_server_header
+wsgi.Response.default_headers = _without_server_header  # type: ignore[method-assign]  # on purpose, see above
 
 # A worker's threads share one interpreter lock. A thread back from the database waits for it
 # up to the switch interval while another thread renders a page (Python's default: 5 ms), and

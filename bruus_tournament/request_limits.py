@@ -92,6 +92,7 @@ class RequestBodyLimitMiddleware:
             body = _read_at_most(request.META["wsgi.input"], limit + 1)
             if len(body) > limit:
                 return too_large(request, limit)
-            request._stream = LimitedStream(io.BytesIO(body), len(body))
+            # django-stubs say BinaryIO; Django's WSGIRequest itself keeps a LimitedStream there
+            request._stream = LimitedStream(io.BytesIO(body), len(body))  # type: ignore[assignment]
             request.META["CONTENT_LENGTH"] = str(len(body))
         return self.get_response(request)
