@@ -25,6 +25,7 @@ from scoring.views import clock as clock_views
 from scoring.views.access import helper_required, leader_required
 from scoring.views.common import evening_or_404 as _evening
 from scoring.web import links, screen_cache
+from scoring.web.htmx import HtmxHttpRequest
 from scoring.web.messages import translate
 
 POLL_SECONDS = 5
@@ -46,7 +47,7 @@ def _chosen_session(request: HttpRequest, sessions: list[Session]) -> Session | 
 
 
 def _dashboard(
-    request: HttpRequest, evening: Evening, sessions: list[Session], session: Session | None, floor: float = 0
+    request: HtmxHttpRequest, evening: Evening, sessions: list[Session], session: Session | None, floor: float = 0
 ) -> tuple[HttpResponse, int, float]:
     """The page (or its grid for htmx), the evening version and time of the grid shown
     (``sessions``: :func:`_sessions`, ``session``: the one shown)."""
@@ -89,7 +90,7 @@ def _dashboard(
     return render(request, "organiser/live.html", context), version, at
 
 
-def _poll_floor(request: HttpRequest) -> float:
+def _poll_floor(request: HtmxHttpRequest) -> float:
     """The grid of an htmx poll may lag :data:`POLL_FLOOR_SECONDS`; the page itself never."""
     return POLL_FLOOR_SECONDS if request.htmx and not request.htmx.history_restore_request else 0
 
@@ -97,7 +98,7 @@ def _poll_floor(request: HttpRequest) -> float:
 @helper_required
 @require_safe
 @screen_cache.conditional(private=True, floor=_poll_floor, settle=clock_views.settle)
-def live_dashboard(request: HttpRequest, screen: screen_cache.Screen) -> HttpResponse:
+def live_dashboard(request: HtmxHttpRequest, screen: screen_cache.Screen) -> HttpResponse:
     """Tables x rounds with each one's state; the grid reloads itself every few seconds (a poll
     that finds the evening unchanged gets 304, scoring.web.screen_cache). While deals arrive, the
     grid of the polls is recomputed at most every :data:`POLL_FLOOR_SECONDS` for all screens."""
@@ -108,7 +109,7 @@ def live_dashboard(request: HttpRequest, screen: screen_cache.Screen) -> HttpRes
     return response
 
 
-def _back(request: HttpRequest, evening: Evening, session: Session | None) -> HttpResponse:
+def _back(request: HtmxHttpRequest, evening: Evening, session: Session | None) -> HttpResponse:
     if request.htmx:
         evening.refresh_from_db(fields=["version"])  # the write just made: never the grid from before
         return _dashboard(request, evening, _sessions(evening), session)[0]
@@ -120,7 +121,7 @@ def _back(request: HttpRequest, evening: Evening, session: Session | None) -> Ht
 
 @leader_required
 @require_POST
-def round_lock(request: HttpRequest, pk: int, round_pk: int) -> HttpResponse:
+def round_lock(request: HtmxHttpRequest, pk: int, round_pk: int) -> HttpResponse:
     """Lock a round for every table (no more deal entries from the tablets), or unlock it."""
     evening = _evening(pk)
     round_ = get_object_or_404(Round.objects.select_related("session"), pk=round_pk, session__evening=evening)
@@ -139,7 +140,7 @@ def round_lock(request: HttpRequest, pk: int, round_pk: int) -> HttpResponse:
 
 @leader_required
 @require_POST
-def session_close(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def session_close(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     """Close a session for the tables (they can change nothing in it any more), or reopen it."""
     evening = _evening(pk)
     session = get_object_or_404(Session, evening=evening, number=number)

@@ -27,6 +27,7 @@ from scoring.views.access import leader_required
 from scoring.views.common import evening_or_404
 from scoring.views.screens import _screen_data as ranking_screen_data
 from scoring.web import links, screen_cache
+from scoring.web.htmx import HtmxHttpRequest
 from scoring.web.messages import translate
 from scoring.web.qr import qr_svg
 
@@ -83,7 +84,7 @@ def _data(evening: Evening, version: int, hidden: bool, mode: ProjectorMode, flo
 @screen_cache.conditional(
     floor=screen_cache.screen_floor, settle=clock_views.settle, parts=lambda evening: (evening.projector_mode,)
 )
-def projector(request: HttpRequest, screen: screen_cache.Screen) -> HttpResponse:
+def projector(request: HtmxHttpRequest, screen: screen_cache.Screen) -> HttpResponse:
     """The projector page of the evening (404 for none). A poll (htmx) gets the fragment; both
     are computed at most every ``screen_cache.FLOOR_SECONDS`` for all projectors together and a
     poll that finds nothing newer answers 304 (the mode is part of the ETag). While a round clock

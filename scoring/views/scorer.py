@@ -29,6 +29,7 @@ from scoring.hall import throttle
 from scoring.hall.client_address import client_address
 from scoring.models import Table
 from scoring.views import clock as clock_views
+from scoring.web.htmx import HtmxHttpRequest
 from scoring.web.messages import translate
 
 # Answers the page's own script swaps in (htmx): saved (200), conflict (409), form errors (422).
@@ -74,7 +75,7 @@ def _points_json(rules, max_carried: int) -> str:
 
 
 def _page(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     table: Table,
     form: DealForm | None = None,
     edit: int | None = None,
@@ -115,7 +116,7 @@ def _page(
     )
 
 
-def _answer(request: HttpRequest, table: Table, status: int = 200) -> HttpResponse:
+def _answer(request: HtmxHttpRequest, table: Table, status: int = 200) -> HttpResponse:
     """After a POST: the page's changing part for htmx, else a redirect to the page (the
     message waits there)."""
     if request.htmx:
@@ -124,7 +125,7 @@ def _answer(request: HttpRequest, table: Table, status: int = 200) -> HttpRespon
 
 
 @require_safe
-def table_page(request: HttpRequest, token: str) -> HttpResponse:
+def table_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The tablet page: current round, its deals, the entry form; after a round, where to sit next."""
     table = _table(request, token)
     if isinstance(table, HttpResponse):
@@ -143,7 +144,7 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_safe
-def table_poll(request: HttpRequest, token: str) -> HttpResponse:
+def table_poll(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """For the page's polling: 204 while nothing has changed since ``?s=<signature>``
     (:func:`scoring.selectors.table_signature`, one small query), else the page's changing part."""
     table = _table(request, token)
@@ -156,7 +157,7 @@ def table_poll(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
-def table_deal(request: HttpRequest, token: str, number: int) -> HttpResponse:
+def table_deal(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     """Save deal ``number`` of the table's current round (new entry or correction)."""
     table = _table(request, token)
     if isinstance(table, HttpResponse):
@@ -187,7 +188,7 @@ def table_deal(request: HttpRequest, token: str, number: int) -> HttpResponse:
     return _answer(request, table)
 
 
-def _draw(request: HttpRequest, table: Table, form: DealForm, number: int) -> HttpResponse:
+def _draw(request: HtmxHttpRequest, table: Table, form: DealForm, number: int) -> HttpResponse:
     """Record a drawn Bräus deal; the form stays at the same deal (it is dealt again)."""
     try:
         services.record_draw(
@@ -216,7 +217,7 @@ def _seating_id(request: HttpRequest) -> int:
 
 
 @require_POST
-def table_finish(request: HttpRequest, token: str) -> HttpResponse:
+def table_finish(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The scorer finishes the round (all deals entered); the other team confirms next."""
     table = _table(request, token)
     if isinstance(table, HttpResponse):
@@ -235,7 +236,7 @@ def table_finish(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
-def table_confirm(request: HttpRequest, token: str) -> HttpResponse:
+def table_confirm(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The other team confirms the finished round: it is final; the table moves on."""
     table = _table(request, token)
     if isinstance(table, HttpResponse):
@@ -256,7 +257,7 @@ def table_confirm(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
-def table_reopen(request: HttpRequest, token: str) -> HttpResponse:
+def table_reopen(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The other team does not agree: back to the scorer for corrections."""
     table = _table(request, token)
     if isinstance(table, HttpResponse):

@@ -22,6 +22,7 @@ from scoring.selectors.evenings import evening_over
 from scoring.views import clock as clock_views
 from scoring.views.common import evening_or_404
 from scoring.web import links, screen_cache, tiebreak_labels
+from scoring.web.htmx import HtmxHttpRequest
 
 RANKING_POLL_SECONDS = 10
 SEAT_POLL_SECONDS = 15
@@ -35,7 +36,7 @@ SEAT_POLL_SECONDS = 15
 SEAT_FLOOR_SECONDS = 2.0
 
 
-def _partial(request: HttpRequest) -> bool:
+def _partial(request: HtmxHttpRequest) -> bool:
     return bool(request.htmx) and not request.htmx.history_restore_request
 
 
@@ -66,7 +67,7 @@ def _screen_data(evening: Evening, hidden: bool) -> dict:
 
 @require_safe
 @screen_cache.conditional(floor=screen_cache.screen_floor)
-def ranking_screen(request: HttpRequest, screen: screen_cache.Screen) -> HttpResponse:
+def ranking_screen(request: HtmxHttpRequest, screen: screen_cache.Screen) -> HttpResponse:
     """The evening's ranking in large type for a projector; says only "announced at the end"
     while the organiser hides it. ``?top=N`` shows the first N places only.
 
@@ -166,7 +167,7 @@ def seat_finder(request: HttpRequest, screen: screen_cache.Screen) -> HttpRespon
 
 
 @require_safe
-def seat(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
+def seat(request: HtmxHttpRequest, pk: int, player_pk: int) -> HttpResponse:
     """One player's table, partner and opponents in the round being played and the next one.
 
     Its ETag also names what this player's page shows (:func:`_seat_digest`): at a round change
@@ -270,7 +271,7 @@ def _seats_entry(evening: Evening) -> screen_cache.Computed:
     return entry
 
 
-def _seat(request: HttpRequest, evening: Evening, player_pk: int) -> tuple[HttpResponse, screen_cache.Computed]:
+def _seat(request: HtmxHttpRequest, evening: Evening, player_pk: int) -> tuple[HttpResponse, screen_cache.Computed]:
     shown = _seats_entry(evening)
     seats = shown.value["seats"].get(player_pk)
     context = {

@@ -25,6 +25,7 @@ from scoring.views.access import helper_required, leader_required
 from scoring.views.documents import pdf_response
 from scoring.views.players import player_history_context
 from scoring.web import screen_cache
+from scoring.web.htmx import HtmxHttpRequest
 from scoring.web.messages import translate
 from scoring.web.tiebreak_labels import LABELS, ahead_note
 
@@ -155,7 +156,7 @@ SEASON_POLL_SECONDS = 30
 
 
 @require_safe
-def season_screen(request: HttpRequest, season_pk: int) -> HttpResponse:
+def season_screen(request: HtmxHttpRequest, season_pk: int) -> HttpResponse:
     """The season ranking in large type for a projector (public, read-only): fills the screen
     and pages by itself like the evening's projector page, and reloads itself (htmx). A poll
     answers 304 after two small queries while neither the season's settings nor any of its

@@ -40,6 +40,7 @@ from django.utils.http import parse_etags
 from django.utils.translation import get_language
 
 from scoring.models import Evening
+from scoring.web.htmx import HtmxHttpRequest
 
 #: The cache alias of the computed screens (settings.CACHES).
 CACHE = "screens"
@@ -243,7 +244,7 @@ def screen_floor(request: HttpRequest) -> float:
 def conditional(
     *,
     private: bool = False,
-    floor: float | Callable[[HttpRequest], float] = 0,
+    floor: float | Callable[[HtmxHttpRequest], float] = 0,
     version: Callable[[Evening], int] = lambda evening: evening.version,
     settle: Callable[[Evening], Evening] | None = None,
     parts: Callable[[Evening], tuple] = lambda evening: (),
@@ -272,7 +273,7 @@ def conditional(
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
-        def wrapper(request: HttpRequest, pk: int, *args, **kwargs) -> HttpResponse:
+        def wrapper(request: HtmxHttpRequest, pk: int, *args, **kwargs) -> HttpResponse:
             evening = room_evening(request, pk) or Evening.objects.filter(pk=pk).first()
             if evening is None:
                 raise Http404
