@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import Any
 
 from django.utils.translation import gettext
 
@@ -28,7 +29,7 @@ def build_session_print(
     plan: SessionPlan,
     *,
     tables: Sequence = (),
-    table_url: Callable[[object], str] | None = None,
+    table_url: Callable[[Any], str] | None = None,
     join_url: str = "",
     wifi_name: str = "",
     printed_at: datetime | None = None,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import Any
 
 from django.utils.translation import gettext
 from reportlab.lib.units import mm
@@ -34,7 +35,7 @@ def table_cards_part(
     evening,
     tables: Sequence,
     *,
-    table_url: Callable[[object], str],
+    table_url: Callable[[Any], str],
     join_url: str,
     wifi_name: str = "",
     printed_at: datetime | None = None,

@@ -9,10 +9,17 @@ forms and the services share it without the services importing the web layer.
 from __future__ import annotations
 
 import re
+from typing import overload
 
 _ASCII_DIGITS = re.compile(r"[0-9]{1,9}")
 
 
+@overload
+def ascii_int(value: object, default: int, *, minimum: int | None = None, maximum: int | None = None) -> int: ...
+@overload
+def ascii_int(
+    value: object, default: None = None, *, minimum: int | None = None, maximum: int | None = None
+) -> int | None: ...
 def ascii_int(
     value: object, default: int | None = None, *, minimum: int | None = None, maximum: int | None = None
 ) -> int | None:

@@ -4,6 +4,8 @@ clock calls first (the lock at zero without a browser: ``scoring.services.clock`
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -50,7 +52,7 @@ def clock_fragment(request: HttpRequest, pk: int) -> HttpResponse:
     if evening is None:
         raise Http404
     evening = settle(evening)
-    size = request.GET.get("size") if request.GET.get("size") in SIZES else "small"
+    size = request.GET["size"] if request.GET.get("size") in SIZES else "small"
     variant = screen_cache.public_variant(request)
     if unchanged := screen_cache.not_modified(request, evening.clock_version, variant):
         return unchanged
@@ -58,7 +60,7 @@ def clock_fragment(request: HttpRequest, pk: int) -> HttpResponse:
     return screen_cache.tagged(response, evening.clock_version, variant)
 
 
-ACTIONS = {
+ACTIONS: dict[str, Callable[..., Evening]] = {
     "start": services.start_round_clock,
     "break": services.start_break_clock,
     "pause": services.pause_round_clock,
@@ -104,7 +106,7 @@ def clock_action(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, translate(error))
         return _back(request, evening)
     shown = selectors.round_clock(evening)
-    values = {"session": evening.clock_session, "round": evening.clock_round}
+    values: dict[str, object] = {"session": evening.clock_session, "round": evening.clock_round}
     if shown is None:
         messages.success(request, _("The clock is switched off: the screens show none."))
     elif action == "pause":

@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 
 from django.contrib import messages
-from django.http import FileResponse, HttpRequest, HttpResponse
+from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 
@@ -66,7 +66,7 @@ def ranking_or_redirect(request: HttpRequest, evening: Evening) -> list[selector
 
 
 @helper_required
-def ranking_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+def ranking_pdf(request: HttpRequest, pk: int) -> HttpResponseBase:
     """The ranking, provisional ("vorläufig") while any deal is missing."""
     evening = _evening(pk)
     rows = ranking_or_redirect(request, evening)
@@ -87,7 +87,7 @@ def ranking_pdf(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @helper_required
-def score_sheets_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def score_sheets_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponseBase:
     """All score sheets of a session: filled with what was entered, or blank with ``?leer=1``."""
     evening = _evening(pk)
     filled = request.GET.get("leer") not in ("1", "true", "ja", "yes")
@@ -99,7 +99,7 @@ def score_sheets_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponse
 
 
 @helper_required
-def table_list_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def table_list_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponseBase:
     evening = _evening(pk)
     plan = plan_or_redirect(request, evening, number)
     if isinstance(plan, HttpResponse):
@@ -108,7 +108,7 @@ def table_list_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 
 @helper_required
-def route_cards_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def route_cards_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponseBase:
     evening = _evening(pk)
     plan = plan_or_redirect(request, evening, number)
     if isinstance(plan, HttpResponse):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 
@@ -37,7 +37,7 @@ DEFAULT_PLACES = 3
 
 
 @helper_required
-def session_print_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def session_print_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponseBase:
     """Table list, blank score sheets, route cards and (session 1) the table cards: one PDF."""
     evening = evening_or_404(pk)
     plan = plan_or_redirect(request, evening, number)
@@ -86,7 +86,7 @@ def _ranked(request: HttpRequest, pk: int) -> tuple[Evening, list[selectors.Rank
 
 
 @helper_required
-def certificates_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+def certificates_pdf(request: HttpRequest, pk: int) -> HttpResponseBase:
     """A certificate for every player placed ``?plaetze=N`` or better (shared places: each)."""
     ranked = _ranked(request, pk)
     if isinstance(ranked, HttpResponse):
@@ -97,7 +97,7 @@ def certificates_pdf(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @helper_required
-def prize_list_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+def prize_list_pdf(request: HttpRequest, pk: int) -> HttpResponseBase:
     """The players placed ``?plaetze=N`` or better, with an empty column for the prizes."""
     ranked = _ranked(request, pk)
     if isinstance(ranked, HttpResponse):

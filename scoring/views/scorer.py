@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -36,7 +37,7 @@ from scoring.web.messages import translate
 CONFLICT, UNPROCESSABLE = 409, 422
 
 
-_UNREAD = object()
+_UNREAD: Any = object()
 
 
 def _failure_key(request: HttpRequest) -> str:

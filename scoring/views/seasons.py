@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.db.models import Count
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -141,7 +141,7 @@ def _ranking_context(ranking) -> dict:
 
 
 @helper_required
-def season_pdf(request: HttpRequest, season_pk: int) -> HttpResponse:
+def season_pdf(request: HttpRequest, season_pk: int) -> HttpResponseBase:
     """The season ranking as PDF (landscape with many evenings)."""
     season = get_object_or_404(Season, pk=season_pk)
     ranking = selectors.season_ranking(season)

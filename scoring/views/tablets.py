@@ -24,7 +24,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -207,7 +207,7 @@ def tablet_unlock(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @helper_required
-def table_cards_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+def table_cards_pdf(request: HttpRequest, pk: int) -> HttpResponseBase:
     """Tischkarten: one card per table (number, QR code, short code, /tablet/, Wi-Fi)."""
     evening = evening_or_404(pk)
     tables = list(evening.tables.all())
