@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any, cast
 
 from django import forms
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db.models import Field as ModelField
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -45,7 +47,7 @@ class EveningForm(forms.ModelForm):
         # so a wrong number is refused at its own field.
         # The language: first offered as the rule set's (Danish Brus in Danish, Bräus
         # in Swedish); a form without it (an older page still open) gets that one too.
-        language = self.fields["language"]
+        language = cast(forms.ChoiceField, self.fields["language"])
         language.required = False
         language.choices = [("", _("The rule set's language"))] + list(settings.LANGUAGES)
         language.help_text = _(
@@ -60,10 +62,11 @@ class EveningForm(forms.ModelForm):
             field = self.fields[name]
             limits = [
                 v
-                for v in Evening._meta.get_field(name).validators
+                for v in cast(ModelField, Evening._meta.get_field(name)).validators
                 if isinstance(v, (MinValueValidator, MaxValueValidator))
             ]
-            field.validators = [v for v in field.validators if not isinstance(v, MinValueValidator)] + limits
+            field.validators = [v for v in field.validators if not isinstance(v, MinValueValidator)]
+            field.validators += limits
             for validator in limits:
                 attr = "min" if isinstance(validator, MinValueValidator) else "max"
                 field.widget.attrs[attr] = validator.limit_value
@@ -166,7 +169,7 @@ class DealForm(forms.Form):
         self.allow_impossible = allow_impossible
         self.rules = rules = rules or rule_set(DEFAULT)
         wording = rules.wording
-        winner = self.fields["winner"]
+        winner = cast(forms.ChoiceField, self.fields["winner"])
         if rules.no_winner:
             winner.choices = [*TeamLetter.choices, (rules.no_winner, gettext(wording.no_winner))]
         if rules.code != DEFAULT:
@@ -177,7 +180,7 @@ class DealForm(forms.Form):
             del self.fields["bonus_a"], self.fields["bonus_b"]
         elif rules.code != DEFAULT:
             for team in TeamLetter:
-                field = self.fields[f"bonus_{team.value.lower()}"]
+                field = cast(forms.ChoiceField, self.fields[f"bonus_{team.value.lower()}"])
                 field.choices = [(n, str(n)) for n in range(rules.max_bonus + 1)]
                 field.label = gettext("%(bonus)s, team %(team)s") % {"bonus": gettext(wording.bonus), "team": team}
 
@@ -203,7 +206,7 @@ class DealForm(forms.Form):
         )
 
     def clean(self):
-        data = super().clean()
+        data = cast(dict[str, Any], super().clean())  # Form.clean gives cleaned_data (the stubs allow None)
         for name in self.fields:
             if hasattr(self.data, "getlist") and len(self.data.getlist(name)) > 1:
                 # e.g. winner=A&winner=B: refuse instead of silently taking the last value.
@@ -314,9 +317,9 @@ class SeasonForm(forms.Form):
     def __init__(self, *args, evenings=(), **kwargs):
         """``evenings``: (id, label) of the evenings to offer."""
         super().__init__(*args, **kwargs)
-        self.fields["evenings"].choices = list(evenings)
+        cast(forms.ChoiceField, self.fields["evenings"]).choices = list(evenings)
         for name in self.TIEBREAKS:
-            self.fields[name].choices = [("", _("none")), *tiebreak_labels.choices()]
+            cast(forms.ChoiceField, self.fields[name]).choices = [("", _("none")), *tiebreak_labels.choices()]
 
     TIEBREAKS = ("tiebreak_1", "tiebreak_2", "tiebreak_3", "tiebreak_4")
 

@@ -38,7 +38,7 @@ class MergePreview:
         return not self.conflicts
 
 
-def merge_preview(*, keep_id: int, remove_id: int) -> MergePreview:
+def merge_preview(*, keep_id: int | None, remove_id: int | None) -> MergePreview:
     """What :func:`merge_players` would move (reads only; a fixed number of queries).
 
     Raises:
@@ -61,7 +61,7 @@ def merge_preview(*, keep_id: int, remove_id: int) -> MergePreview:
     )
 
 
-def _two_entries(keep_id, remove_id) -> tuple[Player, Player]:
+def _two_entries(keep_id: int | None, remove_id: int | None) -> tuple[Player, Player]:
     if keep_id is None or remove_id is None:
         raise DomainError(gettext_noop("Please choose two players."), code="players_missing")
     if keep_id == remove_id:

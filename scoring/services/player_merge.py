@@ -24,7 +24,7 @@ from scoring.selectors.player_merge import MergePreview, merge_preview
 from scoring.services.base import ServiceError, evening_changed
 
 
-def merge_players(*, keep_id: int, remove_id: int) -> MergePreview:
+def merge_players(*, keep_id: int | None, remove_id: int | None) -> MergePreview:
     """Merge the register entry ``remove_id`` into ``keep_id`` in one transaction: every
     reference moves to ``keep``, then ``remove`` is deleted (see the module docstring).
 
@@ -32,8 +32,9 @@ def merge_players(*, keep_id: int, remove_id: int) -> MergePreview:
         The :class:`MergePreview` of what was moved.
 
     Raises:
-        ServiceError: ``same_player``, ``unknown_player``, ``same_evening`` (both took part in
-            an evening; ``evenings`` names them) or ``merge_failed``; nothing is changed.
+        ServiceError: ``players_missing`` (an id is None), ``same_player``, ``unknown_player``,
+            ``same_evening`` (both took part in an evening; ``evenings`` names them) or
+            ``merge_failed``; nothing is changed.
     """
     try:
         with transaction.atomic():

@@ -33,7 +33,7 @@ def _requires(permission: str):
                 raise PermissionDenied(permission)
             return view(request, *args, **kwargs)
 
-        wrapped.required_permission = permission
+        wrapped.required_permission = permission  # type: ignore[attr-defined]  # mypy types no function attributes
         return wrapped
 
     return decorator

@@ -131,7 +131,7 @@ def late_arrival_note(request: HttpRequest, evening: Evening, player: Player) ->
 
 def check_in_page_context(request: HttpRequest, evening: Evening, present: set[int]) -> dict:
     """What the check-in page adds for the bulk buttons, the undo and the draw (a few queries)."""
-    saved = request.session.get(UNDO_KEY)
+    saved: dict = request.session.get(UNDO_KEY) or {}
     undoable = bool(saved) and saved.get("evening") == evening.pk
     drawn = list(evening.sessions.order_by("number"))
     try:

@@ -22,6 +22,6 @@ def server_error(request: HttpRequest) -> HttpResponse:
     anywhere (a middleware saving the session, say) answers 503 "nothing saved", never the 500
     page's "nothing is lost" (``bruus_tournament.storage_failures``; Django logs the traceback)."""
     error = sys.exc_info()[1]
-    if is_storage_failure(error):
+    if error is not None and is_storage_failure(error):
         return storage_failure_response(request, error, log=False)
     return render(request, "errors/500.html", status=500)

@@ -63,7 +63,8 @@ def _dashboard(
         )
     version, at = (entry.version, entry.at) if entry else (evening.version, time.time())
     rows = None
-    if entry is not None:  # the rows as HTML, once per grid and language (exactly this grid's version)
+    # the rows as HTML, once per grid and language (exactly this grid's version)
+    if entry is not None and session is not None:
         rows = screen_cache.computed(
             "live_rows",
             evening.pk,
@@ -168,7 +169,7 @@ def ranking_visibility(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, _("The public ranking is shown again."))
     return redirect(
-        request.POST.get("next")
+        request.POST["next"]
         if request.POST.get("next", "").startswith("/organiser/")
         else reverse("organiser:live", args=[evening.pk])
     )

@@ -8,6 +8,8 @@ stays). A refused change shows why and changes nothing.
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -43,7 +45,7 @@ class PasswordForm(forms.Form):
     )
 
     def clean(self):
-        data = super().clean()
+        data = cast(dict[str, Any], super().clean())  # Form.clean gives cleaned_data (the stubs allow None)
         if data.get("password1") and data.get("password2") and data["password1"] != data["password2"]:
             raise ValidationError(_("The two passwords differ."))
         return data

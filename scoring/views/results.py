@@ -129,7 +129,8 @@ def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
     sheet = selectors.seating_sheet(seating, evening.deals_per_round)
     choice = DealNumberForm(request, deals_per_round=evening.deals_per_round)
     if not choice.is_valid():
-        messages.error(request, choice.errors["number"][0])
+        # ErrorList[i] is the message (a str); django-stubs say ValidationError | str
+        messages.error(request, choice.errors["number"][0])  # type: ignore[arg-type]
     number_int = choice.deal
     form = None
     # A confirmed round: the Turnierleitung's correction needs a reason. A Helfer never changes a
