@@ -217,7 +217,7 @@ def _table(
     )
     if criteria and width - place_w - session_count * number_w - total_w - sum(criterion_ws) < words:
         notes = tiebreak_labels.tie_notes(rows, criteria, names, rules)
-        tiebreaks = [([], notes.get(row.player.pk, "")) for row in rows]
+        tiebreaks: list[tuple[list[str], str]] = [([], notes.get(row.player.pk, "")) for row in rows]
         criterion_heads, criterion_ws, criteria = [], [], ()
     else:
         tiebreaks = [
@@ -246,7 +246,7 @@ def _table(
         *[base.para(head, NOTE, bold=True, align="right") for head in criterion_heads],
     ]
     data = [first, second]
-    for (place, name, club, sessions, total), (values, note) in zip(cells, tiebreaks, strict=True):
+    for (place, name, club, sessions, total), (criterion_values, note) in zip(cells, tiebreaks, strict=True):
         data.append(
             [
                 place,
@@ -254,7 +254,7 @@ def _table(
                 base.cell(club, body, club_w, padding=pad),
                 *sessions,
                 total,
-                *values,
+                *criterion_values,
             ]
         )
     last = 3 + session_count

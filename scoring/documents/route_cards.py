@@ -36,7 +36,7 @@ def route_cards_part(evening, plan: SessionPlan, *, printed_at: datetime | None 
     partners = partners_of(plan)
     session = gettext("Session %(number)s") % {"number": plan.number}
     kicker = " · ".join((gettext("Route card"), session))
-    story = []
+    story: list[base.Flowable] = []
     for player in sorted(seats, key=person_sort_key):
         if story:
             story.append(FrameBreak())

@@ -47,7 +47,7 @@ def table_cards_part(
     decor = base.PageDecor(title=title, printed=base.printed_text(printed_at))
     template = base.cut_template(1, 2, template_id="table-cards")
     frame = template.frames[0]
-    story = []
+    story: list[base.Flowable] = []
     for table in sorted(tables, key=lambda t: t.number):
         if story:
             story.append(FrameBreak())

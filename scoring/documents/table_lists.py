@@ -11,6 +11,7 @@ heading is on each page, so no page holds a scrap of two rows.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from django.utils.translation import gettext
@@ -117,7 +118,7 @@ def _round_table(
     number_size = NUMBER * name_size / NAME
     compact = name_size < NAME  # two rounds a page: tighter rows, a smaller heading
     padding = (2, 3) if compact else (5, 6)
-    data = [
+    data: list[list] = [
         [base.para(heading, 20 if compact else 24, bold=True), "", ""],
         [gettext("Table"), gettext("Team A"), gettext("Team B")],
     ]
@@ -228,7 +229,7 @@ def _players_table(plan: SessionPlan, heading: str, first_room: float, room: flo
     sits_size = min([SITS_OUT, *(SITS_OUT * inner / base.text_width(w, SITS_OUT) for w in sits_out.split())])
     name_w = (width - len(rounds) * round_w) * 0.52
     partner_w = width - len(rounds) * round_w - name_w
-    data = [
+    data: list[list] = [
         [base.para(heading, 24, bold=True), "", *[""] * len(rounds)],
         [
             gettext("Name"),
@@ -273,7 +274,7 @@ def _players_table(plan: SessionPlan, heading: str, first_room: float, room: flo
         ("LEFTPADDING", (2, 1), (-1, -1), pad),
         ("RIGHTPADDING", (2, 1), (-1, -1), pad),
     ]
-    small = {  # "setzt aus" and "–" in the round columns (every such cell of a row)
+    small: dict[int, Sequence[tuple]] = {  # "setzt aus" and "–" in the round columns (every such cell of a row)
         row: [
             ("FONT", column, column, base.FONT, sits_size)
             for column, value in enumerate(line[2:], start=2)
