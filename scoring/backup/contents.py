@@ -326,7 +326,7 @@ def _check_references(objects: dict[str, list]) -> None:
     ids = {key: {obj.pk for obj in objs} for key, objs in objects.items()}
     for key, model, _ in MODELS:
         for f in backed_up_fields(model):
-            if not f.is_relation or is_user_fk(f):
+            if not f.is_relation or f.related_model is None or is_user_fk(f):
                 continue
             targets = ids[KEY_OF_MODEL[f.related_model]]
             for obj in objects[key]:

@@ -48,7 +48,7 @@ def _records(model: type[models.Model], queryset) -> list[dict]:
 def _export(scope: str, evening: Evening | None) -> dict:
     data: dict[str, list[dict]] = {}
     for key, model, path in MODELS[1:]:
-        queryset = model.objects.all()
+        queryset = model._default_manager.all()  # the one manager, `objects`
         if evening is not None:
             queryset = queryset.filter(**{f"{path}__pk" if path else "pk": evening.pk})
         data[key] = _records(model, queryset)

@@ -3,7 +3,7 @@ anything is written."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.db import models
 
@@ -87,10 +87,10 @@ def _check_score(deal: Deal, rules: RuleSet, carried: int) -> None:
 
 def _unique_sets(model: type[models.Model]) -> list[tuple[str, ...]]:
     """Attnames of each unique field or unconditional unique constraint of ``model``."""
-    sets = [(f.attname,) for f in backed_up_fields(model) if f.unique]
+    sets: list[tuple[str, ...]] = [(f.attname,) for f in backed_up_fields(model) if f.unique]
     for constraint in model._meta.constraints:
         if isinstance(constraint, models.UniqueConstraint) and constraint.fields and constraint.condition is None:
-            sets.append(tuple(model._meta.get_field(name).attname for name in constraint.fields))
+            sets.append(tuple(cast(models.Field, model._meta.get_field(name)).attname for name in constraint.fields))
     return sets
 
 

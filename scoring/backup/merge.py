@@ -4,6 +4,7 @@ primary keys, table links kept unless taken, users by username, one transaction.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 from django.core.exceptions import ValidationError
 from django.core.serializers.base import DeserializedObject
@@ -53,7 +54,7 @@ def restore(document: dict, *, allow_duplicates: bool = False) -> RestoreOutcome
     try:
         with transaction.atomic():
             if not allow_duplicates:
-                _refuse_duplicate_evenings(contents.objects["evenings"])
+                _refuse_duplicate_evenings(cast(list[Evening], contents.objects["evenings"]))
             _restore(contents.objects, outcome)
     except DatabaseError as error:
         raise BackupError(
@@ -103,7 +104,7 @@ def _renumber_references(obj: models.Model, new_ids: dict[str, dict[int, int]]) 
     """Point the references of ``obj`` (ids of the file) to the records as saved here (users
     are this database's already)."""
     for f in backed_up_fields(type(obj)):
-        if f.is_relation and not is_user_fk(f) and getattr(obj, f.attname) is not None:
+        if f.is_relation and f.related_model is not None and not is_user_fk(f) and getattr(obj, f.attname) is not None:
             setattr(obj, f.attname, new_ids[KEY_OF_MODEL[f.related_model]][getattr(obj, f.attname)])
 
 
@@ -184,7 +185,7 @@ def _fresh_unique_values(model: type[models.Model], objects: list) -> int:
         if not (f.unique and callable(f.default)):
             continue
         wanted = [getattr(obj, f.attname) for obj in objects]
-        taken = set(model.objects.filter(**{f"{f.attname}__in": wanted}).values_list(f.attname, flat=True))
+        taken = set(model._default_manager.filter(**{f"{f.attname}__in": wanted}).values_list(f.attname, flat=True))
         for i, obj in enumerate(objects):
             while getattr(obj, f.attname) in taken:
                 setattr(obj, f.attname, f.get_default())
