@@ -104,8 +104,8 @@ screenshots: $(VENV)/.installed-dev translations chromium node_modules/.installe
 # The hooks of .pre-commit-config.yaml over every file git knows (a new file counts once added):
 # lint (ruff check), formatting (ruff format --check, djhtml --check on templates/: run
 # `.venv/bin/ruff format .` and `.venv/bin/djhtml templates` to apply), a migration for every model
-# change (makemigrations --check), no file over 500 kB, and types (mypy, django-stubs) of the
-# domain, services and selectors (pyproject.toml). Local hooks with the tools of .venv: needs no
+# change (makemigrations --check), no file over 500 kB, and types (mypy, django-stubs) of
+# scoring/ and bruus_tournament/ (pyproject.toml). Local hooks with the tools of .venv: needs no
 # GitHub, no network and no installed git hook (`.venv/bin/pre-commit install` for one).
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/pre-commit run --all-files
