@@ -301,6 +301,13 @@ SESSION_CACHE_ALIAS = "sessions"
 # A public screen is recomputed at most this often while deals arrive (seconds; below its poll interval).
 SCREEN_FLOOR_SECONDS = env.float("SCREEN_FLOOR_SECONDS", default=5.0)
 
+# The draw plans the evening (scoring.domain.draw.evening): the search's budget per draw. Seconds
+# for the first draw of an evening (it plans every session), for later draws, and the cap on the
+# moves tried (the search ends at whichever limit comes first and keeps the best plan).
+DRAW_PLAN_SECONDS_FIRST = env.float("DRAW_PLAN_SECONDS_FIRST", default=4.0)
+DRAW_PLAN_SECONDS_LATER = env.float("DRAW_PLAN_SECONDS_LATER", default=1.5)
+DRAW_PLAN_ITERATIONS = env.int("DRAW_PLAN_ITERATIONS", default=600_000)
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

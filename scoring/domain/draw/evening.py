@@ -1,0 +1,566 @@
+"""Plan the evening, draw the session: the sessions left of an evening planned together, so that
+players meet the same opponents again as rarely as possible (teams of two).
+
+:func:`plan_evening` plans every session still to be drawn (partnerships, sit-outs and the
+tables of every round) and returns the plan; the app seats only its first session. The next
+draw plans the sessions left again, from what was really played (late arrivals, leavers,
+swaps and replacements change the roster), so the evening is still drawn session by session.
+
+What is optimised, in this order of priority (a unit of each outweighs everything below it):
+
+0. **Hard rules**, never bent by the search: the wishes "not together" (``forbidden``) and the
+   sit-out rotation of :mod:`scoring.domain.draw.pairs` rule 1 (who sits out a whole session
+   and which partnerships sit out a round come from the rotation, planned session after
+   session; the search only exchanges players between partnerships that sit out equally often).
+1. **No repeated partner** over the evening (history and plan).
+2. **No two partnerships meet twice in a session** (where the rounds allow it).
+3. With "mix clubs": **no partners from the same club**.
+4. **Few repeated opponents over the evening**: two players who sit at one table on opposite
+   teams ``c`` times in the evening (earlier sessions included) count ``c - 1``; with "mix
+   clubs" each same-club opponent at a table counts a quarter of a repeat.
+
+How: the start is today's draw, session by session (:func:`scoring.domain.draw.draw_session`
+for each session left, each folded into the history for the next): the plan is never worse
+than that. Then simulated annealing over the whole plan with three moves: exchange two
+players between two partnerships of one session (same sit-outs), exchange the opponents of two
+tables of one round, and exchange the rounds in which two partnerships sit out. Every move is
+evaluated incrementally (only the tables it touches), and the best plan seen is returned. The
+search stops at an iteration cap or at a time budget (:class:`PlanBudget`), whichever comes
+first; the cooling follows the iterations, so the same seed and history give the same plan
+whenever the iteration cap is reached within the time budget.
+
+Determinism and randomness: all randomness comes from the ``random.Random`` passed in; among
+plans of equal cost the search is random, so the same roster on two evenings (two seeds) gives
+different evenings.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from scoring.domain.draw.input import History, PlayerId, indexed_input, same_club
+from scoring.domain.draw.pairs import draw_session
+from scoring.domain.draw.result import RoundDraw, SessionDraw, TableDraw, history_after
+
+__all__ = ["EveningPlan", "PlanBudget", "evening_repeats", "plan_evening"]
+
+# Weights of the priorities (see the module documentation): one unit outweighs all below.
+_W_PARTNER = 1 << 40
+_W_MEET = 1 << 30
+_W_CLUB_PARTNER = 1 << 20
+_UNIT = 4  # one repeated opponent; a same-club opponent at a table costs 1
+# Temperatures of the annealing, in repeated opponents (start and end).
+_T_START = 1.2
+_T_END = 0.08
+# How often (in iterations) the clock is read.
+_CLOCK_EVERY = 128
+# Share of the moves aimed at a table with a repeated opponent.
+_FOCUS = 0.7
+
+
+@dataclass(frozen=True)
+class PlanBudget:
+    """How long the search may run: whichever limit comes first ends it.
+
+    Attributes:
+        seconds: wall-clock time in seconds (a safety limit; the search returns the best plan
+            found so far when it is reached).
+        iterations: moves tried; the cooling schedule follows them. 0 returns today's draw.
+    """
+
+    seconds: float = 4.0
+    iterations: int = 300_000
+
+
+@dataclass(frozen=True)
+class EveningPlan:
+    """The plan of the sessions left.
+
+    Attributes:
+        sessions: the planned sessions in order; ``sessions[0]`` is the one to draw now.
+        repeats: repeated opponents over the whole evening if it is played as planned (the
+            history's meetings included): the sum of ``c - 1`` over pairs meeting ``c`` times.
+        baseline_repeats: the same for today's session-by-session draw, the search's start.
+        iterations: moves tried by the search.
+    """
+
+    sessions: tuple[SessionDraw, ...]
+    repeats: int
+    baseline_repeats: int
+    iterations: int
+
+
+def evening_repeats(history: History, draws: Iterable[SessionDraw]) -> int:
+    """Repeated opponents of the evening: ``history`` with ``draws`` played after it."""
+    for draw in draws:
+        history = history_after(history, draw)
+    return sum(c - 1 for c in history.opponents.values() if c > 1)
+
+
+def plan_evening(
+    players: Sequence[PlayerId],
+    history: History,
+    rounds: int,
+    sessions: int,
+    rng: random.Random,
+    *,
+    budget: PlanBudget | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+    stop_at: int | None = None,
+    forbidden: Iterable[Collection[PlayerId]] = (),
+    clubs: Mapping[PlayerId, str] | None = None,
+    stand_ins: Collection[PlayerId] = (),
+) -> EveningPlan:
+    """Plan the ``sessions`` sessions left of an evening (teams of two); draw the first.
+
+    Args:
+        players: the players present now (they are assumed to stay for the sessions left).
+        history: what was played earlier this evening.
+        rounds: rounds per session (>= 1).
+        sessions: sessions left to plan, this one included (>= 1).
+        rng: the only random source.
+        budget: the search's limits (default :class:`PlanBudget()`).
+        clock: seconds, for the time budget (tests may pass a fake clock).
+        stop_at: repeated opponents over the evening at which the search may stop early (a
+            lower bound, e.g. :func:`scoring.domain.fairness.opponent_repeat_lower_bound`).
+        forbidden, clubs, stand_ins: the wishes, as for :func:`scoring.domain.draw.draw_session`.
+
+    Returns:
+        The :class:`EveningPlan`; ``plan.sessions[0]`` obeys every rule of
+        :func:`scoring.domain.draw.draw_session`.
+
+    Raises:
+        DrawError: as :func:`scoring.domain.draw.draw_session` (checked before any search).
+    """
+    budget = budget or PlanBudget()
+    start = clock()
+    sessions = max(1, sessions)
+    wishes = {"forbidden": [tuple(pair) for pair in forbidden], "clubs": clubs, "stand_ins": tuple(stand_ins)}
+    baseline: list[SessionDraw] = []
+    after = history
+    for _ in range(sessions):
+        draw = draw_session(players, after, rounds, random.Random(rng.getrandbits(64)), **wishes)  # type: ignore[arg-type]
+        baseline.append(draw)
+        after = history_after(after, draw)
+    baseline_repeats = evening_repeats(history, baseline)
+    if budget.iterations <= 0:
+        return EveningPlan(tuple(baseline), baseline_repeats, baseline_repeats, 0)
+    given = indexed_input(players, history, rounds, 4, **wishes)  # type: ignore[arg-type]
+    search = _Search(given.present, given.met, given.partnered, given.barred, given.club, baseline)
+    target = None if stop_at is None else _UNIT * stop_at + search.club_floor
+    iterations = search.anneal(rng, budget.iterations, start + budget.seconds, clock, target)
+    planned = search.best_draws()
+    repeats = evening_repeats(history, planned)
+    if repeats > baseline_repeats and search.best_cost >= search.start_cost:  # pragma: no cover - safety net
+        planned, repeats = baseline, baseline_repeats
+    return EveningPlan(tuple(planned), repeats, baseline_repeats, iterations)
+
+
+class _Search:
+    """The plan as mutable arrays in player and team indices, with its cost kept up to date.
+
+    Per planned session ``s``: ``mem[s][t]`` the players of team ``t`` (indices into
+    ``present``), ``opp[s][r][t]`` the team ``t`` meets in round ``r`` (-1: it sits out),
+    ``groups[s]`` the teams that sit out equally often (players are exchanged only within a
+    group), ``meet[s]`` how often two teams meet (``t * T + u``), ``sitters[s]`` the players
+    sitting out the session. ``met`` and ``partners`` count over the whole evening (key
+    ``a * n + b``, ``a < b``).
+    """
+
+    def __init__(
+        self,
+        present: Sequence[PlayerId],
+        met: Mapping[tuple[int, int], int],
+        partnered: set[tuple[int, int]],
+        barred: set[tuple[int, int]],
+        club: Sequence[str] | None,
+        draws: Sequence[SessionDraw],
+    ) -> None:
+        n = len(present)
+        self.n = n
+        self.present = list(present)
+        index = {p: i for i, p in enumerate(present)}
+        self.met = [0] * (n * n)
+        for (a, b), c in met.items():
+            self.met[a * n + b] = c
+        self.met_history = list(self.met)
+        self.partners = [0] * (n * n)
+        for a, b in partnered:
+            self.partners[a * n + b] += 1
+        self.barred = [False] * (n * n)
+        for a, b in barred:
+            self.barred[a * n + b] = self.barred[b * n + a] = True
+        self.club_pair = [0] * (n * n)
+        if club is not None:
+            for a in range(n):
+                for b in range(a + 1, n):
+                    self.club_pair[a * n + b] = same_club(club, a, b)
+        self.mem: list[list[list[int]]] = []
+        self.opp: list[list[list[int]]] = []
+        self.groups: list[list[list[int]]] = []
+        self.meet: list[list[int]] = []
+        self.sitters: list[tuple[int, ...]] = []
+        self.team_count: list[int] = []
+        for draw in draws:
+            teams = [[index[p] for p in team] for team in draw.partnerships]
+            count = len(teams)
+            opp = []
+            sat_out = [0] * count
+            for round_draw in draw.rounds:
+                row = [-1] * count
+                for table in round_draw.tables:
+                    row[table.team_a], row[table.team_b] = table.team_b, table.team_a
+                if round_draw.sitout_partnership is not None:
+                    sat_out[round_draw.sitout_partnership] += 1
+                opp.append(row)
+            by_count: dict[int, list[int]] = {}
+            for t in range(count):
+                by_count.setdefault(sat_out[t], []).append(t)
+            self.mem.append(teams)
+            self.opp.append(opp)
+            self.groups.append([g for _, g in sorted(by_count.items()) if len(g) > 1])
+            self.meet.append([0] * (count * count))
+            self.team_count.append(count)
+            self.sitters.append(tuple(index[p] for p in draw.sitout_players))
+        self.cost = 0
+        for s, teams in enumerate(self.mem):
+            for team in teams:
+                for k, a in enumerate(team):
+                    for b in team[k + 1 :]:
+                        self.cost += self._partner(a, b, 1)
+            for row in self.opp[s]:
+                for t, u in enumerate(row):
+                    if t < u:
+                        self.cost += self._table(s, t, u, 1)
+        self.start_cost = self.best_cost = self.cost
+        # What the plan cannot lower: repeats from the history alone (the search may stop there).
+        self.history_cost = sum(_UNIT * (c - 1) for c in self.met_history if c > 1)
+        self.club_floor = 0
+        self.best = self._snapshot()
+
+    # --- the incremental cost --------------------------------------------------------------
+
+    def _partner(self, a: int, b: int, step: int) -> int:
+        """Add ``step`` (+1 or -1) partnerships of players ``a`` and ``b``; the cost's change."""
+        key = a * self.n + b if a < b else b * self.n + a
+        c = self.partners[key]
+        self.partners[key] = c + step
+        repeat = c >= 1 if step > 0 else c >= 2
+        return step * (_W_PARTNER * repeat + _W_CLUB_PARTNER * self.club_pair[key])
+
+    def _table(self, s: int, t: int, u: int, step: int) -> int:
+        """Add (+1) or remove (-1) the table of teams ``t`` and ``u`` of session ``s``."""
+        n, met, club_pair = self.n, self.met, self.club_pair
+        count = self.team_count[s]
+        key = t * count + u if t < u else u * count + t
+        c = self.meet[s][key]
+        self.meet[s][key] = c + step
+        delta = _W_MEET * (c >= 1 if step > 0 else c >= 2)
+        for a in self.mem[s][t]:
+            for b in self.mem[s][u]:
+                k = a * n + b if a < b else b * n + a
+                c = met[k]
+                met[k] = c + step
+                delta += _UNIT * (c >= 1 if step > 0 else c >= 2) + club_pair[k]
+        return step * delta
+
+    # --- the moves ---------------------------------------------------------------------------
+
+    def _key(self, a: int, b: int) -> int:
+        return a * self.n + b if a < b else b * self.n + a
+
+    def _table_ops(self, s: int, t: int, u: int, step: int, ops: list[tuple[int, int]]) -> None:
+        """Append the opponent changes of adding (+1) or removing (-1) a table of teams t, u."""
+        n = self.n
+        for a in self.mem[s][t]:
+            for b in self.mem[s][u]:
+                ops.append((a * n + b if a < b else b * n + a, step))
+
+    def _apply(self, ops: Sequence[tuple[int, int]]) -> int:
+        """Apply opponent changes (key, +1 or -1) in order; the cost's change."""
+        met, club_pair = self.met, self.club_pair
+        delta = 0
+        for k, step in ops:
+            c = met[k]
+            if step > 0:
+                met[k] = c + 1
+                delta += (_UNIT if c >= 1 else 0) + club_pair[k]
+            else:
+                met[k] = c - 1
+                delta -= (_UNIT if c >= 2 else 0) + club_pair[k]
+        return delta
+
+    def _revert(self, ops: Sequence[tuple[int, int]]) -> None:
+        met = self.met
+        for k, step in ops:
+            met[k] -= step
+
+    def _meeting(self, s: int, t: int, u: int, step: int) -> int:
+        """Add (+1) or remove (-1) a meeting of teams t and u in session s; the cost's change."""
+        count = self.team_count[s]
+        key = t * count + u if t < u else u * count + t
+        c = self.meet[s][key]
+        self.meet[s][key] = c + step
+        return _W_MEET * step * (c >= 1 if step > 0 else c >= 2)
+
+    def _exchange_players(self, s: int, t: int, i: int, u: int, j: int) -> tuple[int, list[tuple[int, int]]]:
+        """Exchange player ``i`` of team ``t`` with player ``j`` of team ``u`` in session ``s``;
+        the cost's change and the opponent changes (for :meth:`_undo_exchange`)."""
+        mem = self.mem[s]
+        a, b = mem[t][i], mem[u][j]
+        rest_t = [p for k, p in enumerate(mem[t]) if k != i]
+        rest_u = [q for k, q in enumerate(mem[u]) if k != j]
+        n = self.n
+        ops: list[tuple[int, int]] = []
+        append = ops.append
+        for row in self.opp[s]:
+            x = row[t]
+            if x == u:
+                for q in rest_u:
+                    append((a * n + q if a < q else q * n + a, -1))
+                    append((b * n + q if b < q else q * n + b, 1))
+                for p in rest_t:
+                    append((p * n + b if p < b else b * n + p, -1))
+                    append((p * n + a if p < a else a * n + p, 1))
+                continue
+            if x >= 0:
+                for m in mem[x]:
+                    append((a * n + m if a < m else m * n + a, -1))
+                    append((b * n + m if b < m else m * n + b, 1))
+            y = row[u]
+            if y >= 0:
+                for m in mem[y]:
+                    append((b * n + m if b < m else m * n + b, -1))
+                    append((a * n + m if a < m else m * n + a, 1))
+        delta = self._apply(ops)
+        for p in rest_t:
+            delta += self._partner(a, p, -1) + self._partner(b, p, 1)
+        for q in rest_u:
+            delta += self._partner(b, q, -1) + self._partner(a, q, 1)
+        mem[t][i], mem[u][j] = b, a
+        return delta, ops
+
+    def _undo_exchange(self, s: int, t: int, i: int, u: int, j: int, ops: list[tuple[int, int]]) -> None:
+        mem = self.mem[s]
+        b, a = mem[t][i], mem[u][j]
+        mem[t][i], mem[u][j] = a, b
+        for p in mem[t]:
+            if p != a:
+                self._partner(a, p, 1)
+                self._partner(b, p, -1)
+        for q in mem[u]:
+            if q != b:
+                self._partner(b, q, 1)
+                self._partner(a, q, -1)
+        self._revert(ops)
+
+    def _rewire(self, s: int, r: int, x: int, y: int) -> int:
+        """In round ``r`` of session ``s`` seat team ``x`` against ``y``, and their former
+        opponents against each other (both ``x`` and ``y`` play, not against each other)."""
+        row = self.opp[s][r]
+        x2, y2 = row[x], row[y]
+        ops: list[tuple[int, int]] = []
+        self._table_ops(s, x, x2, -1, ops)
+        self._table_ops(s, y, y2, -1, ops)
+        self._table_ops(s, x, y, 1, ops)
+        self._table_ops(s, x2, y2, 1, ops)
+        delta = self._meeting(s, x, x2, -1) + self._meeting(s, y, y2, -1)
+        delta += self._meeting(s, x, y, 1) + self._meeting(s, x2, y2, 1)
+        row[x], row[y], row[x2], row[y2] = y, x, y2, x2
+        return delta + self._apply(ops)
+
+    def _rewire_delta(self, s: int, r: int, x: int, y: int) -> int:
+        """The cost's change of :meth:`_rewire` without making it (its 16 pairs are distinct)."""
+        row = self.opp[s][r]
+        x2, y2 = row[x], row[y]
+        mem, met, club_pair, n = self.mem[s], self.met, self.club_pair, self.n
+        meet, count = self.meet[s], self.team_count[s]
+        delta = 0
+        for t, u in ((x, x2), (y, y2)):
+            if meet[t * count + u if t < u else u * count + t] >= 2:
+                delta -= _W_MEET
+            for a in mem[t]:
+                for b in mem[u]:
+                    k = a * n + b if a < b else b * n + a
+                    delta -= (_UNIT if met[k] >= 2 else 0) + club_pair[k]
+        for t, u in ((x, y), (x2, y2)):
+            if meet[t * count + u if t < u else u * count + t] >= 1:
+                delta += _W_MEET
+            for a in mem[t]:
+                for b in mem[u]:
+                    k = a * n + b if a < b else b * n + a
+                    delta += (_UNIT if met[k] >= 1 else 0) + club_pair[k]
+        return delta
+
+    def _swap_byes(self, s: int, r1: int, r2: int, x: int, y: int) -> int:
+        """Team ``x`` sits out round ``r1`` and ``y`` round ``r2``: exchange their rounds (each
+        takes the other's seat). ``_swap_byes(s, r1, r2, y, x)`` undoes it."""
+        opp = self.opp[s]
+        z1, z2 = opp[r1][y], opp[r2][x]
+        ops: list[tuple[int, int]] = []
+        self._table_ops(s, y, z1, -1, ops)
+        self._table_ops(s, x, z2, -1, ops)
+        self._table_ops(s, x, z1, 1, ops)
+        self._table_ops(s, y, z2, 1, ops)
+        delta = self._meeting(s, y, z1, -1) + self._meeting(s, x, z2, -1)
+        delta += self._meeting(s, x, z1, 1) + self._meeting(s, y, z2, 1)
+        opp[r1][x], opp[r1][y], opp[r1][z1] = z1, -1, x
+        opp[r2][y], opp[r2][x], opp[r2][z2] = z2, -1, y
+        return delta + self._apply(ops)
+
+    # --- the annealing ---------------------------------------------------------------------
+
+    def _conflict(self, rng: random.Random) -> tuple[int, int, int, int] | None:
+        """A table with a repeated opponent, found by a few random looks: (s, r, team, team)."""
+        met, n = self.met, self.n
+        random_ = rng.random
+        for _ in range(8):
+            s = int(random_() * len(self.opp))
+            r = int(random_() * len(self.opp[s]))
+            row = self.opp[s][r]
+            t = int(random_() * len(row))
+            u = row[t]
+            if u < 0:
+                continue
+            mem = self.mem[s]
+            for a in mem[t]:
+                for b in mem[u]:
+                    if met[a * n + b if a < b else b * n + a] >= 2:
+                        return s, r, t, u
+        return None
+
+    def anneal(
+        self,
+        rng: random.Random,
+        iterations: int,
+        deadline: float,
+        clock: Callable[[], float],
+        target: int | None = None,
+    ) -> int:
+        """Simulated annealing; returns the number of moves tried. Keeps the best plan; stops
+        early when its cost reaches ``target`` (or no repeated opponent is left)."""
+        floor = self.history_cost if target is None else max(target, self.history_cost)
+        sessions = len(self.mem)
+        group_of: list[list[list[int] | None]] = []
+        for s in range(sessions):
+            lookup: list[list[int] | None] = [None] * len(self.mem[s])
+            for group in self.groups[s]:
+                for t in group:
+                    lookup[t] = group
+            group_of.append(lookup)
+        movable = any(self.groups)
+        tables = any(len(self.mem[s]) >= 4 for s in range(sessions))
+        byes = [s for s in range(sessions) if any(-1 in row for row in self.opp[s]) and len(self.opp[s]) > 1]
+        if not movable and not tables and not byes:
+            return 0
+        barred = self.barred
+        n = self.n
+        random_ = rng.random
+        exp = math.exp
+        ratio = _T_END / _T_START
+        done = 0
+        for done in range(1, iterations + 1):
+            if done % _CLOCK_EVERY == 0 and (clock() >= deadline or self.best_cost <= floor):
+                break
+            temperature = _UNIT * _T_START * ratio ** (done / iterations)
+            found = self._conflict(rng) if random_() < _FOCUS else None
+            if found is None:
+                s = int(random_() * sessions)
+                r = int(random_() * len(self.opp[s]))
+                t = int(random_() * len(self.mem[s]))
+                u = self.opp[s][r][t]
+            else:
+                s, r, t, u = found
+            kind = random_()
+            if kind < 0.1 and byes:
+                if s not in byes:
+                    continue
+                opp = self.opp[s]
+                r2 = int(random_() * len(opp))
+                if r2 == r:
+                    continue
+                x = opp[r].index(-1)
+                y = opp[r2].index(-1)
+                if x == y or opp[r][y] < 0 or opp[r2][x] < 0:
+                    continue
+                delta = self._swap_byes(s, r, r2, x, y)
+                if delta <= 0 or random_() < exp(-delta / temperature):
+                    self._accept(delta)
+                else:
+                    self._swap_byes(s, r, r2, y, x)
+            elif kind < 0.55:
+                group = group_of[s][t]
+                if group is None:
+                    continue
+                v = group[int(random_() * len(group))]
+                if v == t:
+                    continue
+                mem = self.mem[s]
+                i = int(random_() * len(mem[t]))
+                j = int(random_() * len(mem[v]))
+                a, b = mem[t][i], mem[v][j]
+                if any(barred[b * n + p] for k, p in enumerate(mem[t]) if k != i) or any(
+                    barred[a * n + p] for k, p in enumerate(mem[v]) if k != j
+                ):
+                    continue
+                delta, ops = self._exchange_players(s, t, i, v, j)
+                if delta <= 0 or random_() < exp(-delta / temperature):
+                    self._accept(delta)
+                else:
+                    self._undo_exchange(s, t, i, v, j, ops)
+            else:
+                row = self.opp[s][r]
+                if u < 0:
+                    continue
+                x = t if random_() < 0.5 else u
+                x2 = row[x]
+                y = int(random_() * len(row))
+                if y == x or y == x2 or row[y] < 0:
+                    continue
+                delta = self._rewire_delta(s, r, x, y)
+                if delta <= 0 or random_() < exp(-delta / temperature):
+                    self._rewire(s, r, x, y)
+                    self._accept(delta)
+        return done
+
+    def _accept(self, delta: int) -> None:
+        self.cost += delta
+        if self.cost < self.best_cost:
+            self.best_cost = self.cost
+            self.best = self._snapshot()
+
+    def _snapshot(self) -> tuple[list[list[list[int]]], list[list[list[int]]]]:
+        return [[list(team) for team in teams] for teams in self.mem], [[list(row) for row in opp] for opp in self.opp]
+
+    def best_draws(self) -> list[SessionDraw]:
+        """The best plan as :class:`SessionDraw` values (player ids, teams sorted)."""
+        present = self.present
+        mems, opps = self.best
+        draws = []
+        for s, (teams, opp) in enumerate(zip(mems, opps, strict=True)):
+            ids = [tuple(sorted(present[p] for p in team)) for team in teams]
+            order = sorted(range(len(ids)), key=lambda t: ids[t])
+            number = {t: k for k, t in enumerate(order)}
+            round_draws = []
+            for r, row in enumerate(opp):
+                pairs = sorted((number[t], number[u]) for t, u in enumerate(row) if u >= 0 and number[t] < number[u])
+                sitting = [number[t] for t, u in enumerate(row) if u < 0]
+                round_draws.append(
+                    RoundDraw(
+                        number=r + 1,
+                        tables=tuple(TableDraw(number=k, team_a=a, team_b=b) for k, (a, b) in enumerate(pairs, 1)),
+                        sitout_partnership=sitting[0] if sitting else None,
+                    )
+                )
+            draws.append(
+                SessionDraw(
+                    partnerships=tuple(ids[t] for t in order),
+                    sitout_players=tuple(sorted(present[p] for p in self.sitters[s])),
+                    rounds=tuple(round_draws),
+                )
+            )
+        return draws
