@@ -304,6 +304,9 @@ class Session(models.Model):
         _("repeated opponents of the session-by-session draw"), null=True, blank=True
     )
     plan_bound = models.PositiveIntegerField(_("lower bound of repeated opponents"), null=True, blank=True)
+    #: The sessions after this one as planned (``scoring.domain.draw.plan_to_json``): the next
+    #: draw resumes the plan if it still fits the players and what was played.
+    plan = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["evening", "number"]

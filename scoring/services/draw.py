@@ -90,7 +90,7 @@ def _run_draw(
     Bräus, :func:`scoring.domain.draw.draw_session_threes`), without a plan."""
     inputs = _draw_inputs(evening)
     players = inputs.pop("players")
-    state = (number, players, inputs, history)
+    state = (number, players, inputs, history, _earlier_plan(evening, number))
     check_next_session_drawable(evening, [], len(players))
     rounds = evening.rounds_per_session
     try:
@@ -98,6 +98,7 @@ def _run_draw(
             draw = draw_domain.draw_session_threes(players, history, rounds, random.Random(seed), **inputs)
             return _Planned(state, draw, None, None)
         sessions = max(1, evening.sessions_count - number + 1)
+        earlier = state[-1]
         plan = draw_domain.plan_evening(
             players,
             history,
@@ -105,7 +106,8 @@ def _run_draw(
             sessions,
             random.Random(seed),
             budget=budget or _plan_budget(first=number == 1),
-            stop_at=opponent_repeat_lower_bound(len(players), sessions, rounds) if number == 1 else None,
+            stop_at=opponent_repeat_lower_bound(len(players), evening.sessions_count, rounds),
+            start=draw_domain.plan_from_json(earlier) if earlier else (),
             **inputs,
         )
     except draw_domain.DrawError as error:
@@ -114,9 +116,14 @@ def _run_draw(
     return _Planned(state, plan.sessions[0], plan, bound)
 
 
+def _earlier_plan(evening: Evening, number: int) -> object:
+    """The plan stored with the session before ``number`` (its sessions after it), or None."""
+    return evening.sessions.filter(number=number - 1).values_list("plan", flat=True).first()
+
+
 def _current_state(evening: Evening, history: draw_domain.History, number: int) -> tuple:
     inputs = _draw_inputs(evening)
-    return (number, inputs.pop("players"), inputs, history)
+    return (number, inputs.pop("players"), inputs, history, _earlier_plan(evening, number))
 
 
 def _with_names(error: draw_domain.DrawError) -> draw_domain.DrawError:
@@ -223,6 +230,7 @@ def _plan_fields(planned: _Planned) -> dict[str, int | None]:
         "plan_repeats": plan.repeats if plan else None,
         "plan_baseline": plan.baseline_repeats if plan else None,
         "plan_bound": planned.bound if plan else None,
+        "plan": draw_domain.plan_to_json(plan.sessions[1:]) if plan and len(plan.sessions) > 1 else None,
     }
 
 
@@ -337,6 +345,7 @@ def redraw_session(*, session_id, user=None, seed: int | None = None) -> Session
                 "plan_repeats",
                 "plan_baseline",
                 "plan_bound",
+                "plan",
             ]
         )
         _save_draw(evening, session, result)

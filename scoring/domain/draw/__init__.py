@@ -21,7 +21,15 @@ Both draws are seeded: all randomness comes from the ``random.Random`` passed in
 seed reproduces a draw exactly. Pure Python and networkx: no Django import.
 """
 
-from scoring.domain.draw.evening import EveningPlan, PlanBudget, evening_repeats, plan_evening
+from scoring.domain.draw.evening import (
+    EveningPlan,
+    PlanBudget,
+    evening_repeats,
+    plan_evening,
+    plan_fits,
+    plan_from_json,
+    plan_to_json,
+)
 from scoring.domain.draw.input import DrawError, History
 from scoring.domain.draw.matching import EXACT_MATCHING_MAX_NODES
 from scoring.domain.draw.pairs import draw_session
@@ -43,4 +51,7 @@ __all__ = [
     "history_after",
     "pairs_within",
     "plan_evening",
+    "plan_fits",
+    "plan_from_json",
+    "plan_to_json",
 ]

@@ -46,7 +46,15 @@ from scoring.domain.draw.input import History, PlayerId, indexed_input, same_clu
 from scoring.domain.draw.pairs import draw_session
 from scoring.domain.draw.result import RoundDraw, SessionDraw, TableDraw, history_after
 
-__all__ = ["EveningPlan", "PlanBudget", "evening_repeats", "plan_evening"]
+__all__ = [
+    "EveningPlan",
+    "PlanBudget",
+    "evening_repeats",
+    "plan_evening",
+    "plan_fits",
+    "plan_from_json",
+    "plan_to_json",
+]
 
 # Weights of the priorities (see the module documentation): one unit outweighs all below.
 _W_PARTNER = 1 << 40
@@ -54,12 +62,12 @@ _W_MEET = 1 << 30
 _W_CLUB_PARTNER = 1 << 20
 _UNIT = 4  # one repeated opponent; a same-club opponent at a table costs 1
 # Temperatures of the annealing, in repeated opponents (start and end).
-_T_START = 1.2
-_T_END = 0.08
+_T_START = 0.5
+_T_END = 0.05
 # How often (in iterations) the clock is read.
 _CLOCK_EVERY = 128
 # Share of the moves aimed at a table with a repeated opponent.
-_FOCUS = 0.7
+_FOCUS = 0.4
 
 
 @dataclass(frozen=True)
@@ -111,6 +119,7 @@ def plan_evening(
     budget: PlanBudget | None = None,
     clock: Callable[[], float] = time.perf_counter,
     stop_at: int | None = None,
+    start: Sequence[SessionDraw] = (),
     forbidden: Iterable[Collection[PlayerId]] = (),
     clubs: Mapping[PlayerId, str] | None = None,
     stand_ins: Collection[PlayerId] = (),
@@ -127,6 +136,11 @@ def plan_evening(
         clock: seconds, for the time budget (tests may pass a fake clock).
         stop_at: repeated opponents over the evening at which the search may stop early (a
             lower bound, e.g. :func:`scoring.domain.fairness.opponent_repeat_lower_bound`).
+        start: an earlier plan of the same sessions (the rest of the previous draw's plan, see
+            :func:`plan_to_json`). It is a second starting point if it still fits: exactly the
+            players present in every session, no repeated partner, no forbidden pair, teams of
+            two, and sit-outs that follow the rotation from the real history
+            (:func:`plan_fits`). The search starts from the cheaper of it and today's draw.
         forbidden, clubs, stand_ins: the wishes, as for :func:`scoring.domain.draw.draw_session`.
 
     Returns:
@@ -137,7 +151,7 @@ def plan_evening(
         DrawError: as :func:`scoring.domain.draw.draw_session` (checked before any search).
     """
     budget = budget or PlanBudget()
-    start = clock()
+    began = clock()
     sessions = max(1, sessions)
     wishes = {"forbidden": [tuple(pair) for pair in forbidden], "clubs": clubs, "stand_ins": tuple(stand_ins)}
     baseline: list[SessionDraw] = []
@@ -151,13 +165,127 @@ def plan_evening(
         return EveningPlan(tuple(baseline), baseline_repeats, baseline_repeats, 0)
     given = indexed_input(players, history, rounds, 4, **wishes)  # type: ignore[arg-type]
     search = _Search(given.present, given.met, given.partnered, given.barred, given.club, baseline)
+    baseline_cost = search.cost
+    if start and plan_fits(start, given.present, given.sitouts, given.partnered | given.barred, rounds, sessions):
+        resumed = _Search(given.present, given.met, given.partnered, given.barred, given.club, start)
+        if resumed.cost < search.cost:
+            search = resumed
     target = None if stop_at is None else _UNIT * stop_at + search.club_floor
-    iterations = search.anneal(rng, budget.iterations, start + budget.seconds, clock, target)
+    iterations = search.anneal(rng, budget.iterations, began + budget.seconds, clock, target)
     planned = search.best_draws()
     repeats = evening_repeats(history, planned)
-    if repeats > baseline_repeats and search.best_cost >= search.start_cost:  # pragma: no cover - safety net
+    if search.best_cost > baseline_cost:  # pragma: no cover - a safety net: the best is never dearer than its start
         planned, repeats = baseline, baseline_repeats
     return EveningPlan(tuple(planned), repeats, baseline_repeats, iterations)
+
+
+def plan_fits(
+    draws: Sequence[SessionDraw],
+    present: Sequence[PlayerId],
+    sitouts: Sequence[int],
+    blocked: Collection[tuple[int, int]],
+    rounds: int,
+    sessions: int,
+) -> bool:
+    """Whether a plan (e.g. the rest of an earlier one) is still a valid plan of the sessions left.
+
+    ``present`` are the players (sorted; index ``i`` is ``present[i]``), ``sitouts`` their rounds
+    sat out so far (stand-ins lowered, as :class:`~scoring.domain.draw.input.DrawInput`),
+    ``blocked`` the index pairs that may not be partners (earlier partners, forbidden pairs).
+    True if there are ``sessions`` sessions of ``rounds`` rounds, each seating every present
+    player exactly once in teams of two (or as the session's sit-out), every round seating
+    every team once (at a table or sitting out), no pair in ``blocked`` or twice in the plan as
+    partners, and the sit-outs following the rotation: a player who has sat out fewer rounds
+    than another never sits out fewer rounds in the session.
+    """
+    if len(draws) != sessions:
+        return False
+    index = {p: i for i, p in enumerate(present)}
+    used = set(blocked)
+    after = list(sitouts)
+    for draw in draws:
+        teams = draw.partnerships
+        seated = [p for team in teams for p in team] + list(draw.sitout_players)
+        if sorted(seated) != list(present) or any(len(team) != 2 for team in teams):
+            return False
+        if len(draw.sitout_players) != len(present) % 2 or len(draw.rounds) != rounds:
+            return False
+        pairs = set()
+        for a, b in teams:
+            pair = (index[a], index[b]) if index[a] < index[b] else (index[b], index[a])
+            if pair in used:
+                return False
+            pairs.add(pair)
+        used |= pairs
+        sat = [0] * len(present)
+        for p in draw.sitout_players:
+            sat[index[p]] += rounds
+        for round_draw in draw.rounds:
+            seen = [t for table in round_draw.tables for t in (table.team_a, table.team_b)]
+            if round_draw.sitout_partnership is not None:
+                seen.append(round_draw.sitout_partnership)
+                for p in teams[round_draw.sitout_partnership]:
+                    sat[index[p]] += 1
+            if sorted(seen) != list(range(len(teams))) or len(seen) - len(round_draw.tables) * 2 > 1:
+                return False
+        order = sorted(range(len(present)), key=lambda i: after[i])
+        # Fewer rounds sat out before => at least as many sat out now: compare across levels.
+        lowest_so_far = None
+        k = 0
+        while k < len(order):
+            level = after[order[k]]
+            group = []
+            while k < len(order) and after[order[k]] == level:
+                group.append(sat[order[k]])
+                k += 1
+            if lowest_so_far is not None and max(group) > lowest_so_far:
+                return False
+            lowest_so_far = min(group) if lowest_so_far is None else min(lowest_so_far, min(group))
+        after = [a + d for a, d in zip(after, sat, strict=True)]
+    return True
+
+
+def plan_to_json(draws: Sequence[SessionDraw]) -> list[dict]:
+    """Planned sessions as JSON-ready data (to store a plan and resume it, :func:`plan_from_json`)."""
+    return [
+        {
+            "partnerships": [list(team) for team in draw.partnerships],
+            "sitout_players": list(draw.sitout_players),
+            "rounds": [
+                {
+                    "tables": [[t.team_a, t.team_b] for t in round_draw.tables],
+                    "sitout": round_draw.sitout_partnership,
+                }
+                for round_draw in draw.rounds
+            ],
+        }
+        for draw in draws
+    ]
+
+
+def plan_from_json(data: object) -> list[SessionDraw]:
+    """The sessions stored by :func:`plan_to_json`; an empty list for anything malformed."""
+    try:
+        return [
+            SessionDraw(
+                partnerships=tuple(tuple(int(p) for p in team) for team in item["partnerships"]),
+                sitout_players=tuple(int(p) for p in item["sitout_players"]),
+                rounds=tuple(
+                    RoundDraw(
+                        number=r,
+                        tables=tuple(
+                            TableDraw(number=k, team_a=int(a), team_b=int(b))
+                            for k, (a, b) in enumerate(round_item["tables"], start=1)
+                        ),
+                        sitout_partnership=None if round_item["sitout"] is None else int(round_item["sitout"]),
+                    )
+                    for r, round_item in enumerate(item["rounds"], start=1)
+                ),
+            )
+            for item in data  # type: ignore[attr-defined]
+        ]
+    except (TypeError, KeyError, ValueError):
+        return []
 
 
 class _Search:
@@ -519,7 +647,7 @@ class _Search:
                 x = t if random_() < 0.5 else u
                 x2 = row[x]
                 y = int(random_() * len(row))
-                if y == x or y == x2 or row[y] < 0:
+                if y in (x, x2) or row[y] < 0:
                     continue
                 delta = self._rewire_delta(s, r, x, y)
                 if delta <= 0 or random_() < exp(-delta / temperature):
