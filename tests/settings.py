@@ -1,6 +1,6 @@
 """The settings the test suite runs with (pytest.ini): the application's settings
-(``bruus_tournament/settings.py``), with three differences for speed and for parallel runs (the third: the draw's evening planner
-runs with a tiny budget, see the end).
+(``bruus_tournament/settings.py``), with three differences for speed and for parallel runs (the
+third: the draw's evening planner runs with a tiny budget, see the end).
 
 - A data folder of each test process's own: a new temporary folder per process (each
   pytest-xdist worker ``gw0``, ``gw1`` ... and the controlling process), removed when the process
