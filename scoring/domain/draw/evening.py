@@ -68,6 +68,10 @@ _T_END = 0.05
 _CLOCK_EVERY = 128
 # Share of the moves aimed at a table with a repeated opponent.
 _FOCUS = 0.4
+# The moves' shares: exchange the rounds of two sit-out teams, exchange two players (up to
+# _P_EXCHANGE), else exchange the opponents of two tables.
+_P_BYES = 0.1
+_P_EXCHANGE = 0.55
 
 
 @dataclass(frozen=True)
@@ -604,7 +608,7 @@ class _Search:
             else:
                 s, r, t, u = found
             kind = random_()
-            if kind < 0.1 and byes:
+            if kind < _P_BYES and byes:
                 if s not in byes:
                     continue
                 opp = self.opp[s]
@@ -620,7 +624,7 @@ class _Search:
                     self._accept(delta)
                 else:
                     self._swap_byes(s, r, r2, y, x)
-            elif kind < 0.55:
+            elif kind < _P_EXCHANGE:
                 group = group_of[s][t]
                 if group is None:
                     continue
