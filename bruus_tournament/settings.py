@@ -302,11 +302,12 @@ SESSION_CACHE_ALIAS = "sessions"
 SCREEN_FLOOR_SECONDS = env.float("SCREEN_FLOOR_SECONDS", default=5.0)
 
 # The draw plans the evening (scoring.domain.draw.evening): the search's budget per draw. Seconds
-# for the first draw of an evening (it plans every session), for later draws, and the cap on the
-# moves tried (the search ends at whichever limit comes first and keeps the best plan).
-DRAW_PLAN_SECONDS_FIRST = env.float("DRAW_PLAN_SECONDS_FIRST", default=4.0)
-DRAW_PLAN_SECONDS_LATER = env.float("DRAW_PLAN_SECONDS_LATER", default=1.5)
-DRAW_PLAN_ITERATIONS = env.int("DRAW_PLAN_ITERATIONS", default=600_000)
+# for the first draw of an evening (it plans every session) and for later draws; the moves are
+# capped at DRAW_PLAN_ITERATIONS_PER_SECOND a second, so that on an idle machine the cap ends the
+# search and a draw is reproducible from its seed (the time only ends it on a busy machine).
+DRAW_PLAN_SECONDS_FIRST = env.float("DRAW_PLAN_SECONDS_FIRST", default=4.5)
+DRAW_PLAN_SECONDS_LATER = env.float("DRAW_PLAN_SECONDS_LATER", default=1.8)
+DRAW_PLAN_ITERATIONS_PER_SECOND = env.int("DRAW_PLAN_ITERATIONS_PER_SECOND", default=120_000)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

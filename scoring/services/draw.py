@@ -65,9 +65,9 @@ class _Planned:
 
 def _plan_budget(first: bool) -> draw_domain.PlanBudget:
     """The planner's budget from the settings (``DRAW_PLAN_SECONDS_FIRST`` for the first draw
-    of an evening, ``DRAW_PLAN_SECONDS_LATER`` after it, ``DRAW_PLAN_ITERATIONS``)."""
+    of an evening, ``DRAW_PLAN_SECONDS_LATER`` after it, ``DRAW_PLAN_ITERATIONS_PER_SECOND``)."""
     seconds = settings.DRAW_PLAN_SECONDS_FIRST if first else settings.DRAW_PLAN_SECONDS_LATER
-    return draw_domain.PlanBudget(seconds=seconds, iterations=settings.DRAW_PLAN_ITERATIONS)
+    return draw_domain.PlanBudget.of(seconds, settings.DRAW_PLAN_ITERATIONS_PER_SECOND)
 
 
 # The budget when the state changed between the search and the write (inside the transaction).
@@ -223,7 +223,7 @@ def _draw_session(evening: Evening, user, seed: int, wanted: int | None, planned
     return session
 
 
-def _plan_fields(planned: _Planned) -> dict[str, int | None]:
+def _plan_fields(planned: _Planned) -> dict[str, object]:
     """The plan's figures as :class:`Session` fields (empty without a plan)."""
     plan = planned.plan
     return {

@@ -47,6 +47,7 @@ from scoring.domain.draw.pairs import draw_session
 from scoring.domain.draw.result import RoundDraw, SessionDraw, TableDraw, history_after
 
 __all__ = [
+    "ITERATIONS_PER_SECOND",
     "EveningPlan",
     "PlanBudget",
     "evening_repeats",
@@ -74,18 +75,29 @@ _P_BYES = 0.1
 _P_EXCHANGE = 0.55
 
 
+ITERATIONS_PER_SECOND = 120_000
+"""Moves the search tries in a second on an idle machine (measured: about 7 microseconds of CPU
+a move for 22 to 26 players with Python 3.11); :meth:`PlanBudget.of` caps the moves at this rate,
+so that on an idle machine the cap, not the clock, ends the search and the plan is reproducible."""
+
+
 @dataclass(frozen=True)
 class PlanBudget:
     """How long the search may run: whichever limit comes first ends it.
 
     Attributes:
         seconds: wall-clock time in seconds (a safety limit; the search returns the best plan
-            found so far when it is reached).
+            found so far when it is reached, so on a busy machine the plan depends on time).
         iterations: moves tried; the cooling schedule follows them. 0 returns today's draw.
     """
 
-    seconds: float = 4.0
-    iterations: int = 300_000
+    seconds: float = 4.5
+    iterations: int = int(4.5 * ITERATIONS_PER_SECOND)
+
+    @classmethod
+    def of(cls, seconds: float, per_second: int = ITERATIONS_PER_SECOND) -> PlanBudget:
+        """A budget of ``seconds``, the moves capped at ``per_second`` a second."""
+        return cls(seconds=seconds, iterations=max(0, int(seconds * per_second)))
 
 
 @dataclass(frozen=True)
@@ -208,44 +220,53 @@ def plan_fits(
     used = set(blocked)
     after = list(sitouts)
     for draw in draws:
-        teams = draw.partnerships
-        seated = [p for team in teams for p in team] + list(draw.sitout_players)
-        if sorted(seated) != list(present) or any(len(team) != 2 for team in teams):
+        sat = _session_sat_out(draw, index, rounds, used)
+        if sat is None or not _rotates(after, sat):
             return False
-        if len(draw.sitout_players) != len(present) % 2 or len(draw.rounds) != rounds:
-            return False
-        pairs = set()
-        for a, b in teams:
-            pair = (index[a], index[b]) if index[a] < index[b] else (index[b], index[a])
-            if pair in used:
-                return False
-            pairs.add(pair)
-        used |= pairs
-        sat = [0] * len(present)
-        for p in draw.sitout_players:
-            sat[index[p]] += rounds
-        for round_draw in draw.rounds:
-            seen = [t for table in round_draw.tables for t in (table.team_a, table.team_b)]
-            if round_draw.sitout_partnership is not None:
-                seen.append(round_draw.sitout_partnership)
-                for p in teams[round_draw.sitout_partnership]:
-                    sat[index[p]] += 1
-            if sorted(seen) != list(range(len(teams))) or len(seen) - len(round_draw.tables) * 2 > 1:
-                return False
-        order = sorted(range(len(present)), key=lambda i: after[i])
-        # Fewer rounds sat out before => at least as many sat out now: compare across levels.
-        lowest_so_far = None
-        k = 0
-        while k < len(order):
-            level = after[order[k]]
-            group = []
-            while k < len(order) and after[order[k]] == level:
-                group.append(sat[order[k]])
-                k += 1
-            if lowest_so_far is not None and max(group) > lowest_so_far:
-                return False
-            lowest_so_far = min(group) if lowest_so_far is None else min(lowest_so_far, min(group))
         after = [a + d for a, d in zip(after, sat, strict=True)]
+    return True
+
+
+def _session_sat_out(
+    draw: SessionDraw, index: Mapping[PlayerId, int], rounds: int, used: set[tuple[int, int]]
+) -> list[int] | None:
+    """Rounds each player (index) sits out in ``draw``, or ``None`` if the session does not seat
+    every player of ``index`` once in teams of two, every team once a round, or repeats a
+    partner from ``used`` (the session's partners are added to ``used``)."""
+    teams = draw.partnerships
+    seated = [p for team in teams for p in team] + list(draw.sitout_players)
+    if sorted(seated) != sorted(index) or any(len(team) != 2 for team in teams):
+        return None
+    if len(draw.sitout_players) != len(index) % 2 or len(draw.rounds) != rounds:
+        return None
+    pairs = {tuple(sorted((index[a], index[b]))) for a, b in teams}
+    if pairs & used:
+        return None
+    used |= pairs  # type: ignore[arg-type]
+    sat = [0] * len(index)
+    for p in draw.sitout_players:
+        sat[index[p]] += rounds
+    for round_draw in draw.rounds:
+        seen = [t for table in round_draw.tables for t in (table.team_a, table.team_b)]
+        if round_draw.sitout_partnership is not None:
+            seen.append(round_draw.sitout_partnership)
+            for p in teams[round_draw.sitout_partnership]:
+                sat[index[p]] += 1
+        if sorted(seen) != list(range(len(teams))) or len(seen) - len(round_draw.tables) * 2 > 1:
+            return None
+    return sat
+
+
+def _rotates(before: Sequence[int], sat: Sequence[int]) -> bool:
+    """Whether a player who sat out fewer rounds ``before`` never sits out fewer rounds (``sat``)."""
+    levels: dict[int, list[int]] = {}
+    for was, now in zip(before, sat, strict=True):
+        levels.setdefault(was, []).append(now)
+    lowest = None
+    for level in sorted(levels):
+        if lowest is not None and max(levels[level]) > lowest:
+            return False
+        lowest = min(levels[level]) if lowest is None else min(lowest, *levels[level])
     return True
 
 
@@ -331,6 +352,16 @@ class _Search:
             for a in range(n):
                 for b in range(a + 1, n):
                     self.club_pair[a * n + b] = same_club(club, a, b)
+        self._load(draws, index)
+        self.cost = self._full_cost()
+        self.start_cost = self.best_cost = self.cost
+        # What the plan cannot lower: repeats from the history alone (the search may stop there).
+        self.history_cost = sum(_UNIT * (c - 1) for c in self.met_history if c > 1)
+        self.club_floor = 0
+        self.best = self._snapshot()
+
+    def _load(self, draws: Sequence[SessionDraw], index: Mapping[PlayerId, int]) -> None:
+        """The sessions as arrays (see the class documentation)."""
         self.mem: list[list[list[int]]] = []
         self.opp: list[list[list[int]]] = []
         self.groups: list[list[list[int]]] = []
@@ -358,21 +389,20 @@ class _Search:
             self.meet.append([0] * (count * count))
             self.team_count.append(count)
             self.sitters.append(tuple(index[p] for p in draw.sitout_players))
-        self.cost = 0
+
+    def _full_cost(self) -> int:
+        """The plan's cost counted from scratch (fills ``met``, ``partners`` and ``meet``)."""
+        cost = 0
         for s, teams in enumerate(self.mem):
             for team in teams:
                 for k, a in enumerate(team):
                     for b in team[k + 1 :]:
-                        self.cost += self._partner(a, b, 1)
+                        cost += self._partner(a, b, 1)
             for row in self.opp[s]:
                 for t, u in enumerate(row):
                     if t < u:
-                        self.cost += self._table(s, t, u, 1)
-        self.start_cost = self.best_cost = self.cost
-        # What the plan cannot lower: repeats from the history alone (the search may stop there).
-        self.history_cost = sum(_UNIT * (c - 1) for c in self.met_history if c > 1)
-        self.club_floor = 0
-        self.best = self._snapshot()
+                        cost += self._table(s, t, u, 1)
+        return cost
 
     # --- the incremental cost --------------------------------------------------------------
 
@@ -577,22 +607,17 @@ class _Search:
         early when its cost reaches ``target`` (or no repeated opponent is left)."""
         floor = self.history_cost if target is None else max(target, self.history_cost)
         sessions = len(self.mem)
-        group_of: list[list[list[int] | None]] = []
+        self.group_of = []
         for s in range(sessions):
             lookup: list[list[int] | None] = [None] * len(self.mem[s])
             for group in self.groups[s]:
                 for t in group:
                     lookup[t] = group
-            group_of.append(lookup)
-        movable = any(self.groups)
-        tables = any(len(self.mem[s]) >= 4 for s in range(sessions))
-        byes = [s for s in range(sessions) if any(-1 in row for row in self.opp[s]) and len(self.opp[s]) > 1]
-        if not movable and not tables and not byes:
+            self.group_of.append(lookup)
+        self.byes = [any(-1 in row for row in opp) and len(opp) > 1 for opp in self.opp]
+        if not any(self.groups) and not any(len(m) >= 4 for m in self.mem) and not any(self.byes):
             return 0
-        barred = self.barred
-        n = self.n
-        random_ = rng.random
-        exp = math.exp
+        self.random = random_ = rng.random
         ratio = _T_END / _T_START
         done = 0
         for done in range(1, iterations + 1):
@@ -608,56 +633,66 @@ class _Search:
             else:
                 s, r, t, u = found
             kind = random_()
-            if kind < _P_BYES and byes:
-                if s not in byes:
-                    continue
-                opp = self.opp[s]
-                r2 = int(random_() * len(opp))
-                if r2 == r:
-                    continue
-                x = opp[r].index(-1)
-                y = opp[r2].index(-1)
-                if x == y or opp[r][y] < 0 or opp[r2][x] < 0:
-                    continue
-                delta = self._swap_byes(s, r, r2, x, y)
-                if delta <= 0 or random_() < exp(-delta / temperature):
-                    self._accept(delta)
-                else:
-                    self._swap_byes(s, r, r2, y, x)
+            if kind < _P_BYES:
+                if self.byes[s]:
+                    self._try_byes(s, r, temperature)
             elif kind < _P_EXCHANGE:
-                group = group_of[s][t]
-                if group is None:
-                    continue
-                v = group[int(random_() * len(group))]
-                if v == t:
-                    continue
-                mem = self.mem[s]
-                i = int(random_() * len(mem[t]))
-                j = int(random_() * len(mem[v]))
-                a, b = mem[t][i], mem[v][j]
-                if any(barred[b * n + p] for k, p in enumerate(mem[t]) if k != i) or any(
-                    barred[a * n + p] for k, p in enumerate(mem[v]) if k != j
-                ):
-                    continue
-                delta, ops = self._exchange_players(s, t, i, v, j)
-                if delta <= 0 or random_() < exp(-delta / temperature):
-                    self._accept(delta)
-                else:
-                    self._undo_exchange(s, t, i, v, j, ops)
-            else:
-                row = self.opp[s][r]
-                if u < 0:
-                    continue
-                x = t if random_() < 0.5 else u
-                x2 = row[x]
-                y = int(random_() * len(row))
-                if y in (x, x2) or row[y] < 0:
-                    continue
-                delta = self._rewire_delta(s, r, x, y)
-                if delta <= 0 or random_() < exp(-delta / temperature):
-                    self._rewire(s, r, x, y)
-                    self._accept(delta)
+                self._try_exchange(s, t, temperature)
+            elif u >= 0:
+                self._try_rewire(s, r, t, u, temperature)
         return done
+
+    def _accepts(self, delta: int, temperature: float) -> bool:
+        return delta <= 0 or self.random() < math.exp(-delta / temperature)
+
+    def _try_byes(self, s: int, r: int, temperature: float) -> None:
+        opp = self.opp[s]
+        r2 = int(self.random() * len(opp))
+        if r2 == r:
+            return
+        x = opp[r].index(-1)
+        y = opp[r2].index(-1)
+        if x == y or opp[r][y] < 0 or opp[r2][x] < 0:
+            return
+        delta = self._swap_byes(s, r, r2, x, y)
+        if self._accepts(delta, temperature):
+            self._accept(delta)
+        else:
+            self._swap_byes(s, r, r2, y, x)
+
+    def _try_exchange(self, s: int, t: int, temperature: float) -> None:
+        group = self.group_of[s][t]
+        if group is None:
+            return
+        random_ = self.random
+        v = group[int(random_() * len(group))]
+        if v == t:
+            return
+        mem, barred, n = self.mem[s], self.barred, self.n
+        i = int(random_() * len(mem[t]))
+        j = int(random_() * len(mem[v]))
+        a, b = mem[t][i], mem[v][j]
+        if any(barred[b * n + p] for k, p in enumerate(mem[t]) if k != i) or any(
+            barred[a * n + p] for k, p in enumerate(mem[v]) if k != j
+        ):
+            return
+        delta, ops = self._exchange_players(s, t, i, v, j)
+        if self._accepts(delta, temperature):
+            self._accept(delta)
+        else:
+            self._undo_exchange(s, t, i, v, j, ops)
+
+    def _try_rewire(self, s: int, r: int, t: int, u: int, temperature: float) -> None:
+        row = self.opp[s][r]
+        x = t if self.random() < 0.5 else u
+        x2 = row[x]
+        y = int(self.random() * len(row))
+        if y in (x, x2) or row[y] < 0:
+            return
+        delta = self._rewire_delta(s, r, x, y)
+        if self._accepts(delta, temperature):
+            self._rewire(s, r, x, y)
+            self._accept(delta)
 
     def _accept(self, delta: int) -> None:
         self.cost += delta
