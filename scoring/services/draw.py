@@ -84,19 +84,17 @@ def _run_draw(
     """The pure draw of session ``number`` with the evening's players and wishes; a DrawError
     names the players.
 
-    Teams of two: the evening planner (:func:`scoring.domain.draw.plan_evening`) plans the
-    sessions left (``number`` to ``evening.sessions_count``) and the first planned session is
-    the draw. Teams of three when the evening's rule set plays at tables of six (six-handed
-    Bräus, :func:`scoring.domain.draw.draw_session_threes`), without a plan."""
+    The evening planner (:func:`scoring.domain.draw.plan_evening`) plans the sessions left
+    (``number`` to ``evening.sessions_count``) and the first planned session is the draw; it
+    resumes the plan stored with the session before when that still fits. Teams of three when
+    the evening's rule set plays at tables of six (six-handed Bräus)."""
     inputs = _draw_inputs(evening)
     players = inputs.pop("players")
     state = (number, players, inputs, history, _earlier_plan(evening, number))
     check_next_session_drawable(evening, [], len(players))
     rounds = evening.rounds_per_session
+    team_size = evening.rules.players_per_team
     try:
-        if evening.rules.players_per_team == 3:
-            draw = draw_domain.draw_session_threes(players, history, rounds, random.Random(seed), **inputs)
-            return _Planned(state, draw, None, None)
         sessions = max(1, evening.sessions_count - number + 1)
         earlier = state[-1]
         plan = draw_domain.plan_evening(
@@ -106,13 +104,14 @@ def _run_draw(
             sessions,
             random.Random(seed),
             budget=budget or _plan_budget(first=number == 1),
-            stop_at=opponent_repeat_lower_bound(len(players), evening.sessions_count, rounds),
+            stop_at=opponent_repeat_lower_bound(len(players), evening.sessions_count, rounds, team_size),
             start=draw_domain.plan_from_json(earlier) if earlier else (),
+            team_size=team_size,
             **inputs,
         )
     except draw_domain.DrawError as error:
         raise _with_names(error) from None
-    bound = opponent_repeat_lower_bound(len(players), evening.sessions_count, rounds)
+    bound = opponent_repeat_lower_bound(len(players), evening.sessions_count, rounds, team_size)
     return _Planned(state, plan.sessions[0], plan, bound)
 
 

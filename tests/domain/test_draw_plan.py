@@ -199,3 +199,33 @@ def test_a_plan_is_resumed_only_while_it_fits():
 @pytest.mark.parametrize("data", [None, 3, [{"partnerships": "x"}], [{}]])
 def test_a_malformed_stored_plan_is_ignored(data):
     assert plan_from_json(data) == []
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(size=st.integers(min_value=6, max_value=33), sessions=st.integers(1, 3), seed=st.integers(0, 2**32))
+def test_teams_of_three_keep_their_rules(size, sessions, seed):
+    """Six-handed Bräus: teams of three, ``n % 3`` sit out, every player once a round, sit-outs
+    rotate, no more repeated teammates nor repeated opponents than today's draw of threes."""
+    players = list(range(1, size + 1))
+    plan = plan_evening(players, History(), 4, sessions, random.Random(seed), budget=SMALL, team_size=3)
+    today = plan_evening(
+        players, History(), 4, sessions, random.Random(seed), budget=PlanBudget(iterations=0), team_size=3
+    )
+    assert plan.repeats <= plan.baseline_repeats == today.repeats
+
+    def teammates(draws) -> int:
+        pairs = Counter(
+            frozenset(pair) for draw in draws for team in draw.partnerships for pair in itertools.combinations(team, 2)
+        )
+        return sum(c - 1 for c in pairs.values() if c > 1)
+
+    assert teammates(plan.sessions) <= teammates(today.sessions)
+    sitouts: Counter = Counter()
+    for draw in plan.sessions:
+        assert all(len(team) == 3 for team in draw.partnerships) and len(draw.sitout_players) == size % 3
+        assert set(_seats(draw)) == set(players) and set(_seats(draw).values()) == {4}
+        sat = _sat_out(draw, 4)
+        for p, q in itertools.permutations(players, 2):
+            if sitouts[p] < sitouts[q]:
+                assert sat[p] >= sat[q], (p, q)
+        sitouts.update(sat)

@@ -88,3 +88,14 @@ def test_draw_again_makes_a_new_plan():
     session = services.draw_session(evening=evening, seed=1)
     again = services.redraw_session(session_id=session.pk, seed=2)
     assert again.seed == 2 and again.plan_repeats is not None and len(draw_domain.plan_from_json(again.plan)) == 2
+
+
+@pytest.mark.django_db
+def test_six_handed_braeus_plans_the_evening_in_teams_of_three():
+    evening = make_evening(26, rule_set="braeus6")
+    session = services.draw_session(evening=evening, seed=4)
+    assert session.plan_bound == 107  # 26 players in teams of three, 3 sessions of 4 rounds
+    assert session.plan_repeats <= session.plan_baseline
+    rest = draw_domain.plan_from_json(session.plan)
+    assert len(rest) == 2 and all(len(team) == 3 for draw in rest for team in draw.partnerships)
+    assert all(p.player_3_id for p in session.partnerships.all())

@@ -1,5 +1,6 @@
 """Plan the evening, draw the session: the sessions left of an evening planned together, so that
-players meet the same opponents again as rarely as possible (teams of two).
+players meet the same opponents again as rarely as possible (teams of two, and teams of three for
+six-handed Bräus).
 
 :func:`plan_evening` plans every session still to be drawn (partnerships, sit-outs and the
 tables of every round) and returns the plan; the app seats only its first session. The next
@@ -44,7 +45,8 @@ from dataclasses import dataclass
 
 from scoring.domain.draw.input import History, PlayerId, indexed_input, same_club
 from scoring.domain.draw.pairs import draw_session
-from scoring.domain.draw.result import RoundDraw, SessionDraw, TableDraw, history_after
+from scoring.domain.draw.result import RoundDraw, SessionDraw, TableDraw, history_after, pairs_within
+from scoring.domain.draw.threes import draw_session_threes
 
 __all__ = [
     "ITERATIONS_PER_SECOND",
@@ -136,11 +138,12 @@ def plan_evening(
     clock: Callable[[], float] = time.perf_counter,
     stop_at: int | None = None,
     start: Sequence[SessionDraw] = (),
+    team_size: int = 2,
     forbidden: Iterable[Collection[PlayerId]] = (),
     clubs: Mapping[PlayerId, str] | None = None,
     stand_ins: Collection[PlayerId] = (),
 ) -> EveningPlan:
-    """Plan the ``sessions`` sessions left of an evening (teams of two); draw the first.
+    """Plan the ``sessions`` sessions left of an evening; draw the first.
 
     Args:
         players: the players present now (they are assumed to stay for the sessions left).
@@ -155,13 +158,15 @@ def plan_evening(
         start: an earlier plan of the same sessions (the rest of the previous draw's plan, see
             :func:`plan_to_json`). It is a second starting point if it still fits: exactly the
             players present in every session, no repeated partner, no forbidden pair, teams of
-            two, and sit-outs that follow the rotation from the real history
+            ``team_size``, and sit-outs that follow the rotation from the real history
             (:func:`plan_fits`). The search starts from the cheaper of it and today's draw.
+        team_size: 2, or 3 for six-handed Bräus (today's draw is then
+            :func:`scoring.domain.draw.draw_session_threes`; teammates count as partners).
         forbidden, clubs, stand_ins: the wishes, as for :func:`scoring.domain.draw.draw_session`.
 
     Returns:
         The :class:`EveningPlan`; ``plan.sessions[0]`` obeys every rule of
-        :func:`scoring.domain.draw.draw_session`.
+        :func:`scoring.domain.draw.draw_session` (or :func:`~scoring.domain.draw.draw_session_threes`).
 
     Raises:
         DrawError: as :func:`scoring.domain.draw.draw_session` (checked before any search).
@@ -172,17 +177,19 @@ def plan_evening(
     wishes = {"forbidden": [tuple(pair) for pair in forbidden], "clubs": clubs, "stand_ins": tuple(stand_ins)}
     baseline: list[SessionDraw] = []
     after = history
+    today = draw_session_threes if team_size == 3 else draw_session
     for _ in range(sessions):
-        draw = draw_session(players, after, rounds, random.Random(rng.getrandbits(64)), **wishes)  # type: ignore[arg-type]
+        draw = today(players, after, rounds, random.Random(rng.getrandbits(64)), **wishes)  # type: ignore[arg-type]
         baseline.append(draw)
         after = history_after(after, draw)
     baseline_repeats = evening_repeats(history, baseline)
     if budget.iterations <= 0:
         return EveningPlan(tuple(baseline), baseline_repeats, baseline_repeats, 0)
-    given = indexed_input(players, history, rounds, 4, **wishes)  # type: ignore[arg-type]
+    given = indexed_input(players, history, rounds, 2 * team_size, **wishes)  # type: ignore[arg-type]
     search = _Search(given.present, given.met, given.partnered, given.barred, given.club, baseline)
     baseline_cost = search.cost
-    if start and plan_fits(start, given.present, given.sitouts, given.partnered | given.barred, rounds, sessions):
+    blocked = given.partnered | given.barred
+    if start and plan_fits(start, given.present, given.sitouts, blocked, rounds, sessions, team_size):
         resumed = _Search(given.present, given.met, given.partnered, given.barred, given.club, start)
         if resumed.cost < search.cost:
             search = resumed
@@ -202,6 +209,7 @@ def plan_fits(
     blocked: Collection[tuple[int, int]],
     rounds: int,
     sessions: int,
+    team_size: int = 2,
 ) -> bool:
     """Whether a plan (e.g. the rest of an earlier one) is still a valid plan of the sessions left.
 
@@ -209,7 +217,7 @@ def plan_fits(
     sat out so far (stand-ins lowered, as :class:`~scoring.domain.draw.input.DrawInput`),
     ``blocked`` the index pairs that may not be partners (earlier partners, forbidden pairs).
     True if there are ``sessions`` sessions of ``rounds`` rounds, each seating every present
-    player exactly once in teams of two (or as the session's sit-out), every round seating
+    player exactly once in teams of ``team_size`` (or as the session's sit-out), every round seating
     every team once (at a table or sitting out), no pair in ``blocked`` or twice in the plan as
     partners, and the sit-outs following the rotation: a player who has sat out fewer rounds
     than another never sits out fewer rounds in the session.
@@ -220,7 +228,7 @@ def plan_fits(
     used = set(blocked)
     after = list(sitouts)
     for draw in draws:
-        sat = _session_sat_out(draw, index, rounds, used)
+        sat = _session_sat_out(draw, index, rounds, used, team_size)
         if sat is None or not _rotates(after, sat):
             return False
         after = [a + d for a, d in zip(after, sat, strict=True)]
@@ -228,21 +236,21 @@ def plan_fits(
 
 
 def _session_sat_out(
-    draw: SessionDraw, index: Mapping[PlayerId, int], rounds: int, used: set[tuple[int, int]]
+    draw: SessionDraw, index: Mapping[PlayerId, int], rounds: int, used: set[tuple[int, int]], team_size: int
 ) -> list[int] | None:
     """Rounds each player (index) sits out in ``draw``, or ``None`` if the session does not seat
-    every player of ``index`` once in teams of two, every team once a round, or repeats a
+    every player of ``index`` once in teams of ``team_size``, every team once a round, or repeats a
     partner from ``used`` (the session's partners are added to ``used``)."""
     teams = draw.partnerships
     seated = [p for team in teams for p in team] + list(draw.sitout_players)
-    if sorted(seated) != sorted(index) or any(len(team) != 2 for team in teams):
+    if sorted(seated) != sorted(index) or any(len(team) != team_size for team in teams):
         return None
-    if len(draw.sitout_players) != len(index) % 2 or len(draw.rounds) != rounds:
+    if len(draw.sitout_players) != len(index) % team_size or len(draw.rounds) != rounds:
         return None
-    pairs = {tuple(sorted((index[a], index[b]))) for a, b in teams}
-    if pairs & used:
+    pairs = [tuple(sorted((index[a], index[b]))) for team in teams for a, b in pairs_within(team)]
+    if len(set(pairs)) < len(pairs) or set(pairs) & used:
         return None
-    used |= pairs  # type: ignore[arg-type]
+    used.update(pairs)  # type: ignore[arg-type]
     sat = [0] * len(index)
     for p in draw.sitout_players:
         sat[index[p]] += rounds
