@@ -107,13 +107,15 @@ FIRST_SECONDS = 4.5  # the default of DRAW_PLAN_SECONDS_FIRST
 LATER_SECONDS = 1.8  # the default of DRAW_PLAN_SECONDS_LATER
 
 
-def plan_versus_today(players: int, evenings: int, sessions: int = 3, rounds: int = 4, clock=time.perf_counter) -> dict:
+def plan_versus_today(
+    players: int, evenings: int, sessions: int = 3, rounds: int = 4, clock=time.perf_counter, first_seed: int = 0
+) -> dict:
     """Repeated opponents of ``evenings`` evenings drawn by the planner (as the app draws: the
     first draw plans all sessions, each later one resumes the rest of the plan) and by today's
     session-by-session draw, same seeds; and the times per draw (wall clock and CPU)."""
     ids = list(range(1, players + 1))
     planned, today, first, later, first_cpu, later_cpu = [], [], [], [], [], []
-    for seed in range(evenings):
+    for seed in range(first_seed, first_seed + evenings):
         history = History()
         rng = random.Random(seed)
         for _ in range(sessions):
@@ -158,9 +160,9 @@ def _spread(values: list) -> str:
     return f"{statistics.mean(values):.1f} ({min(values)}-{max(values)})"
 
 
-def print_plan_versus_today(evenings: int, fields=PLAN_FIELDS, clock=time.perf_counter) -> None:
+def print_plan_versus_today(evenings: int, fields=PLAN_FIELDS, clock=time.perf_counter, first_seed: int = 0) -> None:
     for players in fields:
-        r = plan_versus_today(players, evenings, clock=clock)
+        r = plan_versus_today(players, evenings, clock=clock, first_seed=first_seed)
         print(
             f"{players} players, 3 sessions x 4 rounds, {evenings} evenings: repeated opponents "
             f"planned {_spread(r['planned'])}, today's draw {_spread(r['today'])}, bound {r['bound']}; "
@@ -184,10 +186,11 @@ def main() -> None:
         action="store_true",
         help="time budgets in CPU seconds of the process (what an idle machine gives on a shared, busy one)",
     )
+    parser.add_argument("--first-seed", type=int, default=0, help="seed of the planner's first evening")
     args = parser.parse_args()
     clock = time.process_time if args.cpu_clock else time.perf_counter
     if args.plan_only:
-        print_plan_versus_today(args.plan_evenings, args.players, clock)
+        print_plan_versus_today(args.plan_evenings, args.players, clock, args.first_seed)
         return
     for players, repeat in ((24, 5), (60, 5), (200, 3), (1000, 3)):
         median, worst = time_third_session(players, repeat)
