@@ -75,6 +75,8 @@ _FOCUS = 0.4
 # _P_EXCHANGE), else exchange the opponents of two tables.
 _P_BYES = 0.1
 _P_EXCHANGE = 0.55
+# Share of the exchanges that may cross sit-out groups (players tied in the rotation).
+_P_ACROSS = 0.3
 
 
 ITERATIONS_PER_SECOND = 120_000
@@ -186,11 +188,11 @@ def plan_evening(
     if budget.iterations <= 0:
         return EveningPlan(tuple(baseline), baseline_repeats, baseline_repeats, 0)
     given = indexed_input(players, history, rounds, 2 * team_size, **wishes)  # type: ignore[arg-type]
-    search = _Search(given.present, given.met, given.partnered, given.barred, given.club, baseline)
+    search = _Search(given.present, given.met, given.partnered, given.barred, given.club, baseline, given.sitouts)
     baseline_cost = search.cost
     blocked = given.partnered | given.barred
     if start and plan_fits(start, given.present, given.sitouts, blocked, rounds, sessions, team_size):
-        resumed = _Search(given.present, given.met, given.partnered, given.barred, given.club, start)
+        resumed = _Search(given.present, given.met, given.partnered, given.barred, given.club, start, given.sitouts)
         if resumed.cost < search.cost:
             search = resumed
     target = None if stop_at is None else _UNIT * stop_at + search.club_floor
@@ -340,6 +342,7 @@ class _Search:
         barred: set[tuple[int, int]],
         club: Sequence[str] | None,
         draws: Sequence[SessionDraw],
+        sitouts: Sequence[int] | None = None,
     ) -> None:
         n = len(present)
         self.n = n
@@ -361,6 +364,7 @@ class _Search:
                 for b in range(a + 1, n):
                     self.club_pair[a * n + b] = same_club(club, a, b)
         self._load(draws, index)
+        self._load_sitouts(sitouts)
         self.cost = self._full_cost()
         self.start_cost = self.best_cost = self.cost
         # What the plan cannot lower: repeats from the history alone (the search may stop there).
@@ -397,6 +401,58 @@ class _Search:
             self.meet.append([0] * (count * count))
             self.team_count.append(count)
             self.sitters.append(tuple(index[p] for p in draw.sitout_players))
+
+    def _load_sitouts(self, sitouts: Sequence[int] | None) -> None:
+        """Per session the rounds each player sat out before it (``before``) and sits out in it
+        (``sat``); ``None`` without ``sitouts`` (then players change teams only within a group)."""
+        self.team_sat = [[0] * count for count in self.team_count]
+        for s, opp in enumerate(self.opp):
+            for row in opp:
+                for t, u in enumerate(row):
+                    if u < 0:
+                        self.team_sat[s][t] += 1
+        if sitouts is None:
+            self.before: list[list[int]] | None = None
+            return
+        self.before, self.sat = [], []
+        now = list(sitouts)
+        for s, teams in enumerate(self.mem):
+            sat = [0] * self.n
+            for p in self.sitters[s]:
+                sat[p] = len(self.opp[s])
+            for t, team in enumerate(teams):
+                for p in team:
+                    sat[p] = self.team_sat[s][t]
+            self.before.append(list(now))
+            self.sat.append(sat)
+            now = [a + b for a, b in zip(now, sat, strict=True)]
+
+    def _swap_keeps_rotation(self, s: int, a: int, b: int, d: int) -> bool:
+        """Whether players ``a`` and ``b`` may exchange their sit-outs of session ``s`` (``a``
+        sits out ``d`` rounds fewer, ``b`` ``d`` more): they sat out equally often before it, and
+        the rotation still holds for both in every later session."""
+        before, sat = self.before, self.sat
+        assert before is not None
+        if before[s][a] != before[s][b]:
+            return False
+        for s2 in range(s + 1, len(self.mem)):
+            row_before, row_sat = before[s2], sat[s2]
+            moved = {a: row_before[a] - d, b: row_before[b] + d}
+            for p, was in moved.items():
+                now = row_sat[p]
+                for y in range(self.n):
+                    other = moved.get(y, row_before[y])
+                    if y != p and ((was < other and now < row_sat[y]) or (other < was and row_sat[y] < now)):
+                        return False
+        return True
+
+    def _move_sitouts(self, s: int, a: int, b: int, d: int) -> None:
+        assert self.before is not None
+        self.sat[s][a] -= d
+        self.sat[s][b] += d
+        for s2 in range(s + 1, len(self.mem)):
+            self.before[s2][a] -= d
+            self.before[s2][b] += d
 
     def _full_cost(self) -> int:
         """The plan's cost counted from scratch (fills ``met``, ``partners`` and ``meet``)."""
@@ -669,17 +725,23 @@ class _Search:
             self._swap_byes(s, r, r2, y, x)
 
     def _try_exchange(self, s: int, t: int, temperature: float) -> None:
-        group = self.group_of[s][t]
-        if group is None:
-            return
         random_ = self.random
-        v = group[int(random_() * len(group))]
+        mem, barred, n = self.mem[s], self.barred, self.n
+        if self.before is not None and random_() < _P_ACROSS:
+            v = int(random_() * len(mem))  # any team: across groups if the rotation allows
+        else:
+            group = self.group_of[s][t]
+            if group is None:
+                return
+            v = group[int(random_() * len(group))]
         if v == t:
             return
-        mem, barred, n = self.mem[s], self.barred, self.n
         i = int(random_() * len(mem[t]))
         j = int(random_() * len(mem[v]))
         a, b = mem[t][i], mem[v][j]
+        d = self.team_sat[s][t] - self.team_sat[s][v]
+        if d and not self._swap_keeps_rotation(s, a, b, d):
+            return
         if any(barred[b * n + p] for k, p in enumerate(mem[t]) if k != i) or any(
             barred[a * n + p] for k, p in enumerate(mem[v]) if k != j
         ):
@@ -687,6 +749,8 @@ class _Search:
         delta, ops = self._exchange_players(s, t, i, v, j)
         if self._accepts(delta, temperature):
             self._accept(delta)
+            if d:
+                self._move_sitouts(s, a, b, d)
         else:
             self._undo_exchange(s, t, i, v, j, ops)
 
