@@ -11,8 +11,10 @@ What is optimised, in this order of priority (a unit of each outweighs everythin
 
 0. **Hard rules**, never bent by the search: the wishes "not together" (``forbidden``) and the
    sit-out rotation of :mod:`scoring.domain.draw.pairs` rule 1 (who sits out a whole session
-   and which partnerships sit out a round come from the rotation, planned session after
-   session; the search only exchanges players between partnerships that sit out equally often).
+   and how many partnerships sit out a round come from the rotation, planned session after
+   session; the search moves a player to a partnership that sits out more or less only if the
+   player and the one taking the seat had sat out equally often, and the rotation still holds
+   in every later planned session).
 1. **No repeated partner** over the evening (history and plan).
 2. **No two partnerships meet twice in a session** (where the rounds allow it).
 3. With "mix clubs": **no partners from the same club**.
@@ -23,8 +25,10 @@ What is optimised, in this order of priority (a unit of each outweighs everythin
 How: the start is today's draw, session by session (:func:`scoring.domain.draw.draw_session`
 for each session left, each folded into the history for the next): the plan is never worse
 than that. Then simulated annealing over the whole plan with three moves: exchange two
-players between two partnerships of one session (same sit-outs), exchange the opponents of two
-tables of one round, and exchange the rounds in which two partnerships sit out. Every move is
+players between two partnerships of one session (see rule 0 for the sit-outs), exchange the
+opponents of two tables of one round, and exchange the rounds in which two partnerships sit
+out. Measured: the annealing accepts only about one move in a hundred, and more moves help
+little (docs/performance.md); a richer neighbourhood would be the next step. Every move is
 evaluated incrementally (only the tables it touches), and the best plan seen is returned. The
 search stops at an iteration cap or at a time budget (:class:`PlanBudget`), whichever comes
 first; the cooling follows the iterations, so the same seed and history give the same plan
@@ -328,8 +332,8 @@ class _Search:
 
     Per planned session ``s``: ``mem[s][t]`` the players of team ``t`` (indices into
     ``present``), ``opp[s][r][t]`` the team ``t`` meets in round ``r`` (-1: it sits out),
-    ``groups[s]`` the teams that sit out equally often (players are exchanged only within a
-    group), ``meet[s]`` how often two teams meet (``t * T + u``), ``sitters[s]`` the players
+    ``groups[s]`` the teams that sit out equally often (players are exchanged freely within a
+    group, across groups only as :meth:`_swap_keeps_rotation` allows), ``meet[s]`` how often two teams meet (``t * T + u``), ``sitters[s]`` the players
     sitting out the session. ``met`` and ``partners`` count over the whole evening (key
     ``a * n + b``, ``a < b``).
     """
