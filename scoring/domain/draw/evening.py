@@ -333,9 +333,9 @@ class _Search:
     Per planned session ``s``: ``mem[s][t]`` the players of team ``t`` (indices into
     ``present``), ``opp[s][r][t]`` the team ``t`` meets in round ``r`` (-1: it sits out),
     ``groups[s]`` the teams that sit out equally often (players are exchanged freely within a
-    group, across groups only as :meth:`_swap_keeps_rotation` allows), ``meet[s]`` how often two teams meet (``t * T + u``), ``sitters[s]`` the players
-    sitting out the session. ``met`` and ``partners`` count over the whole evening (key
-    ``a * n + b``, ``a < b``).
+    group, across groups only as :meth:`_swap_keeps_rotation` allows), ``meet[s]`` how often
+    two teams meet (``t * T + u``), ``sitters[s]`` the players sitting out the session. ``met``
+    and ``partners`` count over the whole evening (key ``a * n + b``, ``a < b``).
     """
 
     def __init__(
