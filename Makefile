@@ -117,7 +117,7 @@ lint: $(VENV)/.installed-dev
 # about 15 minutes on a 2-core laptop; BENCH_QUICK=1 leaves out the 1,000-player field (5 minutes).
 bench: $(VENV)/.installed translations
 	$(PY) bench/bench_documents.py
-	$(PY) bench/bench_draw.py
+	BENCH_DRAW_EVENINGS=$${BENCH_DRAW_EVENINGS:-20} $(PY) bench/bench_draw.py
 	$(PY) bench/bench_pages.py
 	$(PY) bench/bench_load.py
 	$(PY) bench/bench_season.py

@@ -14,12 +14,24 @@ Prints, one figure per line:
   times counts ``c - 1``), against the lower bound per player, both the a priori bound for
   26 players (``opponent_repeat_lower_bound``) and the average bound for the partnerships
   and sit-outs actually drawn (``lower_bound``); and how many evenings had a pair of players
-  meet three times or more, and a repeated partner.
+  meet three times or more, and a repeated partner;
+- the evening plan (``plan_evening``, the draw as the app makes it) against today's
+  session-by-session draw (``draw_session``) for 12, 16, 22, 26, 40 and 60 players, stable roster,
+  3 sessions of 4 rounds, over N evenings each (``--plan-evenings``, default 200, or the
+  environment variable ``BENCH_DRAW_EVENINGS``): repeated opponents of the evening (mean, min-max)
+  for both, the a-priori bound, and the time of the first draw (which plans all sessions) and of
+  the later draws (mean and slowest, wall clock and CPU). The planner runs with the app's
+  default budget (4.5 s for the first draw, 1.8 s later, the moves capped at
+  ``ITERATIONS_PER_SECOND``, as the settings ``DRAW_PLAN_SECONDS_FIRST``,
+  ``DRAW_PLAN_SECONDS_LATER`` and ``DRAW_PLAN_ITERATIONS_PER_SECOND``); each later draw resumes
+  the rest of the previous plan, as the app does. On a busy shared machine ``--cpu-clock``
+  counts the budget in CPU seconds of the process (what an idle machine gives).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -29,7 +41,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scoring.domain.draw import History, draw_session, draw_session_threes, history_after  # noqa: E402
+from scoring.domain.draw import (  # noqa: E402
+    History,
+    PlanBudget,
+    draw_session,
+    draw_session_threes,
+    evening_repeats,
+    history_after,
+    plan_evening,
+)
 from scoring.domain.fairness import (  # noqa: E402
     lower_bound,
     opponent_counts,
@@ -82,10 +102,96 @@ def simulate(evenings: int, players: int = 26, sessions: int = 3, rounds: int = 
     }
 
 
+PLAN_FIELDS = (12, 16, 22, 26, 40, 60)
+FIRST_SECONDS = 4.5  # the default of DRAW_PLAN_SECONDS_FIRST
+LATER_SECONDS = 1.8  # the default of DRAW_PLAN_SECONDS_LATER
+
+
+def plan_versus_today(
+    players: int, evenings: int, sessions: int = 3, rounds: int = 4, clock=time.perf_counter, first_seed: int = 0
+) -> dict:
+    """Repeated opponents of ``evenings`` evenings drawn by the planner (as the app draws: the
+    first draw plans all sessions, each later one resumes the rest of the plan) and by today's
+    session-by-session draw, same seeds; and the times per draw (wall clock and CPU)."""
+    ids = list(range(1, players + 1))
+    planned, today, first, later, first_cpu, later_cpu = [], [], [], [], [], []
+    for seed in range(first_seed, first_seed + evenings):
+        history = History()
+        rng = random.Random(seed)
+        for _ in range(sessions):
+            draw = draw_session(ids, history, rounds, rng)
+            history = history_after(history, draw)
+        today.append(evening_repeats(history, []))
+        history = History()
+        rest: tuple = ()
+        for number in range(1, sessions + 1):
+            budget = PlanBudget.of(FIRST_SECONDS if number == 1 else LATER_SECONDS)
+            wall, cpu = time.perf_counter(), time.process_time()
+            bound = opponent_repeat_lower_bound(players, sessions, rounds)
+            plan = plan_evening(
+                ids,
+                history,
+                rounds,
+                sessions - number + 1,
+                random.Random(seed * 1000 + number),
+                budget=budget,
+                stop_at=bound,
+                start=rest,
+                clock=clock,
+            )
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            (first if number == 1 else later).append(wall)
+            (first_cpu if number == 1 else later_cpu).append(cpu)
+            rest = plan.sessions[1:]
+            history = history_after(history, plan.sessions[0])
+        planned.append(evening_repeats(history, []))
+    return {
+        "bound": opponent_repeat_lower_bound(players, sessions, rounds),
+        "planned": planned,
+        "today": today,
+        "first": first,
+        "later": later,
+        "first_cpu": first_cpu,
+        "later_cpu": later_cpu,
+    }
+
+
+def _spread(values: list) -> str:
+    return f"{statistics.mean(values):.1f} ({min(values)}-{max(values)})"
+
+
+def print_plan_versus_today(evenings: int, fields=PLAN_FIELDS, clock=time.perf_counter, first_seed: int = 0) -> None:
+    for players in fields:
+        r = plan_versus_today(players, evenings, clock=clock, first_seed=first_seed)
+        print(
+            f"{players} players, 3 sessions x 4 rounds, {evenings} evenings: repeated opponents "
+            f"planned {_spread(r['planned'])}, today's draw {_spread(r['today'])}, bound {r['bound']}; "
+            f"first draw {statistics.mean(r['first']):.2f} s (slowest {max(r['first']):.2f} s, "
+            f"CPU {statistics.mean(r['first_cpu']):.2f} s), later draws {statistics.mean(r['later']):.2f} s "
+            f"(slowest {max(r['later']):.2f} s, CPU {statistics.mean(r['later_cpu']):.2f} s)",
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--evenings", type=int, default=200)
+    parser.add_argument(
+        "--plan-evenings", type=int, default=int(os.environ.get("BENCH_DRAW_EVENINGS", "200")), metavar="N"
+    )
+    parser.add_argument("--plan-only", action="store_true", help="only the planner against today's draw")
+    parser.add_argument("--players", type=int, nargs="*", default=PLAN_FIELDS, help="field sizes of the planner")
+    parser.add_argument(
+        "--cpu-clock",
+        action="store_true",
+        help="time budgets in CPU seconds of the process (what an idle machine gives on a shared, busy one)",
+    )
+    parser.add_argument("--first-seed", type=int, default=0, help="seed of the planner's first evening")
     args = parser.parse_args()
+    clock = time.process_time if args.cpu_clock else time.perf_counter
+    if args.plan_only:
+        print_plan_versus_today(args.plan_evenings, args.players, clock, args.first_seed)
+        return
     for players, repeat in ((24, 5), (60, 5), (200, 3), (1000, 3)):
         median, worst = time_third_session(players, repeat)
         print(
@@ -112,6 +218,7 @@ def main() -> None:
         f"26 players, 3 sessions x 4 rounds: evenings with a pair meeting 3 times or more: "
         f"{result['triples']} of {n}; with a repeated partner: {result['partner_repeats']} of {n}"
     )
+    print_plan_versus_today(args.plan_evenings, args.players, clock)
 
 
 if __name__ == "__main__":

@@ -298,6 +298,14 @@ except ValueError:
 if not 0 <= SCREEN_FLOOR_SECONDS <= 3600:
     raise ImproperlyConfigured(f"SCREEN_FLOOR_SECONDS must be a number of seconds (0 to 3600), not {_screen_floor!r}.")
 
+# The draw plans the evening (scoring.domain.draw.evening): the search's budget per draw. Seconds
+# for the first draw of an evening (it plans every session) and for later draws; the moves are
+# capped at DRAW_PLAN_ITERATIONS_PER_SECOND a second, so that on an idle machine the cap ends the
+# search and a draw is reproducible from its seed (the time only ends it on a busy machine).
+DRAW_PLAN_SECONDS_FIRST = env.float("DRAW_PLAN_SECONDS_FIRST", default=4.5)
+DRAW_PLAN_SECONDS_LATER = env.float("DRAW_PLAN_SECONDS_LATER", default=1.8)
+DRAW_PLAN_ITERATIONS_PER_SECOND = env.int("DRAW_PLAN_ITERATIONS_PER_SECOND", default=120_000)
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -295,6 +295,18 @@ class Session(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     closed = models.BooleanField(_("closed for the tables"), default=False)
+    #: The evening plan made with this draw (:mod:`scoring.domain.draw.evening`):
+    #: repeated opponents over the whole evening if it is played as planned, the same for the
+    #: session-by-session draw the search started from, and the a-priori lower bound for the
+    #: players present. Empty for sessions drawn before the planner.
+    plan_repeats = models.PositiveIntegerField(_("planned repeated opponents"), null=True, blank=True)
+    plan_baseline = models.PositiveIntegerField(
+        _("repeated opponents of the session-by-session draw"), null=True, blank=True
+    )
+    plan_bound = models.PositiveIntegerField(_("lower bound of repeated opponents"), null=True, blank=True)
+    #: The sessions after this one as planned (``scoring.domain.draw.plan_to_json``): the next
+    #: draw resumes the plan if it still fits the players and what was played.
+    plan = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["evening", "number"]

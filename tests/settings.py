@@ -1,5 +1,6 @@
 """The settings the test suite runs with (pytest.ini): the application's settings
-(``bruus_tournament/settings.py``), with two differences for speed and for parallel runs.
+(``bruus_tournament/settings.py``), with three differences for speed and for parallel runs (the
+third: the draw's evening planner runs with a tiny budget, see the end).
 
 - A data folder of each test process's own: a new temporary folder per process (each
   pytest-xdist worker ``gw0``, ``gw1`` ... and the controlling process), removed when the process
@@ -38,3 +39,9 @@ finally:  # the environment as it was, for the processes the tests start
 TEST_DATA_DIR = DATA_DIR  # noqa: F405
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", *global_settings.PASSWORD_HASHERS]
+
+# The evening planner of the draw with a tiny budget: tests check the rules, not the quality
+# (bench/bench_draw.py measures that), and must stay fast.
+DRAW_PLAN_SECONDS_FIRST = 0.5
+DRAW_PLAN_SECONDS_LATER = 0.5
+DRAW_PLAN_ITERATIONS_PER_SECOND = 600  # 300 moves

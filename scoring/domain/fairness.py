@@ -42,9 +42,9 @@ could at most have saved.
 What the bounds do not say: they ignore that partners share their opponents, the order of the
 sessions and the rule that partners and sit-outs come first, so they are not always
 reachable; a draw above the bound is not proven improvable. With 26 players (3 sessions of 4
-rounds) both bounds are 0 because each player meets 22 opponents among 25, while the draw,
-planning one session at a time, leaves on average about one repeat per player (measured by
-``bench/bench_draw.py``).
+rounds) both bounds are 0 because each player meets 22 opponents among 25; the draw, which plans
+the evening (:mod:`scoring.domain.draw.evening`), stays a little above it (measured by
+``bench/bench_draw.py``, figures in docs/performance.md).
 """
 
 from __future__ import annotations
@@ -389,9 +389,10 @@ def _reasons(
             Reason(
                 "above_bound",
                 gettext_noop(
-                    "%(gap)s repeats above the lower bound of %(bound)s. The draw plans one session "
-                    "at a time: new partners and fair sit-outs come first, then the tables round "
-                    "by round. The bound ignores these rules, so it is not always reachable."
+                    "%(gap)s repeats above the lower bound of %(bound)s. The draw plans the sessions "
+                    "left at every draw, but new partners and fair sit-outs come first, its search "
+                    "is limited in time, and changes to the players change the plan. The bound "
+                    "ignores these rules, so it is not always reachable."
                 ),
                 {"gap": total - bound, "bound": bound},
             )

@@ -5,12 +5,15 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from scoring.domain import draw as draw_domain
 from scoring.domain.errors import gettext_noop
+from scoring.domain.fairness import opponent_repeat_lower_bound
 from scoring.models import (
     Deal,
     Evening,
@@ -50,20 +53,77 @@ def _draw_inputs(evening: Evening) -> dict:
     }
 
 
-def _run_draw(evening: Evening, history: draw_domain.History, seed: int) -> draw_domain.SessionDraw:
-    """The pure draw with the evening's players and wishes; a DrawError names the players.
+@dataclass(frozen=True)
+class _Planned:
+    """A draw made before the write transaction, and the state it was made from: the write
+    uses it only if the state is still the same (else it draws again, with a short budget)."""
 
-    Teams of two (:func:`scoring.domain.draw.draw_session`), or teams of three when the
-    evening's rule set plays at tables of six (six-handed Bräus,
-    :func:`scoring.domain.draw.draw_session_threes`)."""
+    state: tuple
+    draw: draw_domain.SessionDraw
+    plan: draw_domain.EveningPlan | None
+    bound: int | None
+
+
+def _plan_budget(first: bool) -> draw_domain.PlanBudget:
+    """The planner's budget from the settings (``DRAW_PLAN_SECONDS_FIRST`` for the first draw
+    of an evening, ``DRAW_PLAN_SECONDS_LATER`` after it, ``DRAW_PLAN_ITERATIONS_PER_SECOND``)."""
+    seconds = settings.DRAW_PLAN_SECONDS_FIRST if first else settings.DRAW_PLAN_SECONDS_LATER
+    return draw_domain.PlanBudget.of(seconds, settings.DRAW_PLAN_ITERATIONS_PER_SECOND)
+
+
+# The budget when the state changed between the search and the write (inside the transaction).
+_RECHECK_BUDGET = draw_domain.PlanBudget(seconds=0.3, iterations=20_000)
+
+
+def _run_draw(
+    evening: Evening,
+    history: draw_domain.History,
+    seed: int,
+    number: int,
+    budget: draw_domain.PlanBudget | None = None,
+) -> _Planned:
+    """The pure draw of session ``number`` with the evening's players and wishes; a DrawError
+    names the players.
+
+    The evening planner (:func:`scoring.domain.draw.plan_evening`) plans the sessions left
+    (``number`` to ``evening.sessions_count``) and the first planned session is the draw; it
+    resumes the plan stored with the session before when that still fits. Teams of three when
+    the evening's rule set plays at tables of six (six-handed Bräus)."""
     inputs = _draw_inputs(evening)
     players = inputs.pop("players")
+    state = (number, players, inputs, history, _earlier_plan(evening, number))
     check_next_session_drawable(evening, [], len(players))
-    draw = draw_domain.draw_session_threes if evening.rules.players_per_team == 3 else draw_domain.draw_session
+    rounds = evening.rounds_per_session
+    team_size = evening.rules.players_per_team
     try:
-        return draw(players, history, evening.rounds_per_session, random.Random(seed), **inputs)
+        sessions = max(1, evening.sessions_count - number + 1)
+        earlier = state[-1]
+        plan = draw_domain.plan_evening(
+            players,
+            history,
+            rounds,
+            sessions,
+            random.Random(seed),
+            budget=budget or _plan_budget(first=number == 1),
+            stop_at=opponent_repeat_lower_bound(len(players), evening.sessions_count, rounds, team_size),
+            start=draw_domain.plan_from_json(earlier) if earlier else (),
+            team_size=team_size,
+            **inputs,
+        )
     except draw_domain.DrawError as error:
         raise _with_names(error) from None
+    bound = opponent_repeat_lower_bound(len(players), evening.sessions_count, rounds, team_size)
+    return _Planned(state, plan.sessions[0], plan, bound)
+
+
+def _earlier_plan(evening: Evening, number: int) -> object:
+    """The plan stored with the session before ``number`` (its sessions after it), or None."""
+    return evening.sessions.filter(number=number - 1).values_list("plan", flat=True).first()
+
+
+def _current_state(evening: Evening, history: draw_domain.History, number: int) -> tuple:
+    inputs = _draw_inputs(evening)
+    return (number, inputs.pop("players"), inputs, history, _earlier_plan(evening, number))
 
 
 def _with_names(error: draw_domain.DrawError) -> draw_domain.DrawError:
@@ -120,14 +180,23 @@ def draw_session(*, evening: Evening, user=None, seed: int | None = None, number
         DrawError: too few players, or the wishes "not together" make a draw impossible (the
             message names the players).
     """
+    seed = secrets.randbits(48) if seed is None else seed
+    # The search runs before the write transaction (it may take seconds; the database must not be
+    # locked that long); the write checks that nothing changed meanwhile.
+    previous = list(evening.sessions.order_by("number"))
+    next_number = len(previous) + 1
+    if number is not None and number < next_number:
+        raise ServiceError(_DRAW_RACE, code="draw_race", number=number)
+    check_next_session_drawable(evening, previous)
+    planned = _run_draw(evening, evening_history(evening).for_draw(), seed, next_number)
     try:
         with transaction.atomic():
-            return _draw_session(evening, user, seed, number)
+            return _draw_session(evening, user, seed, number, planned)
     except IntegrityError:  # a backstop: the evening's row lock serialises draws
         raise ServiceError(_DRAW_RACE, code="draw_race", number=number or evening.sessions.count()) from None
 
 
-def _draw_session(evening: Evening, user, seed: int | None, wanted: int | None) -> Session:
+def _draw_session(evening: Evening, user, seed: int, wanted: int | None, planned: _Planned) -> Session:
     # One draw at a time per evening: a second request waits here, then sees the new session.
     evening = Evening.objects.select_for_update().get(pk=evening.pk)
     previous = list(evening.sessions.order_by("number"))
@@ -135,8 +204,10 @@ def _draw_session(evening: Evening, user, seed: int | None, wanted: int | None) 
     if wanted is not None and wanted < number:
         raise ServiceError(_DRAW_RACE, code="draw_race", number=wanted)
     check_next_session_drawable(evening, previous)
-    seed = secrets.randbits(48) if seed is None else seed
-    result = _run_draw(evening, evening_history(evening).for_draw(), seed)
+    history = evening_history(evening).for_draw()
+    if _current_state(evening, history, number) != planned.state:
+        planned = _run_draw(evening, history, seed, number, _RECHECK_BUDGET)
+    result = planned.draw
     first, second = _session_sitters(result)
     session = Session.objects.create(
         evening=evening,
@@ -145,11 +216,23 @@ def _draw_session(evening: Evening, user, seed: int | None, wanted: int | None) 
         sitout_player_id=first,
         sitout_player_2_id=second,
         drawn_by=user,
+        **_plan_fields(planned),
     )
     _save_draw(evening, session, result)
     evening_changed(evening.pk)
     stop_outlived_clock(evening.pk)  # a round's clock of the session before stops here at the latest
     return session
+
+
+def _plan_fields(planned: _Planned) -> dict[str, object]:
+    """The plan's figures as :class:`Session` fields (empty without a plan)."""
+    plan = planned.plan
+    return {
+        "plan_repeats": plan.repeats if plan else None,
+        "plan_baseline": plan.baseline_repeats if plan else None,
+        "plan_bound": planned.bound if plan else None,
+        "plan": draw_domain.plan_to_json(plan.sessions[1:]) if plan and len(plan.sessions) > 1 else None,
+    }
 
 
 def _session_sitters(result: draw_domain.SessionDraw) -> tuple[int | None, int | None]:
@@ -224,24 +307,23 @@ def redraw_session(*, session_id, user=None, seed: int | None = None) -> Session
         SessionStartedError: a deal of the session has been entered (nothing is changed).
         DrawError: as :func:`draw_session`.
     """
+    seed = secrets.randbits(48) if seed is None else seed
+    # The search before the write transaction (see draw_session); the write checks the state.
+    session = Session.objects.select_related("evening").filter(pk=session_id).first()
+    if session is None:
+        raise ServiceError(gettext_noop("This session does not exist."), code="no_session")
+    _check_redrawable(session)
+    planned = _run_draw(
+        session.evening, evening_history(session.evening, exclude=session).for_draw(), seed, session.number
+    )
     with transaction.atomic():
         session = _locked_session(session_id)
         evening = session.evening
-        if _has_entries(session):
-            raise SessionStartedError(
-                gettext_noop(
-                    "Deals of session %(number)s have already been entered: it can no longer be "
-                    "drawn again. A player who has to leave can be replaced for the remaining rounds."
-                ),
-                code="session_started",
-                number=session.number,
-            )
-        if evening.sessions.filter(number__gt=session.number).exists():  # pragma: no cover - needs deals
-            raise SessionStartedError(
-                gettext_noop("Only the last session can be drawn again."), code="not_last_session"
-            )
-        seed = secrets.randbits(48) if seed is None else seed
-        result = _run_draw(evening, evening_history(evening, exclude=session).for_draw(), seed)
+        _check_redrawable(session)
+        history = evening_history(evening, exclude=session).for_draw()
+        if _current_state(evening, history, session.number) != planned.state:
+            planned = _run_draw(evening, history, seed, session.number, _RECHECK_BUDGET)
+        result = planned.draw
         Substitution.objects.filter(session=session).delete()
         Seating.objects.filter(round__session=session).delete()
         Round.objects.filter(session=session).delete()
@@ -251,7 +333,37 @@ def redraw_session(*, session_id, user=None, seed: int | None = None) -> Session
         session.drawn_by = user
         session.drawn_at = timezone.now()
         session.closed = False
-        session.save(update_fields=["seed", "sitout_player", "sitout_player_2", "drawn_by", "drawn_at", "closed"])
+        for field, value in _plan_fields(planned).items():
+            setattr(session, field, value)
+        session.save(
+            update_fields=[
+                "seed",
+                "sitout_player",
+                "sitout_player_2",
+                "drawn_by",
+                "drawn_at",
+                "closed",
+                "plan_repeats",
+                "plan_baseline",
+                "plan_bound",
+                "plan",
+            ]
+        )
         _save_draw(evening, session, result)
         evening_changed(evening.pk)
         return session
+
+
+def _check_redrawable(session: Session) -> None:
+    """Raise SessionStartedError if a deal of the session is entered or a later session exists."""
+    if _has_entries(session):
+        raise SessionStartedError(
+            gettext_noop(
+                "Deals of session %(number)s have already been entered: it can no longer be "
+                "drawn again. A player who has to leave can be replaced for the remaining rounds."
+            ),
+            code="session_started",
+            number=session.number,
+        )
+    if session.evening.sessions.filter(number__gt=session.number).exists():  # pragma: no cover - needs deals
+        raise SessionStartedError(gettext_noop("Only the last session can be drawn again."), code="not_last_session")

@@ -589,6 +589,7 @@ def _two_draws_in_two_processes(tmp_path) -> list[str]:
     root = Path(__file__).resolve().parents[2]
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE")}
     env.update(DATA_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="bruus_tournament.settings", PYTHONPATH=str(root))
+    env.update(DRAW_PLAN_SECONDS_FIRST="0.3")  # the evening planner's search: short, the test is about the race
     setup = (
         "import django; django.setup()\n"
         "from datetime import date\n"

@@ -12,6 +12,8 @@ each:
 - :mod:`~scoring.domain.draw.matching`: minimum-cost perfect matching (networkx, or a local
   search for many players);
 - :mod:`~scoring.domain.draw.schedule`: the tables of every round (opponents);
+- :mod:`~scoring.domain.draw.evening`: the evening plan (:func:`plan_evening`): the sessions
+  left planned together for few repeated opponents, starting from the session-by-session draw;
 - :mod:`~scoring.domain.draw.result`: the draw (:class:`SessionDraw`) and the evening's history
   after it (:func:`history_after`).
 
@@ -19,6 +21,15 @@ Both draws are seeded: all randomness comes from the ``random.Random`` passed in
 seed reproduces a draw exactly. Pure Python and networkx: no Django import.
 """
 
+from scoring.domain.draw.evening import (
+    EveningPlan,
+    PlanBudget,
+    evening_repeats,
+    plan_evening,
+    plan_fits,
+    plan_from_json,
+    plan_to_json,
+)
 from scoring.domain.draw.input import DrawError, History
 from scoring.domain.draw.matching import EXACT_MATCHING_MAX_NODES
 from scoring.domain.draw.pairs import draw_session
@@ -28,12 +39,19 @@ from scoring.domain.draw.threes import draw_session_threes
 __all__ = [
     "EXACT_MATCHING_MAX_NODES",
     "DrawError",
+    "EveningPlan",
     "History",
+    "PlanBudget",
     "RoundDraw",
     "SessionDraw",
     "TableDraw",
     "draw_session",
     "draw_session_threes",
+    "evening_repeats",
     "history_after",
     "pairs_within",
+    "plan_evening",
+    "plan_fits",
+    "plan_from_json",
+    "plan_to_json",
 ]

@@ -81,7 +81,10 @@ Limitations (measured while writing this module):
   :data:`PLAN_OPPONENTS_MAX_PLAYERS` players (above, repeats are rare anyway and the local
   search must stay fast). It plans one session ahead at most: the draw is greedy over the
   sessions, so it can stay above the lower bound of :mod:`scoring.domain.fairness` (26
-  players: 1.8 repeated opponents per player on average against a bound of 0).
+  players: 1.8 repeated opponents per player on average against a bound of 0). The app
+  therefore draws through :func:`scoring.domain.draw.plan_evening`
+  (:mod:`scoring.domain.draw.evening`), which plans the sessions left together, starting from
+  this draw, session by session; this function is its start and its fallback.
 - Session 1 of a seed is drawn exactly as before the wishes and the opponent planning were
   added; later sessions of an old seed may differ (the partner draw changed).
 

@@ -77,6 +77,10 @@ Limitations (measured, 40 seeds each, 3 sessions):
   draw would avoid it; the local search is restarted several times, and with a few wishes
   this was not seen in the tests.
 
+The app draws teams of three through the evening planner
+(:func:`scoring.domain.draw.plan_evening` with ``team_size=3``), which starts from this draw,
+session by session, and lowers the repeated opponents over the evening.
+
 Determinism: all randomness comes from the ``random.Random`` passed in; the same seed and
 input give the same draw on every Python run.
 """
