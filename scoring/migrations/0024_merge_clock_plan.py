@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scoring', '0023_clock_stops_with_its_round'),
-        ('scoring', '0023_session_evening_plan'),
+        ("scoring", "0023_clock_stops_with_its_round"),
+        ("scoring", "0023_session_evening_plan"),
     ]
 
-    operations = [
-    ]
+    operations = []
