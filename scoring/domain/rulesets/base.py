@@ -166,6 +166,9 @@ class RuleSet:
         bonus_pairs (property): every ``(bonus_a, bonus_b)`` of one deal, in matchsticks;
             ``{(0, 0)}`` when the rule set has no bonuses.
         no_winner: :data:`BOCK`, :data:`DRAW` or ``""``: what a deal nobody wins is.
+        language: the language its players speak (``"de"``, ``"da"``, ``"sv"``: a code of
+            ``settings.LANGUAGES``): an evening of this rule set suggests it for its printouts,
+            public screens and tablets (:func:`scoring.domain.languages.suggested_language`).
         wording: the names of the parts of a result.
     """
 
@@ -176,6 +179,7 @@ class RuleSet:
     tricks_to_win: int
     tricks_in_deal: int | None
     wording: Wording
+    language: str
     players_per_team: int = 2
     derive_pairs: Callable[[], frozenset[tuple[int, int]]] = _no_bonus
     no_winner: str = ""

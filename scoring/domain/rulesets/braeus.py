@@ -29,6 +29,7 @@ BRAEUS_RULES: Final = RuleSet(
     tricks_to_win=6,
     tricks_in_deal=None,
     no_winner=DRAW,
+    language="sv",
     wording=Wording(
         won_column=gettext_noop("Six tricks"),
         winner_question=gettext_noop("Who reached six tricks (or five and ♣K)?"),

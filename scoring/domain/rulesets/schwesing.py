@@ -55,6 +55,7 @@ SCHWESING_RULES: Final = RuleSet(
     tricks_to_win=5,
     tricks_in_deal=9,
     derive_pairs=_schwesing_pairs,
+    language="de",
     wording=Wording(
         won_column=gettext_noop("Five tricks"),
         winner_question=gettext_noop("Who reached five tricks?"),
@@ -78,6 +79,7 @@ TREIA_RULES: Final = RuleSet(
     tricks_in_deal=8,
     # The matadors ♣J, ♥K and ♠8 are all in the 32-card pack: daring and striking as Schwesing.
     derive_pairs=_schwesing_pairs,
+    language="de",
     no_winner=BOCK,
     wording=Wording(
         won_column=gettext_noop("Five tricks"),
