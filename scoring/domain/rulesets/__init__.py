@@ -98,7 +98,8 @@ __all__ = [
 #: Every rule set by its stored code, in the order the organiser's list shows them.
 RULE_SETS: Final[dict[str, RuleSet]] = {rules.code: rules for rules in (*schwesing.RULES, *danish.RULES, *braeus.RULES)}
 
-DEFAULT: Final = SCHWESING
+#: The code of the rule set an evening has unless the organiser chooses another (its ``is_default``).
+DEFAULT: Final = next(code for code, rules in RULE_SETS.items() if rules.is_default)
 
 
 def rule_set(code: str) -> RuleSet:

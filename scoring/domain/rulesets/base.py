@@ -134,6 +134,13 @@ class Wording:
         bonus_note: what the bonuses are worth and why an unusual pair is possible, under the
             tablet's bonus buttons, or "".
         bonus_messages: the refusals of a bonus in the words of this rule set's bonuses.
+        tiebreak_label: the bonus tie-break's name in the settings ("most matchsticks from ...").
+        tiebreak_column: the bonus tie-break's column heading in rankings and exports.
+        tiebreak_ahead: the note "ahead of %(name)s by more matchsticks from ..." (``name``: a
+            player's name).
+        tiebreak_help: the paragraph under the organiser's tie-break settings.
+
+    The tie-break words default to daring and striking (Schwesing's, and the generic ones).
     """
 
     winner_question: str
@@ -146,6 +153,14 @@ class Wording:
     legend: str = ""
     bonus_note: str = ""
     bonus_messages: BonusMessages = DARING_MESSAGES
+    tiebreak_label: str = gettext_noop("most matchsticks from daring and striking")
+    tiebreak_column: str = gettext_noop("Daring and striking")
+    tiebreak_ahead: str = gettext_noop("ahead of %(name)s by more matchsticks from daring and striking")
+    tiebreak_help: str = gettext_noop(
+        "Only equal totals are compared; the ranking says which rule separated two players. Deals won: deals "
+        "the player's team won. Daring and striking: the bonus matchsticks of the player's teams. Best "
+        "session: sit-out credit included."
+    )
 
 
 @dataclass(frozen=True)
@@ -154,6 +169,8 @@ class RuleSet:
 
     Attributes:
         code: stored with the evening (``"schwesing"``, ``"treia"``, ...).
+        is_default: the rule set of an evening nobody chose one for (Schwesing): the tablet's
+            built-in words are its words, so the tablet neither names it nor relabels its form.
         name: the rule set's name (English msgid).
         source: the source text and section the rules come from, as docs/rules.md names them.
         cards: cards in the pack.
@@ -180,6 +197,7 @@ class RuleSet:
     tricks_in_deal: int | None
     wording: Wording
     language: str
+    is_default: bool = False
     players_per_team: int = 2
     derive_pairs: Callable[[], frozenset[tuple[int, int]]] = _no_bonus
     no_winner: str = ""

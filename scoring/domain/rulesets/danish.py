@@ -325,6 +325,14 @@ DANISH_RULES: Final = RuleSet(
             "left but in one's own hand) is automatically smacked: 2 for the opponents. So 2:2 can happen."
         ),
         bonus_messages=CHANCING_MESSAGES,
+        tiebreak_label=gettext_noop("most matchsticks from chancing and smacking"),
+        tiebreak_column=gettext_noop("Chancing and smacking"),
+        tiebreak_ahead=gettext_noop("ahead of %(name)s by more matchsticks from chancing and smacking"),
+        tiebreak_help=gettext_noop(
+            "Only equal totals are compared; the ranking says which rule separated two players. Deals won: deals "
+            "the player's team won. Chancing and smacking: the bonus matchsticks of the player's teams. Best "
+            "session: sit-out credit included."
+        ),
     ),
 )
 
@@ -356,6 +364,14 @@ RINGKOBING_RULES: Final = RuleSet(
             "So 2:2 or 2:3 can happen."
         ),
         bonus_messages=HAWKING_MESSAGES,
+        tiebreak_label=gettext_noop("most matchsticks from chancing, smacking and hawking"),
+        tiebreak_column=gettext_noop("Chancing, smacking and hawking"),
+        tiebreak_ahead=gettext_noop("ahead of %(name)s by more matchsticks from chancing, smacking and hawking"),
+        tiebreak_help=gettext_noop(
+            "Only equal totals are compared; the ranking says which rule separated two players. Deals won: deals "
+            "the player's team won. Chancing, smacking and hawking: the bonus matchsticks of the player's teams. "
+            "Best session: sit-out credit included."
+        ),
     ),
 )
 

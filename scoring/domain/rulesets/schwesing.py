@@ -49,6 +49,7 @@ def _schwesing_pairs() -> frozenset[tuple[int, int]]:
 
 SCHWESING_RULES: Final = RuleSet(
     code=SCHWESING,
+    is_default=True,
     name=gettext_noop("Schwesing"),
     source='McLeod, *Bruus*, "Scoring"; "Daring and Striking"',
     cards=36,
