@@ -30,7 +30,8 @@ from scoring.validators import validate_no_bidi_controls, validate_tiebreak_chai
 #: (same codes, same order; member names are the codes in capitals, e.g. ``RuleSetChoice.SCHWESING``).
 #: The names are the domain's msgids (marked there for the catalogue). A new rule set needs only
 #: ``makemigrations`` here (the field's choices change), see docs/architecture.md, "Adding a rule set".
-RuleSetChoice = models.TextChoices(
+# django-stubs types the functional API with one member only; Django takes a list of (name, value).
+RuleSetChoice = models.TextChoices(  # type: ignore[call-overload]
     "RuleSetChoice", [(code.upper(), (code, _(rules.name))) for code, rules in RULE_SETS.items()]
 )
 
