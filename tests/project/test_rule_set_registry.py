@@ -95,3 +95,18 @@ def test_the_organiser_page_asks_the_toy_rule_set_for_its_words(toy, organiser_c
         page = organiser_client.get(reverse("organiser:evening_detail", args=[evening.pk])).content.decode()
     assert "Toy tie-breaks: equal totals only." in page
     assert "most toy sticks" in page
+
+
+@pytest.mark.parametrize("language", ["de", "da", "sv"])
+def test_every_word_of_every_rule_set_is_in_the_catalogue(language):
+    """The domain's msgids (names, tablet and sheet words, refusals, tie-break words) are translated."""
+    catalogue = translation.trans_real.translation(language)._catalog
+    missing = []
+    for rules in RULE_SETS.values():
+        wording = rules.wording
+        words = [rules.name] + [
+            value for f in dataclasses.fields(wording) if isinstance(value := getattr(wording, f.name), str)
+        ]
+        words += [getattr(wording.bonus_messages, f.name) for f in dataclasses.fields(wording.bonus_messages)]
+        missing += [word for word in words if word and word not in catalogue]
+    assert missing == []
