@@ -172,13 +172,13 @@ class DealForm(forms.Form):
         winner = cast(forms.ChoiceField, self.fields["winner"])
         if rules.no_winner:
             winner.choices = [*TeamLetter.choices, (rules.no_winner, gettext(wording.no_winner))]
-        if rules.code != DEFAULT:
+        if not rules.is_default:
             winner.label = gettext(wording.winner_question)
             winner.error_messages["required"] = gettext("Please choose who won the deal.")
             self.fields["to_nil"].label = gettext(wording.to_nil)
         if not rules.has_bonus:
             del self.fields["bonus_a"], self.fields["bonus_b"]
-        elif rules.code != DEFAULT:
+        elif not rules.is_default:
             for team in TeamLetter:
                 field = cast(forms.ChoiceField, self.fields[f"bonus_{team.value.lower()}"])
                 field.choices = [(n, str(n)) for n in range(rules.max_bonus + 1)]

@@ -3,17 +3,20 @@ settings, column headings for rankings and exports, and the note that says which
 player ahead of another ("vor Bernd Jensen durch besten Durchgang").
 
 The pure domain keeps English names only (``Criterion.label``, ``Criterion.column``); the same
-English texts are the msgids here (a test checks that they agree).
+English texts are the msgids here (a test checks that they agree). The bonus criterion speaks in
+the words of the evening's rule set (``RuleSet.wording.tiebreak_*``, msgids marked in the domain):
+Danish Brus and Ringkøbing speak of chancing and smacking, not of the German game's daring and
+striking.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
-from scoring.domain.rulesets import DANISH, RINGKOBING, RuleSet
+from scoring.domain.rulesets import RuleSet
 from scoring.domain.tiebreaks import Criterion
 from scoring.templatetags.bruus import format_matchsticks
 
@@ -38,34 +41,18 @@ _AHEAD = {
     Criterion.FEWEST_SITOUTS: _("ahead of %(name)s by fewer rounds sat out"),
 }
 
-# The bonus criterion in the words of the evening's rule set: Danish Brus and Ringkøbing speak of
-# chancing and smacking (*Brus* (encyclopedia)), not of the German game's daring and striking.
-# rule set code -> (label, column, ahead note).
-_BONUS_WORDS = {
-    DANISH: (
-        _("most matchsticks from chancing and smacking"),
-        pgettext_lazy("tie-break column", "Chancing and smacking"),
-        _("ahead of %(name)s by more matchsticks from chancing and smacking"),
-    ),
-    RINGKOBING: (
-        _("most matchsticks from chancing, smacking and hawking"),
-        pgettext_lazy("tie-break column", "Chancing, smacking and hawking"),
-        _("ahead of %(name)s by more matchsticks from chancing, smacking and hawking"),
-    ),
-}
-
 
 def label(criterion: Criterion, rules: RuleSet | None = None) -> str:
     """The criterion's name (translated), in the words of the evening's rule set ``rules``."""
-    if criterion is Criterion.BONUS_STICKS and rules is not None and rules.code in _BONUS_WORDS:
-        return str(_BONUS_WORDS[rules.code][0])
+    if criterion is Criterion.BONUS_STICKS and rules is not None:
+        return gettext(rules.wording.tiebreak_label)
     return str(LABELS[criterion])
 
 
 def column(criterion: Criterion, rules: RuleSet | None = None) -> str:
     """The criterion's column heading (translated), in the words of the evening's rule set."""
-    if criterion is Criterion.BONUS_STICKS and rules is not None and rules.code in _BONUS_WORDS:
-        return str(_BONUS_WORDS[rules.code][1])
+    if criterion is Criterion.BONUS_STICKS and rules is not None:
+        return gettext(rules.wording.tiebreak_column)
     return str(COLUMNS[criterion])
 
 
@@ -74,8 +61,8 @@ def ahead_note(criterion: Criterion | None, name: str, rules: RuleSet | None = N
     without a criterion."""
     if criterion is None:
         return ""
-    if criterion is Criterion.BONUS_STICKS and rules is not None and rules.code in _BONUS_WORDS:
-        return str(_BONUS_WORDS[rules.code][2]) % {"name": name}
+    if criterion is Criterion.BONUS_STICKS and rules is not None:
+        return gettext(rules.wording.tiebreak_ahead) % {"name": name}
     return str(_AHEAD[criterion]) % {"name": name}
 
 

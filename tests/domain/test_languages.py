@@ -16,6 +16,7 @@ def test_each_rule_set_suggests_its_players_language():
         "braeus6": "sv",
     }
     assert set(RULE_SET_LANGUAGES) == set(RULE_SETS)  # a new rule set must say its language
+    assert all(rules.language == RULE_SET_LANGUAGES[code] for code, rules in RULE_SETS.items())
 
 
 def test_no_rule_set_an_unknown_one_or_a_language_the_site_lacks_suggest_german():
