@@ -66,6 +66,15 @@ def _too_large(limit: int) -> BackupError:
     )
 
 
+def _read_at_most(stream, size: int) -> bytearray:
+    """At most ``size`` bytes of ``stream``, read a chunk at a time: ``read(size)`` would take
+    ``size`` bytes of memory at once, however small the file."""
+    data = bytearray()
+    while len(data) < size and (chunk := stream.read(min(CHUNK, size - len(data)))):
+        data += chunk
+    return data
+
+
 def read_backup(path: str | os.PathLike) -> dict:
     """Read and check a backup file; raise :class:`BackupError` unless it can be restored. At
     most :func:`max_bytes` are read (a larger file is refused, not read whole)."""
@@ -73,7 +82,7 @@ def read_backup(path: str | os.PathLike) -> dict:
     limit = max_bytes()
     try:
         with path.open("rb") as stream:
-            raw = stream.read(limit + 1)
+            raw = _read_at_most(stream, limit + 1)
     except FileNotFoundError:
         raise BackupError(gettext_noop("File not found: %(path)s"), code="not_found", path=str(path)) from None
     except OSError as error:
