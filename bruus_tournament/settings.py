@@ -165,10 +165,11 @@ AUTHENTICATION_BACKENDS = [
     # ModelBackend with the permissions in one query (scoring/hall/auth_backends.py)
     "scoring.hall.auth_backends.OrganiserBackend",
 ]
-# Five wrong passwords lock the login for 15 minutes (per user name and address).
+# Five wrong passwords lock the login for 15 minutes: per user name and address, and per address
+# whatever the names (one password sprayed over many names is five tries too, issue 38).
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = 0.25  # hours
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
