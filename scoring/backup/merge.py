@@ -176,6 +176,7 @@ def _evening_names(evenings: list[Evening], allow_duplicates: bool, outcome: Res
 
 
 def _restore(objects: dict[str, list], allow_duplicates: bool, outcome: RestoreOutcome, written: list) -> None:
+    originals = [Evening(name=e.name, date=e.date) for e in objects["evenings"]]  # before a copy's new name
     for name, evening in zip(
         _evening_names(objects["evenings"], allow_duplicates, outcome), objects["evenings"], strict=True
     ):
@@ -187,7 +188,7 @@ def _restore(objects: dict[str, list], allow_duplicates: bool, outcome: RestoreO
             _renumber_references(obj, new_ids)
             _order_pair(key, file_id, obj)
         if model is Season:
-            new_ids[key] = _reuse_or_insert_seasons(objects[key], objects["evenings"], written)
+            new_ids[key] = _reuse_or_insert_seasons(objects[key], originals, written)
             continue
         if model is Table:
             outcome.new_tokens = _fresh_table_links(objects[key])
