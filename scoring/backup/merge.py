@@ -6,12 +6,14 @@ memory (:func:`scoring.backup.contents.read_contents`, no transaction, no query 
 preview (:func:`preview`) only reads; the restore writes bulk inserts (in statements below SQLite's
 limit of variables) in short transactions of at most :data:`ROWS_PER_TRANSACTION` rows, so SQLite's
 write lock, which every transaction takes at its start (``transaction_mode`` IMMEDIATE), is free
-again after a fraction of a second and the tablets' deals go in between. Should a later batch
+again after a fraction of a second, and the restore pauses after each (:data:`PAUSE`) so that the
+tablets' deals waiting for it go in between. Should a later batch
 fail, the rows written before are deleted again (newest first), so nothing is left behind; for
 the seconds a big restore takes, the evenings it adds are visible while they fill."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from django.db import DatabaseError, connection, models, transaction
@@ -25,8 +27,12 @@ from scoring.domain.names import match_key
 from scoring.models import Evening, PartnerExclusion, Player, Season, Table
 
 #: Pairs stored smaller id first (a database check constraint): ordered again after new ids.
-#: Rows inserted in one transaction: some 0.1 s of SQLite's write lock.
-ROWS_PER_TRANSACTION = 2000
+#: Rows inserted in one transaction: some tens of milliseconds of SQLite's write lock.
+ROWS_PER_TRANSACTION = 500
+#: After each transaction the restore waits as long as it held the lock, at least this long
+#: (seconds): a tablet's write waiting for the lock retries every few up to 100 ms (SQLite's busy
+#: handler) and would otherwise find the restore holding it again every time.
+PAUSE = 0.05
 
 ORDERED_PAIRS: dict[type[models.Model], tuple[str, str]] = {PartnerExclusion: ("player_a_id", "player_b_id")}
 
@@ -266,8 +272,10 @@ def _bulk_insert(model: type[models.Model], objects: list[models.Model], written
         obj.pk = None
     size = max(1, connection.ops.bulk_batch_size(fields, objects))
     returning = model._meta.db_returning_fields
+    pause = not connection.in_atomic_block  # inside a caller's transaction nobody gets in anyway
     for first in range(0, len(objects), ROWS_PER_TRANSACTION):
         group = objects[first : first + ROWS_PER_TRANSACTION]
+        started = time.monotonic()
         with transaction.atomic():
             for start in range(0, len(group), size):
                 batch = group[start : start + size]
@@ -276,6 +284,8 @@ def _bulk_insert(model: type[models.Model], objects: list[models.Model], written
                     obj.pk = row[0]
                     obj._state.adding = False
         written.append((model, [obj.pk for obj in group]))
+        if pause:
+            time.sleep(max(PAUSE, time.monotonic() - started))
 
 
 def _order_pair(key: str, record_id: int, obj: models.Model) -> None:
