@@ -44,12 +44,16 @@ KNOWN = (
     "TRUSTED_PROXY_COUNT",
     "ADMIN_ENABLED",
     "RESTORE_MAX_MB",
+    "RESTORE_MAX_VALUES",
     "CONN_MAX_AGE",
     "SECRET_KEY",
     "DEBUG",
     "SCREEN_FLOOR_SECONDS",
     "GIL_SWITCH_INTERVAL",
     "DEMO_PLAYERS_FILE",
+    "DRAW_PLAN_SECONDS_FIRST",
+    "DRAW_PLAN_SECONDS_LATER",
+    "DRAW_PLAN_ITERATIONS_PER_SECOND",
 )
 #: What this module put into ``os.environ`` and from which file (a name not here, but in the
 #: environment, came from the environment).
