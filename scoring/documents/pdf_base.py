@@ -44,6 +44,7 @@ from reportlab.platypus.tables import LINECOMMANDS
 
 from bruus_tournament import __version__
 from scoring.templatetags.bruus import format_matchsticks
+from scoring.transfer.filenames import download_name
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
 FONT = "DejaVuSans"
@@ -197,9 +198,7 @@ def printed_text(printed_at: datetime | None) -> str:
 def document_name(kind: str, evening, detail: str = "") -> str:
     """The title and file name of a document, e.g. "Rangliste – Schwesinger Bruus-Abend –
     2026-11-21" or "Spielzettel Durchgang 1 – … – 2026-11-21"."""
-    head = f"{kind} {detail}".strip()
-    parts = [head, evening.name.strip() or "Bruus", evening.date.isoformat()]
-    return " – ".join(parts)
+    return download_name(kind, evening.name, evening.date, detail)
 
 
 # --- Reused drawings ---------------------------------------------------------------------------

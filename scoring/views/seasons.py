@@ -120,7 +120,7 @@ def season_detail(request: HttpRequest, season_pk: int) -> HttpResponse:
             headers.append(_("Tie-break"))
             for row, (_line, _cells, note) in zip(rows, _ranking_context(ranking)["rows"], strict=True):
                 row.append(note)
-        name = _("Season-ranking-%(name)s") % {"name": season.name}
+        name = season_ranking_name(ranking)  # the PDF's name, another extension
         return dataset_response(headers, rows, export_format, name, title=_("Season ranking"))
     return render(request, "organiser/season_detail.html", _ranking_context(ranking))
 
