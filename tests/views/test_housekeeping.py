@@ -141,6 +141,7 @@ def test_delete_names_what_goes_writes_a_backup_first_then_deletes(organiser_cli
     assert Evening.objects.filter(pk=first.pk).exists()  # showing the page deletes nothing
 
     shown = re.search(r'name="version" value="(\d+)"', page).group(1)
+    second_version = Evening.objects.get(pk=second.pk).version
     response = organiser_client.post(url, {"version": shown}, follow=True)
     assert "ist gelöscht" in _messages(response)
     assert not Evening.objects.filter(pk=first.pk).exists()
@@ -148,6 +149,7 @@ def test_delete_names_what_goes_writes_a_backup_first_then_deletes(organiser_cli
     assert not Participant.objects.filter(evening_id=first.pk).exists()
     assert Player.objects.count() == 8 and Evening.objects.filter(pk=second.pk).exists()
     assert list(Season.objects.get(pk=season.pk).evenings.all()) == [second]
+    assert Evening.objects.get(pk=second.pk).version > second_version  # its season's ranking changed
     files = list((tmp_path / "backups").glob("bruus-abend-1-*.json"))
     assert len(files) == 1
     document = read_backup(files[0])
@@ -182,3 +184,10 @@ def test_delete_without_a_backup_deletes_nothing(organiser, evening_factory, set
         services.delete_evening(evening_id=evening.pk, user=organiser, seen_version=evening.version)
     assert raised.value.code == "backup_failed"
     assert Evening.objects.filter(pk=evening.pk).exists()
+
+
+@pytest.mark.django_db
+def test_the_help_page_tells_the_housekeeping_and_the_rounds_history(client):
+    page = client.get(reverse("public:help"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Einen Abend umbenennen, archivieren oder löschen" in page
+    assert "Sperren fragt erst nach, wenn Tische die Runde noch nicht begonnen haben" in page
