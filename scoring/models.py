@@ -16,6 +16,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring.domain import clock, rulesets
@@ -195,6 +196,9 @@ class Evening(models.Model):
     # +1 on every change of the organiser's; starts at random as version does (ETags of the clock)
     clock_version = models.PositiveBigIntegerField(default=new_version_start, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Archived (scoring.services.housekeeping): left out of the evening list and of the evenings a
+    # season form offers; its results stay (player pages, a season that holds it). None: current.
+    archived_at = models.DateTimeField(_("archived"), null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-date", "-id"]
@@ -499,6 +503,40 @@ class DealChange(models.Model):
     class Meta:
         ordering = ["deal", "changed_at", "id"]
         constraints = [models.UniqueConstraint(fields=["deal", "submission"], name="one_change_per_submission")]
+
+
+class RoundEvent(models.Model):
+    """What happened to a round at a table besides its deals (issue 36, point 6): finished by the
+    scorer, disputed by the other team ("Stimmt nicht"), reopened by a correction, confirmed;
+    or to a whole round: locked and unlocked. Written by the services that do it, in their
+    transaction; shown in time order with the deal changes (``scoring.selectors.table_entry``).
+    ``seating`` is None for what concerns every table of the round (a lock)."""
+
+    class Kind(models.TextChoices):
+        FINISHED = "finished", _("finished at the table")
+        DISPUTED = "disputed", _("disputed by the other team")
+        REOPENED = "reopened", _("reopened by a correction")
+        CONFIRMED = "confirmed", _("confirmed")
+        LOCKED = "locked", _("round locked")
+        UNLOCKED = "unlocked", _("round unlocked")
+        CLOCK_LOCKED = "clock", _("round locked: time is up")
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="events")
+    seating = models.ForeignKey(Seating, null=True, blank=True, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    at = models.DateTimeField(default=timezone.now)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # Where it came from (scoring.hall.origin): source, table, team, the login's role and name then.
+    source = models.CharField(max_length=10, choices=Source.choices, blank=True)
+    table_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    team = models.CharField(max_length=1, choices=TeamLetter.choices, blank=True)
+    role = models.CharField(max_length=10, choices=OriginRole.choices, blank=True)
+    name = models.CharField(max_length=150, blank=True)
+
+    class Meta:
+        ordering = ["round", "at", "id"]
 
 
 class AttemptCounter(models.Model):

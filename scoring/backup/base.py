@@ -23,6 +23,7 @@ from scoring.models import (
     Partnership,
     Player,
     Round,
+    RoundEvent,
     Season,
     SeasonEvening,
     Seating,
@@ -57,6 +58,8 @@ MODELS: tuple[tuple[str, type[models.Model], str | None], ...] = (
     ("deals", Deal, "seating__round__session__evening"),
     ("deal_changes", DealChange, "deal__seating__round__session__evening"),
     ("drawn_deals", DrawnDeal, "seating__round__session__evening"),
+    # The round's history besides its deals: finished, disputed, reopened, confirmed, locked.
+    ("round_events", RoundEvent, "round__session__evening"),
     # A season comes with the backup of any of its evenings (its settings), the links of the
     # evenings backed up with them; the backup of the database holds every season.
     ("seasons", Season, "links__evening"),
@@ -72,7 +75,7 @@ NOT_BACKED_UP: tuple[type[models.Model], ...] = (AttemptCounter,)
 
 
 #: Models added after files of format version 1 were first written: a file without them has none.
-ADDED_LATER = ("partner_exclusions", "substitutions", "seasons", "season_evenings", "drawn_deals")
+ADDED_LATER = ("partner_exclusions", "substitutions", "seasons", "season_evenings", "drawn_deals", "round_events")
 
 
 #: Fields renamed after files of format version 1 were first written: (key, today's name) ->

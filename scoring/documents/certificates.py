@@ -5,7 +5,12 @@ name (and club), the place and the total in matchsticks. The organiser chooses h
 get one; a place shared by several players gives each of them a certificate ("3. Platz" twice).
 The prize list is one table of the same places to note the prizes on: place, name, club, total
 and an empty column "Preis". Both say "vorläufig" while any deal is missing, as the ranking does,
-and keep the footer of every document (title, printed date and time, "Seite X von Y").
+and the prize list keeps the footer of every document (title, printed date and time, "Seite X
+von Y"); a certificate, handed to a player, has no page footer (issue 36).
+
+A total with a sit-out credit (the exact average of the teams that played the round) can be a
+fraction: the certificate prints it as the ranking does (one decimal, :func:`pdf_base.matchsticks`),
+worded "with a total of 54.6 (sit-out credit included)", never "54.6 matchsticks".
 """
 
 from __future__ import annotations
@@ -40,12 +45,23 @@ def prize_list_name(evening) -> str:
     return base.document_name(gettext("Prize list"), evening)
 
 
-def _decor(title: str, complete: bool, printed_at: datetime | None) -> base.PageDecor:
+def _decor(title: str, complete: bool, printed_at: datetime | None, *, footer: bool = True) -> base.PageDecor:
     return base.PageDecor(
         title=title,
         printed=base.printed_text(printed_at),
         marker=None if complete else gettext("provisional").upper(),
+        footer=footer,
     )
+
+
+def total_wording(total) -> str:
+    """The certificate's line under the place: "with 11 matchsticks" ("with 1 matchstick"); a
+    total with a fractional sit-out credit "with a total of 54.6 (sit-out credit included)", the
+    number as the ranking prints it."""
+    shown = base.matchsticks(total)
+    if total != int(total):
+        return gettext("with a total of %(total)s (sit-out credit included)") % {"total": shown}
+    return ngettext("with %(total)s matchstick", "with %(total)s matchsticks", int(total)) % {"total": shown}
 
 
 def build_certificates(
@@ -61,7 +77,7 @@ def build_certificates(
         complete: :func:`scoring.selectors.evening_is_confirmed`; False marks every page "vorläufig".
     """
     title = certificates_name(evening)
-    decor = _decor(title, complete, printed_at)
+    decor = _decor(title, complete, printed_at, footer=False)
     room = base.frame_height(decor)
     width = base.FRAME_WIDTH
     where = " · ".join(x for x in (base.long_date(evening.date), evening.venue) if x)
@@ -113,12 +129,7 @@ def _certificate(evening, where: str, row: RankingRow, scale: float) -> list:
         base.para(gettext("reached"), 18 * scale, align="center", space_after=3 * mm * scale),
         base.para(gettext("place %(place)s") % {"place": row.place}, 44 * scale, bold=True, align="center"),
         Spacer(1, 8 * mm * scale),
-        base.para(
-            ngettext("with %(total)s matchstick", "with %(total)s matchsticks", 1 if row.total == 1 else 2)
-            % {"total": base.matchsticks(row.total)},
-            18 * scale,
-            align="center",
-        ),
+        base.para(total_wording(row.total), 18 * scale, align="center"),
     ]
     return content
 

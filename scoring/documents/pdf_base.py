@@ -44,6 +44,7 @@ from reportlab.platypus.tables import LINECOMMANDS
 
 from bruus_tournament import __version__
 from scoring.templatetags.bruus import format_matchsticks
+from scoring.transfer.filenames import download_name
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
 FONT = "DejaVuSans"
@@ -197,9 +198,7 @@ def printed_text(printed_at: datetime | None) -> str:
 def document_name(kind: str, evening, detail: str = "") -> str:
     """The title and file name of a document, e.g. "Rangliste – Schwesinger Bruus-Abend –
     2026-11-21" or "Spielzettel Durchgang 1 – … – 2026-11-21"."""
-    head = f"{kind} {detail}".strip()
-    parts = [head, evening.name.strip() or "Bruus", evening.date.isoformat()]
-    return " – ".join(parts)
+    return download_name(kind, evening.name, evening.date, detail)
 
 
 # --- Reused drawings ---------------------------------------------------------------------------
@@ -274,18 +273,23 @@ class PageDecor:
         marker: printed large at the top right of every page, e.g. "VORLÄUFIG"; None for none.
         footnotes: lines above the footer on every page, e.g. "* geteilter Platz" (each one line;
             a line too long for the page wraps, see :func:`footnote_lines`).
+        footer: False for a document handed out page by page (a certificate): no title, printed
+            date nor "Seite X von Y" at the bottom (the marker and footnotes stay).
     """
 
     title: str
     printed: str
     marker: str | None = None
     footnotes: tuple[str, ...] = ()
+    footer: bool = True
 
 
 FOOTER_Y = 7 * mm  # baseline of the footer line (title, printed at, page X of Y)
 FOOTER_SIZE = 9
 FOOTNOTE_SIZE = 10
 FOOTNOTE_LEADING = 5 * mm
+FOOTER_LEADING = 3.8 * mm  # between the lines of a footer whose title wraps
+FOOTER_MAX_LINES = 2  # a title longer than that is shortened (…)
 
 
 def footnote_lines(decor: PageDecor, width: float = FRAME_WIDTH) -> list[str]:
@@ -297,15 +301,45 @@ def footnote_lines(decor: PageDecor, width: float = FRAME_WIDTH) -> list[str]:
 
 
 def footer_space(decor: PageDecor) -> float:
-    """Room below the frame: the footer line, the footnote lines and a gap."""
-    return max(FOOTER_SPACE, FOOTER_Y + (len(footnote_lines(decor)) + 1) * FOOTNOTE_LEADING + 2 * mm)
+    """Room below the frame: the footer's lines, the footnote lines and a gap."""
+    extra = max(len(footer_lines(decor, footer_width(PAGE_WIDTH))) - 1, 0) * FOOTER_LEADING
+    return max(FOOTER_SPACE, FOOTER_Y + extra + (len(footnote_lines(decor)) + 1) * FOOTNOTE_LEADING + 2 * mm)
+
+
+def footer_width(page_width: float, page_label: str | None = None) -> float:
+    """The width the footer's text has left of "Seite X von Y" (``page_label``; None: the widest
+    a document of up to 999 pages prints)."""
+    if page_label is None:
+        page_label = gettext("Page %(page)s of %(pages)s") % {"page": 999, "pages": 999}
+    return page_width - 2 * MARGIN - text_width(page_label, 10, bold=True) - 4 * mm
 
 
 def footer_text(decor: PageDecor, width: float) -> str:
-    """ "<title> · Gedruckt am <date> <time>" within ``width``: the title is shortened (…) when
-    needed, the printed date and time never."""
+    """ "<title> · Gedruckt am <date> <time>" on one line within ``width``: the title is shortened
+    (…) when needed, the printed date and time never."""
     tail = f" · {decor.printed}"
     return _clip(decor.title, FOOTER_SIZE, width - text_width(tail, FOOTER_SIZE)) + tail
+
+
+def footer_lines(decor: PageDecor, width: float) -> list[str]:
+    """The footer's text within ``width``, top line first: "<title> · Gedruckt am …" on one line
+    when it fits; else the title wraps at word boundaries over up to :data:`FOOTER_MAX_LINES`
+    lines (shortened with … only beyond), the printed date and time ending the last line whole.
+    [] for a document without a footer (``decor.footer``)."""
+    if not decor.footer:
+        return []
+    tail = f" · {decor.printed}"
+    if text_width(decor.title + tail, FOOTER_SIZE) <= width:
+        return [decor.title + tail]
+    lines = _wrap_words(decor.title, FOOTER_SIZE, width)
+    if text_width(lines[-1] + tail, FOOTER_SIZE) <= width:
+        lines[-1] += tail
+    else:
+        lines.append(decor.printed)
+    if len(lines) > FOOTER_MAX_LINES:  # a very long title: shortened on the first line
+        first = " ".join(lines[: len(lines) - FOOTER_MAX_LINES + 1])
+        lines = [_clip(first, FOOTER_SIZE, width), *lines[len(lines) - FOOTER_MAX_LINES + 1 :]]
+    return [_clip(line, FOOTER_SIZE, width) for line in lines]
 
 
 def _wrap_words(text: str, size: float, width: float) -> list[str]:
@@ -352,16 +386,20 @@ def _canvas_class(decors: Sequence[PageDecor]) -> type[pdfcanvas.Canvas]:
             width, height = self._pagesize
             self.saveState()
             self.setFillColor(GREY)
-            page = gettext("Page %(page)s of %(pages)s") % {"page": number, "pages": total}
-            page_w = text_width(page, 10, bold=True)
-            self.setFont(FONT, FOOTER_SIZE)
-            self.drawString(MARGIN, FOOTER_Y, footer_text(decor, width - 2 * MARGIN - page_w - 4 * mm))
-            self.setFont(FONT_BOLD, 10)
-            self.drawRightString(width - MARGIN, FOOTER_Y, page)
+            footer: list[str] = []
+            if decor.footer:
+                page = gettext("Page %(page)s of %(pages)s") % {"page": number, "pages": total}
+                footer = footer_lines(decor, footer_width(width, page))
+                self.setFont(FONT, FOOTER_SIZE)
+                for index, line in enumerate(footer):
+                    self.drawString(MARGIN, FOOTER_Y + (len(footer) - 1 - index) * FOOTER_LEADING, line)
+                self.setFont(FONT_BOLD, 10)
+                self.drawRightString(width - MARGIN, FOOTER_Y, page)
+            above = FOOTER_Y + max(len(footer) - 1, 0) * FOOTER_LEADING
             self.setFont(FONT, FOOTNOTE_SIZE)
             notes = footnote_lines(decor, width - 2 * MARGIN)
             for index, line in enumerate(notes):
-                self.drawString(MARGIN, FOOTER_Y + (len(notes) - index) * FOOTNOTE_LEADING, line)
+                self.drawString(MARGIN, above + (len(notes) - index) * FOOTNOTE_LEADING, line)
             if decor.marker:
                 self.setFillColor(ALERT)
                 self.setFont(FONT_BOLD, 16)

@@ -38,7 +38,17 @@ SHEET_WIDTH = base.PAGE_WIDTH - 14 * mm  # the frame of cut_template(1, 2)
 RED_SUITS = ("♥", "♦")
 DEAL_W = 15 * mm
 TEAM_COLUMNS = (0.19, 0.17, 0.30, 0.34)  # five tricks, to nil, daring and striking, matchsticks
-COLUMNS = [DEAL_W] + [(SHEET_WIDTH - DEAL_W) / 2 * f for f in TEAM_COLUMNS] * 2
+#: A rule set without bonus matchsticks (Treia, Bräus): no bonus column (issue 36).
+TEAM_COLUMNS_NO_BONUS = (0.30, 0.26, 0.44)  # five (six) tricks, to nil, matchsticks
+
+
+def columns(has_bonus: bool) -> list[float]:
+    """The widths (points) of the grid's columns: the deal number, then each team's columns."""
+    team = TEAM_COLUMNS if has_bonus else TEAM_COLUMNS_NO_BONUS
+    return [DEAL_W] + [(SHEET_WIDTH - DEAL_W) / 2 * f for f in team] * 2
+
+
+COLUMNS = columns(True)
 VALUE_SIZE = 13
 LEGEND_SIZE = 10  # pt: the rules legend, readable for scorers over 60
 URL_SIZE = 9  # pt: the table's link under the teams
@@ -162,11 +172,12 @@ class _Parts:
     row_heights: tuple[float, ...]
     footer: base.Stamp  # legend and signature fields
     label_width: float
+    has_bonus: bool = True  # the rule set scores bonus matchsticks: the grid has their column
 
     @classmethod
     def make(cls, evening, deals_per_round: int) -> _Parts:
         rules = evening.rules
-        grid_table = _grid(deals_per_round, rules.wording)
+        grid_table = _grid(deals_per_round, rules.wording, has_bonus=rules.has_bonus)
         grid_table.wrap(SHEET_WIDTH, 100_000)
         label_width = (
             max(
@@ -177,7 +188,7 @@ class _Parts:
         )
         return cls(
             kicker=" · ".join((gettext("Score sheet"), evening.name, gettext(rules.name))),
-            grid=base.Stamp(f"grid-{deals_per_round}", [grid_table], SHEET_WIDTH),
+            grid=base.Stamp(f"grid-{deals_per_round}-{int(rules.has_bonus)}", [grid_table], SHEET_WIDTH),
             row_heights=tuple(grid_table._rowHeights),
             footer=base.Stamp(
                 "legend-signatures",
@@ -190,6 +201,7 @@ class _Parts:
                 SHEET_WIDTH,
             ),
             label_width=label_width,
+            has_bonus=rules.has_bonus,
         )
 
 
@@ -297,41 +309,44 @@ def _legend(legend: str, note: str = "") -> Paragraph:
     return base.Para(text, base.style(LEGEND_SIZE, color="#333333"))
 
 
-def _grid(deals_per_round: int, wording: Wording) -> Table:
-    """The deal table without values: headings (in the rule set's words), deal numbers, lines."""
+def _grid(deals_per_round: int, wording: Wording, *, has_bonus: bool = True) -> Table:
+    """The deal table without values: headings (in the rule set's words), deal numbers, lines;
+    the bonus column only for a rule set with bonus matchsticks (``has_bonus``)."""
     to_nil = capfirst(gettext(wording.to_nil_short))
-    bonus = gettext(wording.bonus) if wording.bonus else "–"
-    heads = [
-        base.para(h, 8.5, bold=True, align="center", leading=10)
-        for h in (gettext(wording.won_column), to_nil, bonus, gettext("Matchsticks"))
-    ]
+    titles = [gettext(wording.won_column), to_nil]
+    if has_bonus:
+        titles.append(gettext(wording.bonus))
+    titles.append(gettext("Matchsticks"))
+    heads = [base.para(h, 8.5, bold=True, align="center", leading=10) for h in titles]
+    n = len(heads)  # columns per team
+    blank = [""] * (n - 1)
     data = [
-        ["", gettext("Team A"), "", "", "", gettext("Team B"), "", "", ""],
+        ["", gettext("Team A"), *blank, gettext("Team B"), *blank],
         [base.para(gettext("Deal"), 8.5, bold=True, align="center"), *heads, *heads],
-        *[[str(n)] + [""] * 8 for n in range(1, deals_per_round + 1)],
-        [gettext("Round total"), "", "", "", "", gettext("Round total"), "", "", ""],
+        *[[str(number)] + [""] * (2 * n) for number in range(1, deals_per_round + 1)],
+        [gettext("Round total"), *[""] * (n - 1), "", gettext("Round total"), *[""] * (n - 1)],
     ]
     last = len(data) - 1
     return Table(
         data,
-        colWidths=COLUMNS,
+        colWidths=columns(has_bonus),
         rowHeights=[None, None] + [7.5 * mm] * (len(data) - 2),
         style=TableStyle(
             [
                 ("FONT", (0, 0), (-1, -1), base.FONT, VALUE_SIZE),
-                ("SPAN", (1, 0), (4, 0)),
-                ("SPAN", (5, 0), (8, 0)),
-                ("SPAN", (0, last), (3, last)),
-                ("SPAN", (5, last), (7, last)),
+                ("SPAN", (1, 0), (n, 0)),
+                ("SPAN", (n + 1, 0), (2 * n, 0)),
+                ("SPAN", (0, last), (n - 1, last)),
+                ("SPAN", (n + 1, last), (2 * n - 1, last)),
                 ("FONT", (0, 0), (-1, 0), base.FONT_BOLD, 11),
                 ("FONT", (0, 2), (0, -1), base.FONT, VALUE_SIZE),
                 ("FONT", (0, last), (-1, last), base.FONT_BOLD, 12),
                 ("ALIGN", (0, 0), (-1, -1), "CENTER"),
                 ("ALIGN", (0, last), (0, last), "RIGHT"),
-                ("ALIGN", (5, last), (5, last), "RIGHT"),
+                ("ALIGN", (n + 1, last), (n + 1, last), "RIGHT"),
                 ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
                 ("GRID", (0, 0), (-1, -1), 0.6, colors.black),
-                ("LINEAFTER", (4, 0), (4, -1), 2, colors.black),
+                ("LINEAFTER", (n, 0), (n, -1), 2, colors.black),
                 ("BOX", (0, 0), (-1, -1), 1.2, colors.black),
                 ("BACKGROUND", (0, 0), (-1, 1), colors.HexColor("#e6e6e6")),
                 ("BACKGROUND", (0, last), (-1, last), colors.HexColor("#f2f2f2")),
@@ -350,6 +365,7 @@ class GridValues(Flowable):
         super().__init__()
         self.width = SHEET_WIDTH
         self.height = sum(parts.row_heights)
+        self.columns = columns(parts.has_bonus)
         rows: list[tuple[str, ...]] = []
         for number in range(1, deals_per_round + 1):
             deal = deals.get(number)
@@ -360,7 +376,8 @@ class GridValues(Flowable):
             for team, bonus, points in (("A", deal.bonus_a, deal.points_a), ("B", deal.bonus_b, deal.points_b)):
                 won = deal.winner == team
                 mark = CHECK if won else BOCK_MARK if deal.winner == BOCK else ""
-                row += [mark, CHECK if won and deal.to_nil else "", str(bonus), str(points)]
+                row += [mark, CHECK if won and deal.to_nil else ""]
+                row += [str(bonus), str(points)] if parts.has_bonus else [str(points)]
             rows.append(tuple(row))
         self.rows = rows
         self.totals = (str(sum(d.points_a for d in deals.values())), str(sum(d.points_b for d in deals.values())))
@@ -371,7 +388,9 @@ class GridValues(Flowable):
 
     def draw(self):
         canvas = self.canv
-        centres = [COLUMN_STARTS[i] + COLUMNS[i] / 2 for i in range(len(COLUMNS))]
+        starts = list(itertools.accumulate([0, *self.columns[:-1]]))
+        centres = [start + width / 2 for start, width in zip(starts, self.columns, strict=True)]
+        per_team = (len(self.columns) - 1) // 2
         top = self.height - self.row_heights[0] - self.row_heights[1]
         canvas.setFillColor(colors.black)
         canvas.setFont(base.FONT, VALUE_SIZE)
@@ -383,11 +402,10 @@ class GridValues(Flowable):
             top -= height
         baseline = top - self.row_heights[-1] / 2 - VALUE_SIZE * 0.35
         canvas.setFont(base.FONT_BOLD, VALUE_SIZE)
-        canvas.drawCentredString(centres[4], baseline, self.totals[0])
-        canvas.drawCentredString(centres[8], baseline, self.totals[1])
+        canvas.drawCentredString(centres[per_team], baseline, self.totals[0])
+        canvas.drawCentredString(centres[2 * per_team], baseline, self.totals[1])
 
 
-COLUMN_STARTS = list(itertools.accumulate([0, *COLUMNS[:-1]]))
 BOCK_MARK = "4:4"  # a Treia Bock: nobody won the deal
 
 

@@ -25,9 +25,11 @@ from __future__ import annotations
 from scoring.selectors.clock import ClockPanel, RoundClock, clock_panel, round_clock
 from scoring.selectors.evenings import (
     DrawWishes,
+    EveningContents,
     SessionChanges,
     checked_in_count,
     draw_wishes,
+    evening_contents,
     evening_has_deals,
     evening_progress,
     latest_session,
@@ -36,6 +38,7 @@ from scoring.selectors.evenings import (
     session_is_confirmed,
     session_players,
     sessions_with_rounds,
+    tables_not_started,
 )
 from scoring.selectors.fairness import FairnessReport, FairnessRow, evening_fairness, played_rounds
 from scoring.selectors.history import (
@@ -163,6 +166,9 @@ __all__ = [
     "tiebreak_columns",
     "evening_is_confirmed",
     "evening_has_deals",
+    "EveningContents",
+    "evening_contents",
+    "tables_not_started",
     "evening_deals",
     "NOT_STARTED",
     "IN_PROGRESS",

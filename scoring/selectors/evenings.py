@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from django.db.models import BooleanField, Count, ExpressionWrapper, Prefetch, Q
+from django.db.models import BooleanField, Count, Exists, ExpressionWrapper, OuterRef, Prefetch, Q
 from django.utils.translation import get_language
 
 from scoring.domain.errors import DomainError, gettext_noop
@@ -242,3 +242,38 @@ def next_session_blocker(evening: Evening, drawn: Sequence[Session], present: in
             count=present,
         )
     return None
+
+
+def tables_not_started(round_id: int) -> list[int]:
+    """The numbers of the tables of a round that have not started it: no deal entered, no draw
+    recorded, not finished nor confirmed (ascending; 1 query). Locking the round asks first
+    about these (``scoring.services.evenings.set_round_locked``)."""
+    return list(
+        Seating.objects.filter(round_id=round_id, entered_at__isnull=True, confirmed_at__isnull=True)
+        .exclude(Exists(Deal.objects.filter(seating=OuterRef("pk"))))
+        .exclude(Exists(DrawnDeal.objects.filter(seating=OuterRef("pk"))))
+        .order_by("table__number")
+        .values_list("table__number", flat=True)
+    )
+
+
+@dataclass(frozen=True)
+class EveningContents:
+    """What deleting an evening takes away (the confirmation page names it): the players on its
+    list (``players``, their results with them; the register keeps them), its ``deals``
+    entered, its ``sessions`` drawn, the names of the ``seasons`` it counts in."""
+
+    players: int
+    deals: int
+    sessions: int
+    seasons: list[str]
+
+
+def evening_contents(evening: Evening) -> EveningContents:
+    """What the evening holds, for the confirmation before it is deleted (4 queries)."""
+    return EveningContents(
+        players=Participant.objects.filter(evening=evening).count(),
+        deals=Deal.objects.filter(seating__round__session__evening=evening).count(),
+        sessions=Session.objects.filter(evening=evening).count(),
+        seasons=list(evening.seasons.order_by("name").values_list("name", flat=True)),
+    )

@@ -6,13 +6,14 @@ import functools
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.db import connection
 from django.db.models import Prefetch, Q
 
 from scoring.domain.rules import DealResult
 from scoring.domain.rulesets import BOCK, RuleSet, rule_set
-from scoring.models import Deal, DealChange, DrawnDeal, Player, Round, Seating, Session, Table
+from scoring.models import Deal, DealChange, DrawnDeal, Player, Round, RoundEvent, Seating, Session, Table
 from scoring.selectors.evenings import evening_over
 from scoring.selectors.history import Seat, evening_history
 from scoring.selectors.players import PARTNERSHIP_PLAYERS
@@ -172,19 +173,50 @@ class SeatingSheet:
     total_b: int
     state: str  # :func:`scoring.selectors.room.seating_state`
     all_entered: bool
+    events: list[RoundEvent] = field(default_factory=list)  # this table's and the whole round's
 
     @property
     def history(self) -> list[tuple[int, DealChange]]:
         """Every change of every deal as ``(deal number, change)``, oldest first (time, then the
-        order saved): the history the page shows, not grouped by deal."""
+        order saved), not grouped by deal."""
         changes = [(row.number, change) for row in self.rows for change in row.changes]
         return sorted(changes, key=lambda item: (item[1].changed_at, item[1].pk))
 
+    @property
+    def timeline(self) -> list[HistoryEntry]:
+        """The history the page shows: every deal change and every event of the round (finished,
+        disputed, reopened, confirmed, locked, unlocked), oldest first; at the same moment a
+        deal's change before an event (a correction reopens the round it is saved in)."""
+        entries = [HistoryEntry(change.changed_at, number, change=change) for number, change in self.history]
+        entries += [HistoryEntry(event.at, None, event=event) for event in self.events]
+        return sorted(entries, key=lambda entry: (entry.at, entry.event is not None, entry.record.pk))
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One line of a round's history: a deal's change (``number``, ``change``) or an event of the
+    round (``event``), at ``at``."""
+
+    at: datetime
+    number: int | None
+    change: DealChange | None = None
+    event: RoundEvent | None = None
+
+    @property
+    def record(self) -> DealChange | RoundEvent:
+        return self.change if self.change is not None else self.event  # type: ignore[return-value]
+
 
 def seating_sheet(seating: Seating, deals_per_round: int) -> SeatingSheet:
-    """Every deal of a seating with its changes (and who made them), the totals and the state
-    (2 queries, whatever the number of deals and changes)."""
+    """Every deal of a seating with its changes (and who made them), the round's events at this
+    table and for the whole round (locks), the totals and the state (3 queries, whatever the
+    number of deals, changes, events and tables)."""
     deals = {d.number: d for d in Deal.objects.filter(seating=seating).prefetch_related("changes__changed_by")}
+    events = list(
+        RoundEvent.objects.filter(Q(seating=seating) | Q(round_id=seating.round_id, seating__isnull=True)).order_by(
+            "at", "pk"
+        )
+    )
     total_a, total_b = matchsticks(deals.values())
     return SeatingSheet(
         deals=deals,
@@ -196,6 +228,7 @@ def seating_sheet(seating: Seating, deals_per_round: int) -> SeatingSheet:
         total_b=total_b,
         state=seating_state(seating, len(deals)),
         all_entered=len(deals) >= deals_per_round,
+        events=events,
     )
 
 

@@ -66,6 +66,7 @@ from scoring.services.evenings import (
     set_session_closed,
     set_stand_in,
 )
+from scoring.services.housekeeping import delete_evening, rename_evening, set_evening_archived
 from scoring.services.player_merge import merge_players
 from scoring.services.players import ImportOutcome, add_player, import_players, update_player
 from scoring.services.projector import set_projector_mode
@@ -109,6 +110,9 @@ __all__ = [
     "remove_partner_exclusion",
     "regenerate_table_link",
     "set_round_locked",
+    "rename_evening",
+    "set_evening_archived",
+    "delete_evening",
     "set_session_closed",
     "set_ranking_hidden",
     "set_evening_language",

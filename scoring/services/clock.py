@@ -290,6 +290,6 @@ def _settle(evening: Evening, now: datetime) -> bool:
     if state.kind == clock.ROUND and evening.clock_locks_round:
         round_ = _round(evening, state.session, state.round)
         if round_ is not None and not round_.locked:
-            set_round_locked(round_id=round_.pk, locked=True)
+            set_round_locked(round_id=round_.pk, locked=True, by_clock=True)
     _store(evening, clock.settled(state, now), counted=False)
     return True

@@ -8,7 +8,7 @@ from django.utils import timezone
 from scoring.domain.errors import gettext_noop
 from scoring.domain.rules import TEAMS, other_team
 from scoring.hall.origin import Origin
-from scoring.models import Seating, Table
+from scoring.models import RoundEvent, Seating, Table
 from scoring.services.base import ServiceError, evening_changed
 from scoring.services.clock import stop_outlived_clock
 from scoring.services.deals import (
@@ -17,6 +17,7 @@ from scoring.services.deals import (
     _check_table_may_change,
     _locked_seating,
 )
+from scoring.services.round_events import record_round_event
 
 
 @transaction.atomic
@@ -43,22 +44,36 @@ def mark_seating_entered(*, seating_id: int, table: Table, team: str) -> Seating
     seating.entered_at = timezone.now()
     seating.entered_by = team
     seating.save(update_fields=["entered_at", "entered_by"])
+    record_round_event(
+        RoundEvent.Kind.FINISHED,
+        round_id=seating.round_id,
+        seating=seating,
+        origin=Origin.table_link(table.number, team),
+    )
     evening_changed(seating.round.session.evening_id, seats=False)  # not confirmed yet: no seat moves
     return seating
 
 
 @transaction.atomic
 def reopen_seating(*, seating_id: int, table: Table) -> Seating:
-    """The other team does not agree: the finished round goes back to the scorer for corrections.
+    """The other team does not agree ("Stimmt nicht"): the finished round goes back to the scorer
+    for corrections; recorded in the round's history as disputed by the team that did not enter.
 
     Raises ServiceError as :func:`enter_deal` does for a table link (confirmed, locked, closed).
     """
     seating = _check_own_table(_locked_seating(seating_id), table)
     _check_table_may_change(seating, table, entry=True)
     if seating.entered_at is not None:
+        disputing = other_team(seating.entered_by) if seating.entered_by in TEAMS else ""
         seating.entered_at = None
         seating.entered_by = ""
         seating.save(update_fields=["entered_at", "entered_by"])
+        record_round_event(
+            RoundEvent.Kind.DISPUTED,
+            round_id=seating.round_id,
+            seating=seating,
+            origin=Origin.table_link(table.number, disputing),
+        )
         evening_changed(seating.round.session.evening_id, seats=False)
     return seating
 
@@ -119,6 +134,7 @@ def confirm_seating(
     for name, value in fields.items():
         setattr(seating, name, value)
     seating.save(update_fields=["entered_at", "confirmed_at", "confirmed_by", *fields])
+    record_round_event(RoundEvent.Kind.CONFIRMED, round_id=seating.round_id, seating=seating, origin=origin, user=user)
     evening_changed(seating.round.session.evening_id)
     stop_outlived_clock(seating.round.session.evening_id)  # the round's last table: its clock stops
     return seating
@@ -142,6 +158,7 @@ def enter_and_confirm_seating(*, seating_id: int, table: Table | None = None) ->
     seating.confirmed_at = timezone.now()
     seating.entered_at = seating.entered_at or seating.confirmed_at
     seating.save(update_fields=["confirmed_at", "entered_at"])
+    record_round_event(RoundEvent.Kind.CONFIRMED, round_id=seating.round_id, seating=seating)
     evening_changed(seating.round.session.evening_id)
     stop_outlived_clock(seating.round.session.evening_id)
     return seating

@@ -13,9 +13,10 @@ from scoring.domain.rules import DealResult, DealScore, ImpossibleResult
 from scoring.domain.rulesets import BOCK, DRAW, RuleSet
 from scoring.hall.origin import Origin
 from scoring.hall.roles import RUN_PERM
-from scoring.models import Deal, DealChange, DrawnDeal, Seating, Table
+from scoring.models import Deal, DealChange, DrawnDeal, RoundEvent, Seating, Table
 from scoring.selectors.table_entry import current_seating
 from scoring.services.base import ServiceError, evening_changed
+from scoring.services.round_events import record_round_event
 
 
 class ConflictError(ServiceError):
@@ -324,6 +325,7 @@ def _enter_deal(
         seating.entered_at = None
         seating.entered_by = ""
         seating.save(update_fields=["entered_at", "entered_by"])
+        record_round_event(RoundEvent.Kind.REOPENED, round_id=seating.round_id, seating=seating, origin=origin)
     if rules.no_winner == BOCK:
         _rescore_after_bock(seating, rules, number, origin=origin, user=user, client=client)
     evening_changed(seating.round.session.evening_id, seats=False)  # no seat moves

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from django.conf import settings
 from django.db import transaction
 
 from scoring.domain.errors import gettext_noop
 from scoring.domain.rulesets import RULE_SETS
+from scoring.hall.origin import Origin
+from scoring.hall.roles import RUN_PERM
 from scoring.hall.table_codes import new_table_code
 from scoring.models import (
     Evening,
@@ -14,13 +18,15 @@ from scoring.models import (
     PartnerExclusion,
     Player,
     Round,
+    RoundEvent,
     Session,
     Table,
     new_table_token,
 )
-from scoring.selectors.evenings import evening_has_deals
+from scoring.selectors.evenings import evening_has_deals, tables_not_started
 from scoring.selectors.history import evening_history
 from scoring.services.base import ServiceError, _set_flag, _two_players, evening_changed
+from scoring.services.round_events import record_round_event
 
 
 def create_evening(
@@ -167,9 +173,48 @@ def regenerate_table_link(*, table_id: int) -> Table:
 
 
 @transaction.atomic
-def set_round_locked(*, round_id: int, locked: bool) -> Round:
-    """Lock a round (no more deal entries from any table for it) or unlock it."""
-    round_ = _set_flag(Round, round_id, "locked", locked)
+def set_round_locked(
+    *,
+    round_id: int,
+    locked: bool,
+    origin: Origin | None = None,
+    user=None,
+    not_started_seen: Collection[int] | None = None,
+    by_clock: bool = False,
+) -> Round:
+    """Lock a round (no more deal entries from any table for it) or unlock it; the round's
+    history records it (:class:`~scoring.models.RoundEvent`, locked or unlocked, with ``origin``
+    and ``user``; ``by_clock``: locked by the round clock at zero).
+
+    ``not_started_seen``: the numbers of the tables not started yet that the organiser was shown
+    and agreed to lock with the round (the confirmation step of the live overview); None: no such
+    check (the round clock, scripts). Locking or unlocking a round that is so already changes
+    nothing.
+
+    Raises ServiceError: a login without the Turnierleitung's permission (``permission``), a
+    table not started yet that the organiser was not shown (``not_started``, naming the tables:
+    it started or stopped since, or the form was not the confirmation).
+    """
+    if user is not None and not user.has_perm(RUN_PERM):
+        raise ServiceError(gettext_noop("Only the Turnierleitung can lock or unlock a round."), code="permission")
+    round_ = Round.objects.select_for_update().get(pk=round_id)
+    if round_.locked == locked:
+        return round_
+    if locked and not_started_seen is not None:
+        unseen = [number for number in tables_not_started(round_id) if number not in set(not_started_seen)]
+        if unseen:
+            raise ServiceError(
+                gettext_noop(
+                    "This round has not started yet at these tables: %(tables)s. Please confirm that it is "
+                    "locked for them too."
+                ),
+                code="not_started",
+                tables=", ".join(str(number) for number in unseen),
+            )
+    round_.locked = locked
+    round_.save(update_fields=["locked"])
+    kind = RoundEvent.Kind.CLOCK_LOCKED if by_clock else RoundEvent.Kind.LOCKED if locked else RoundEvent.Kind.UNLOCKED
+    record_round_event(kind, round_id=round_.pk, origin=origin, user=user)
     evening_changed(sessions=round_.session_id)
     return round_
 

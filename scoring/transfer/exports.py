@@ -45,22 +45,20 @@ def attachment(filename: str) -> str:
     return content_disposition(filename, as_attachment=True, default="export")
 
 
-def export_response(
-    table, export_format: str, name: str, title: str, constant: tuple[str, str] | None = None
-) -> HttpResponse:
-    """The table as a download ``<name>.<format>`` (sheet ``title`` in XLSX).
+def export_response(table, export_format: str, name: str, title: str) -> HttpResponse:
+    """The table as a download ``<name>.<format>`` (sheet ``title`` in XLSX; ``name`` from
+    :func:`scoring.transfer.filenames.download_name`, as the PDFs').
 
-    The table's column headings are evaluated now, in the active language. ``constant``:
-    (heading, value) of a last column with the same value in every row, e.g. the evening's rule
-    set, so that a file read on its own still says it.
+    The table's column headings are evaluated now, in the active language. Facts of the whole
+    evening (its rule set) are not repeated on every row: the headings are in the rule set's
+    words, and the PDF and the page name it once.
     """
     if export_format not in EXPORT_FORMATS:
         raise ValueError(export_format)
     table.export_format = export_format
     exported = TableExport(export_format, table).dataset
-    headers = [str(h) for h in exported.headers] + ([str(constant[0])] if constant else [])
-    extra = [str(constant[1])] if constant else []
-    return dataset_response(headers, [[*row, *extra] for row in exported], export_format, name, title)
+    headers = [str(h) for h in exported.headers]
+    return dataset_response(headers, [list(row) for row in exported], export_format, name, title)
 
 
 def dataset_response(headers, rows, export_format: str, name: str, title: str) -> HttpResponse:

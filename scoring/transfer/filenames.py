@@ -1,8 +1,10 @@
-"""File names of downloads (PDF, CSV, XLSX): German, exact, and safe for every browser."""
+"""File names of downloads (PDF, CSV, XLSX): one scheme for all (:func:`download_name`), in the
+language of the download, exact, and safe for every browser."""
 
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
@@ -13,6 +15,18 @@ GERMAN_LETTERS = str.maketrans(
     # Danish and Swedish names: slugify would drop æ and ø, and make å a plain a.
     | {"æ": "ae", "ø": "oe", "å": "aa", "Æ": "Ae", "Ø": "Oe", "Å": "Aa"}
 )
+
+
+def download_name(kind: str, name: str, on: date | None = None, detail: str = "") -> str:
+    """The title and file name (without extension) of every download of an evening or a season:
+    "<kind> <detail> – <name> – <date>", e.g. "Rangliste – Schwesinger Bruus-Abend – 2026-11-21",
+    "Spielzettel Durchgang 1 (leer) – … – 2026-11-21"; the PDF, the CSV and the XLSX of one
+    thing differ only in their extension. ``name`` empty: "Bruus"; ``on`` None: no date (a
+    season, whose name carries its year)."""
+    parts = [f"{kind} {detail}".strip(), name.strip() or "Bruus"]
+    if on is not None:
+        parts.append(on.isoformat())
+    return " – ".join(parts)
 
 
 def content_disposition(filename: str, *, as_attachment: bool, default: str = "export") -> str:

@@ -19,6 +19,7 @@ from scoring.domain.numbers import ascii_int
 from scoring.models import Evening, Player, Session
 from scoring.tables import FairnessTable, fairness_rows
 from scoring.transfer.exports import EXPORT_FORMATS, export_response
+from scoring.transfer.filenames import download_name
 from scoring.views.access import helper_required, leader_required
 from scoring.views.common import evening_or_404 as _evening
 from scoring.web.messages import translate
@@ -183,7 +184,7 @@ def fairness(request: HttpRequest, pk: int) -> HttpResponse:
     RequestConfig(request, paginate=False).configure(table)
     export_format = request.GET.get("_export")
     if export_format in EXPORT_FORMATS:
-        name = _("Fairness-%(name)s") % {"name": evening.name}
+        name = download_name(_("Fairness of the draw"), evening.name, evening.date)
         return export_response(table, export_format, name, title=_("Fairness of the draw"))
     reasons = [_(reason.message) % reason.params if reason.params else _(reason.message) for reason in report.reasons]
     return render(

@@ -26,12 +26,24 @@ from scoring.web.messages import translate
 
 
 @helper_required
+@require_safe
 def evening_list(request: HttpRequest) -> HttpResponse:
-    evenings = Evening.objects.annotate(
-        player_count=Count("participants", filter=Q(participants__checked_in=True), distinct=True),
-        session_count=Count("sessions", distinct=True),
-    ).order_by("-date", "-pk")  # newest first (a query with Count ignores Meta.ordering)
-    return render(request, "organiser/evening_list.html", {"evenings": evenings})
+    """The evenings, newest first; the archived ones only with ``?archiv=1`` (and then only they)."""
+    archived = request.GET.get("archiv") == "1"
+    evenings = (
+        Evening.objects.filter(archived_at__isnull=not archived)
+        .annotate(
+            player_count=Count("participants", filter=Q(participants__checked_in=True), distinct=True),
+            session_count=Count("sessions", distinct=True),
+        )
+        .order_by("-date", "-pk")  # newest first (a query with Count ignores Meta.ordering)
+    )
+    archived_count = None if archived else Evening.objects.filter(archived_at__isnull=False).count()
+    return render(
+        request,
+        "organiser/evening_list.html",
+        {"evenings": evenings, "archived": archived, "archived_count": archived_count},
+    )
 
 
 @leader_required
@@ -137,3 +149,77 @@ def evening_rule_set(request: HttpRequest, pk: int) -> HttpResponse:
             request, _("This evening is played by the rules of %(name)s.") % {"name": evening.get_rule_set_display()}
         )
     return redirect("organiser:evening_detail", pk=evening.pk)
+
+
+@leader_required
+@require_POST
+def evening_rename(request: HttpRequest, pk: int) -> HttpResponse:
+    """Give the evening a new name (Turnierleitung)."""
+    evening = _evening(pk)
+    try:
+        evening = services.rename_evening(evening_id=evening.pk, name=request.POST.get("name", ""), user=request.user)
+    except DomainError as error:
+        messages.error(request, translate(error))
+    else:
+        messages.success(request, _("The evening is now called “%(name)s”.") % {"name": evening.name})
+    return redirect(reverse("organiser:evening_detail", kwargs={"pk": evening.pk}) + "#housekeeping")
+
+
+@leader_required
+@require_POST
+def evening_archive(request: HttpRequest, pk: int) -> HttpResponse:
+    """Archive the evening (``archived=1``) or bring it back from the archive (``archived=0``)."""
+    evening = _evening(pk)
+    archived = request.POST.get("archived") == "1"
+    try:
+        services.set_evening_archived(evening_id=evening.pk, archived=archived, user=request.user)
+    except DomainError as error:
+        messages.error(request, translate(error))
+    else:
+        if archived:
+            messages.success(
+                request,
+                _(
+                    "“%(name)s” is archived: it is no longer in the list of evenings nor offered for a season. "
+                    "Its results stay on the players' pages and in its season."
+                )
+                % {"name": evening.name},
+            )
+        else:
+            messages.success(request, _("“%(name)s” is back in the list of evenings.") % {"name": evening.name})
+    return redirect(reverse("organiser:evening_detail", kwargs={"pk": evening.pk}) + "#housekeeping")
+
+
+def _version(value: str | None) -> int | None:
+    """An evening's version sent back by a form (ASCII digits, up to 20), else None."""
+    value = value or ""
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 20 else None
+
+
+@leader_required
+def evening_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET: what deleting the evening takes away, and the button. POST: a backup is written to
+    ``DATA_DIR/backups/``, then the evening is deleted (the form carries the version shown)."""
+    evening = _evening(pk)
+    if request.method == "POST":
+        try:
+            path = services.delete_evening(
+                evening_id=evening.pk, user=request.user, seen_version=_version(request.POST.get("version"))
+            )
+        except DomainError as error:
+            messages.error(request, translate(error))
+        else:
+            messages.success(
+                request,
+                _(
+                    "“%(name)s” is deleted. A backup of it was written first: %(file)s (in the backups folder; "
+                    "the backup page restores it)."
+                )
+                % {"name": evening.name, "file": path.name},
+            )
+            return redirect("organiser:evening_list")
+    return render(
+        request,
+        "organiser/evening_delete.html",
+        {"evening": evening, "contents": selectors.evening_contents(evening)},
+    )

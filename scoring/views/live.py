@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scoring import selectors, services
 from scoring.domain.errors import DomainError
@@ -121,21 +121,56 @@ def _back(request: HtmxHttpRequest, evening: Evening, session: Session | None) -
 
 
 @leader_required
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def round_lock(request: HtmxHttpRequest, pk: int, round_pk: int) -> HttpResponse:
-    """Lock a round for every table (no more deal entries from the tablets), or unlock it."""
+    """Lock a round for every table (no more deal entries from the tablets), or unlock it.
+
+    Locking a round with tables that have not started it yet asks first: the POST without
+    ``confirmed`` goes to this page (GET), which names those tables; its button sends them back
+    as ``seen`` and the service locks only if no other table is waiting (checked again inside)."""
     evening = _evening(pk)
     round_ = get_object_or_404(Round.objects.select_related("session"), pk=round_pk, session__evening=evening)
-    locked = request.POST.get("locked") == "1"
-    services.set_round_locked(round_id=round_.pk, locked=locked)
     values = {"session": round_.session.number, "round": round_.number}
-    if locked:
-        messages.success(
+    url = reverse("organiser:round_lock", args=[evening.pk, round_.pk])
+    if request.method != "POST":
+        waiting = selectors.tables_not_started(round_.pk)
+        if round_.locked or not waiting:  # nothing to ask (any more)
+            return redirect(reverse("organiser:live", args=[evening.pk]) + f"?durchgang={round_.session.number}")
+        return render(
             request,
-            _("Session %(session)s, round %(round)s is locked: the tables can enter no more deals for it.") % values,
+            "organiser/round_lock_confirm.html",
+            {"evening": evening, "round": round_, "tables": waiting},
         )
+    locked = request.POST.get("locked") == "1"
+    confirmed = request.POST.get("confirmed") == "1"
+    if locked and not confirmed and selectors.tables_not_started(round_.pk):
+        if request.htmx:
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = url
+            return response
+        return redirect(url)
+    seen = [n for n in (ascii_int(v) for v in request.POST.getlist("seen")) if n is not None] if confirmed else []
+    try:
+        services.set_round_locked(
+            round_id=round_.pk,
+            locked=locked,
+            origin=Origin.organiser(request.user),
+            user=request.user,
+            not_started_seen=seen,
+        )
+    except DomainError as error:
+        messages.error(request, translate(error))
     else:
-        messages.success(request, _("Session %(session)s, round %(round)s is open again for the tables.") % values)
+        if locked:
+            messages.success(
+                request,
+                _("Session %(session)s, round %(round)s is locked: the tables can enter no more deals for it.")
+                % values,
+            )
+        else:
+            messages.success(request, _("Session %(session)s, round %(round)s is open again for the tables.") % values)
+    if confirmed and not request.htmx:
+        return redirect(reverse("organiser:live", args=[evening.pk]) + f"?durchgang={round_.session.number}")
     return _back(request, evening, round_.session)
 
 

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
 from scoring import selectors, services
+from scoring.documents.ranking import ranking_name
 from scoring.domain.errors import DomainError
 from scoring.domain.rulesets import DRAW
 from scoring.domain.tiebreaks import Criterion
@@ -22,15 +23,11 @@ from scoring.hall.roles import RUN_PERM
 from scoring.models import Evening, Seating
 from scoring.tables import DealResultTable, RankingTable, ranking_rows
 from scoring.transfer.exports import EXPORT_FORMATS, export_response
+from scoring.transfer.filenames import download_name
 from scoring.views.access import helper_required
 from scoring.views.common import evening_or_404 as _evening
 from scoring.web import screen_cache, tiebreak_labels
 from scoring.web.messages import translate
-
-
-def _rules_column(evening: Evening) -> tuple[str, str]:
-    """The exports' last column: the rule set the evening's deals were scored by."""
-    return _("Rules"), evening.get_rule_set_display()
 
 
 def ranking_records(evening: Evening, rows: list) -> tuple[list[dict], bool, tuple[Criterion, ...]]:
@@ -69,8 +66,9 @@ def ranking(request: HttpRequest, screen: screen_cache.Screen) -> HttpResponse:
     RequestConfig(request, paginate=False).configure(table)
     export_format = request.GET.get("_export")
     if export_format in EXPORT_FORMATS:
-        name = _("Ranking-%(name)s") % {"name": evening.name}
-        return export_response(table, export_format, name, title=_("Ranking"), constant=_rules_column(evening))
+        # The PDF's name (scoring.transfer.filenames.download_name), another extension.
+        name = ranking_name(evening, complete=selectors.evening_is_confirmed(evening))
+        return export_response(table, export_format, name, title=_("Ranking"))
     return render(
         request,
         "organiser/ranking.html",
@@ -94,8 +92,8 @@ def deal_results(request: HttpRequest, pk: int) -> HttpResponse:
     export_format = request.GET.get("_export")
     if export_format in EXPORT_FORMATS:
         RequestConfig(request, paginate=False).configure(table)
-        name = _("Deals-%(name)s") % {"name": evening.name}
-        return export_response(table, export_format, name, title=_("Deals"), constant=_rules_column(evening))
+        name = download_name(_("Deals"), evening.name, evening.date)
+        return export_response(table, export_format, name, title=_("Deals"))
     RequestConfig(request, paginate={"per_page": 100}).configure(table)
     return render(request, "organiser/deal_results.html", {"evening": evening, "table": table})
 
@@ -169,9 +167,10 @@ def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "evening": evening,
             "seating": seating,
             "rows": sheet.rows,
-            "history": sheet.history,
+            "history": sheet.timeline,
             "form": form,
             "edit_number": number_int or "",
+            "edit_entered": bool(number_int) and number_int in sheet.deals,
             "total_a": sheet.total_a,
             "total_b": sheet.total_b,
             "state": sheet.state,

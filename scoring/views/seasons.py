@@ -5,7 +5,7 @@ reads (:func:`scoring.selectors.season_ranking`)."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -37,13 +37,18 @@ def season_list(request: HttpRequest) -> HttpResponse:
 
 
 def _evening_choices(season: Season | None) -> list[tuple[int, str]]:
-    """Every evening (newest first) as a checkbox label; one of another season says which."""
+    """Every evening (newest first, each once) as a checkbox label; one of another season says
+    which. Archived evenings are left out unless the season holds them already (saving the form
+    must not drop them: the season goes on counting them)."""
     other = {
         link.evening_id: link.season.name
         for link in SeasonEvening.objects.select_related("season").exclude(season=season)
     }
+    current = Q(archived_at__isnull=True)
+    if season is not None and season.pk:
+        current |= Q(season_link__season=season)
     choices = []
-    for evening in Evening.objects.all():
+    for evening in Evening.objects.filter(current).order_by("-date", "-pk"):
         label = f"{date_format(evening.date, 'SHORT_DATE_FORMAT')} · {evening.name}"
         if evening.pk in other:
             label += " " + _("(in the season “%(season)s”)") % {"season": other[evening.pk]}
@@ -116,7 +121,7 @@ def season_detail(request: HttpRequest, season_pk: int) -> HttpResponse:
             headers.append(_("Tie-break"))
             for row, (_line, _cells, note) in zip(rows, _ranking_context(ranking)["rows"], strict=True):
                 row.append(note)
-        name = _("Season-ranking-%(name)s") % {"name": season.name}
+        name = season_ranking_name(ranking)  # the PDF's name, another extension
         return dataset_response(headers, rows, export_format, name, title=_("Season ranking"))
     return render(request, "organiser/season_detail.html", _ranking_context(ranking))
 

@@ -166,6 +166,20 @@ PAGES: dict[str, list[tuple[str, str, Url]]] = {
     "organiser:tablets": [("tablets", ORGANISER, lambda ev: reverse("organiser:tablets", args=[ev.evening.pk]))],
     "organiser:logins": [("logins", ORGANISER, lambda ev: reverse("organiser:logins"))],
     "organiser:backups": [("backups", ORGANISER, lambda ev: reverse("organiser:backups"))],
+    "organiser:evening_delete": [
+        ("evening-delete", ORGANISER, lambda ev: reverse("organiser:evening_delete", args=[ev.evening.pk]))
+    ],
+    # "Sperren" of a round that tables have not begun: the question first (issue 36).
+    "organiser:round_lock": [
+        (
+            "round-lock-confirm",
+            ORGANISER,
+            lambda ev: reverse(
+                "organiser:round_lock",
+                args=[ev.evening.pk, Round.objects.get(session__evening=ev.evening, session__number=1, number=2).pk],
+            ),
+        )
+    ],
     "public:tablet_join": [("tablet-join", TABLET, lambda ev: reverse("public:tablet_join"))],
     "organiser:season_list": [("seasons", ORGANISER, lambda ev: reverse("organiser:season_list"))],
     "organiser:season_create": [("season-new", ORGANISER, lambda ev: reverse("organiser:season_create"))],
@@ -204,7 +218,8 @@ NOT_PAGES: dict[str, str] = {
             "check_in_undo",
             "session_draw",
             "table_link_regenerate",
-            "round_lock",
+            "evening_rename",
+            "evening_archive",
             "session_close",
             "ranking_visibility",
             "projector_mode",

@@ -12,8 +12,11 @@ here from the database rows.
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
 from scoring import services
+from scoring.domain.rules import DealResult
+from scoring.hall.origin import Origin
 from scoring.models import Round
 from tests.conftest import make_evening
 from tests.documents.test_documents import alphabetical, get_pdf, lines_of, seatings, squeeze
@@ -147,3 +150,53 @@ def test_score_sheets_of_teams_of_two_have_no_seat_numbers(organiser_client):
     assert "Plätze 1 bis" not in text and "1: Spieler" not in text
     for seating in seatings(evening):
         assert "Team A:\n" + " & ".join(team_names(seating.team_a)) in text
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("rule_set", "players"), [("braeus6", 24), ("braeus", 8)])
+def test_braeus_score_sheets_have_no_bonus_column(organiser_client, rule_set, players):
+    """Bräus scores no bonus matchsticks: no column headed "–" full of 0s (issue 36). The rule set
+    is asked (``has_bonus``), not its code compared."""
+    evening = make_evening(players, rule_set=rule_set, name="Bräus")
+    assert not evening.rules.has_bonus
+    services.draw_session(evening=evening, seed=1)
+    first = seatings(evening)[0]
+    for number in range(1, evening.deals_per_round + 1):
+        services.enter_deal(
+            seating_id=first.pk,
+            number=number,
+            result=DealResult("A", False, 0, 0),
+            origin=Origin.other("t"),
+            table=first.table,
+        )
+    _, _, pages, _ = get_pdf(organiser_client, "score_sheets_pdf", evening.pk, 1)
+    sheet = lines_of(pages[0].split("Tisch 2")[0])
+    assert "–" not in sheet, sheet
+    assert sheet.count("Streichhölzer") == 2
+    # Zeros: team B's matchsticks of each deal and its total; no bonus 0:0 beside them.
+    assert sheet.count("0") == evening.deals_per_round + 1, sheet
+
+
+@pytest.mark.django_db
+def test_a_schwesing_score_sheet_keeps_its_bonus_column(organiser_client):
+    evening = make_evening(8)
+    services.draw_session(evening=evening, seed=1)
+    _, _, pages, _ = get_pdf(organiser_client, "score_sheets_pdf", evening.pk, 1)
+    assert squeeze("Wagen und Schlagen") in squeeze(pages[0])
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "word", "pair_word"), [("sv", "Lag om tre", "Par"), ("de", "Dreierteams", "Teams")]
+)
+def test_a_session_of_teams_of_three_is_headed_teams_of_three_not_pairs(client, organiser, language, word, pair_word):
+    evening = make_evening(24, rule_set="braeus6", name="Bräus")
+    draw_six_handed(evening)
+    client.force_login(organiser)
+    url = reverse("organiser:session_detail", args=[evening.pk, 1])
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f"<h2>{word}</h2>" in html and f"<h2>{pair_word}</h2>" not in html
+    pairs = make_evening(8, name="Paare")
+    services.draw_session(evening=pairs, seed=1)
+    html = client.get(reverse("organiser:session_detail", args=[pairs.pk, 1]), HTTP_ACCEPT_LANGUAGE=language)
+    assert f"<h2>{pair_word}</h2>" in html.content.decode()

@@ -160,18 +160,18 @@ def test_ranking_page_screen_exports_and_pdf_show_the_rule(organiser_client, cli
     with translation.override("de"):
         text = organiser_client.get(ranking + "?_export=csv", HTTP_ACCEPT_LANGUAGE="de").content.decode("utf-8-sig")
     table = list(csv.reader(io.StringIO(text), delimiter=";"))  # German Excel's CSV
-    # the tie-break columns, then the rule set (the last column of every ranking export)
-    assert table[0][-4:] == ["Bester Durchgang", "Gewonnene Spiele", "Gleichstand", "Regeln"]
+    # the tie-break columns last (the rule set is not repeated on every row)
+    assert table[0][-3:] == ["Bester Durchgang", "Gewonnene Spiele", "Gleichstand"]
     by_name = {line[1]: line for line in table[1:]}
-    assert by_name[upper][-4:] == ["4", "4", note, "Schwesing"]
-    assert by_name[lower][-4:] == ["4", "2", "", "Schwesing"]
+    assert by_name[upper][-3:] == ["4", "4", note]
+    assert by_name[lower][-3:] == ["4", "2", ""]
 
     book = openpyxl.load_workbook(
         io.BytesIO(organiser_client.get(ranking + "?_export=xlsx", HTTP_ACCEPT_LANGUAGE="de").content)
     )
     cells = {row[1]: row for row in book.active.iter_rows(min_row=2, values_only=True)}
-    assert cells[lower][-4:-1] == (4, 2, None) or cells[lower][-4:-1] == (4, 2, "")
-    assert cells[upper][-2:] == (note, "Schwesing")
+    assert cells[lower][-3:] == (4, 2, None) or cells[lower][-3:] == (4, 2, "")
+    assert cells[upper][-1] == note
 
     screen = client.get(reverse("public:ranking_screen", args=[evening.pk])).content.decode()
     assert note in screen and "Gewonnene Spiele 2" in screen

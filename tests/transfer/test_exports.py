@@ -24,7 +24,7 @@ from tests.conftest import make_evening
 pytestmark = pytest.mark.django_db
 
 POSSIBLE = [(0, 0), (1, 0), (0, 1), (2, 0), (0, 2), (1, 1), (3, 0), (0, 3), (2, 1), (1, 2), (4, 0), (0, 4)]
-RANKING_HEADERS = ["Platz", "Name", "Verein", "Durchgang 1", "Durchgang 2", "Durchgang 3", "Gesamt", "Regeln"]
+RANKING_HEADERS = ["Platz", "Name", "Verein", "Durchgang 1", "Durchgang 2", "Durchgang 3", "Gesamt"]
 DEAL_HEADERS = [
     "Durchgang",
     "Runde",
@@ -39,7 +39,6 @@ DEAL_HEADERS = [
     "Streichhölzer A",
     "Streichhölzer B",
     "Eingegeben/geändert",
-    "Regeln",
 ]
 
 
@@ -93,7 +92,7 @@ def test_ranking_xlsx_has_german_headers_umlauts_and_numbers(organiser_client, r
     response = organiser_client.get(reverse("organiser:ranking", args=[roster_evening.pk]) + "?_export=xlsx")
     title, rows = xlsx_rows(response)
     assert title == "Rangliste"
-    assert filename(response) == "Rangliste-Schwesing.xlsx"
+    assert filename(response) == "Rangliste (vorläufig) – Schwesing – 2026-11-21.xlsx"
     assert rows[0] == RANKING_HEADERS
     assert len(rows) == 27
     by_name = {row[1]: row for row in rows[1:]}
@@ -102,8 +101,7 @@ def test_ranking_xlsx_has_german_headers_umlauts_and_numbers(organiser_client, r
     ranking = {r.player.name: r for r in selectors.evening_ranking(roster_evening)}
     fractional = 0
     for name, row in by_name.items():
-        place, _, _, s1, s2, s3, total, rules = row
-        assert rules == "Schwesing"  # the evening's rule set, in every row
+        place, _, _, s1, s2, s3, total = row  # the rule set is not repeated on every row
         assert isinstance(place, int) and place == ranking[name].place
         for value in (s1, total):
             assert isinstance(value, (int, float)) and not isinstance(value, bool)
@@ -120,7 +118,7 @@ def test_ranking_csv_has_german_headers_and_the_text_of_the_page(organiser_clien
     play(roster_evening, seed=3)
     response = organiser_client.get(reverse("organiser:ranking", args=[roster_evening.pk]) + "?_export=csv")
     rows = csv_rows(response)
-    assert filename(response) == "Rangliste-Schwesing.csv"
+    assert filename(response) == "Rangliste (vorläufig) – Schwesing – 2026-11-21.csv"
     assert rows[0] == RANKING_HEADERS
     page = organiser_client.get(reverse("organiser:ranking", args=[roster_evening.pk])).content.decode()
     for row in rows[1:]:
@@ -135,8 +133,8 @@ def test_ranking_export_in_english_for_an_english_evening(organiser_client, rost
     organiser_client.cookies["django_language"] = "de"
     response = organiser_client.get(reverse("organiser:ranking", args=[roster_evening.pk]) + "?_export=xlsx")
     title, rows = xlsx_rows(response)
-    assert rows[0] == ["Place", "Name", "Club", "Session 1", "Session 2", "Session 3", "Total", "Rules"]
-    assert title == "Ranking" and filename(response) == "Ranking-Schwesing.xlsx"
+    assert rows[0] == ["Place", "Name", "Club", "Session 1", "Session 2", "Session 3", "Total"]
+    assert title == "Ranking" and filename(response) == "Ranking (provisional) – Schwesing – 2026-11-21.xlsx"
 
 
 def test_ranking_page_links_both_exports(organiser_client, roster_evening):
@@ -160,7 +158,7 @@ def test_deal_export_has_one_row_per_deal_with_the_right_points(organiser_client
 
     response = organiser_client.get(reverse("organiser:deal_results", args=[roster_evening.pk]) + "?_export=xlsx")
     title, rows = xlsx_rows(response)
-    assert title == "Spiele" and filename(response) == "Spiele-Schwesing.xlsx"
+    assert title == "Spiele" and filename(response) == "Spiele – Schwesing – 2026-11-21.xlsx"
     assert rows[0] == DEAL_HEADERS
     assert len(rows) == 1 + len(deals)
     for row, deal in zip(rows[1:], deals, strict=True):
@@ -184,7 +182,7 @@ def test_deal_export_has_one_row_per_deal_with_the_right_points(organiser_client
 
     response = organiser_client.get(reverse("organiser:deal_results", args=[roster_evening.pk]) + "?_export=csv")
     rows = csv_rows(response)
-    assert filename(response) == "Spiele-Schwesing.csv"
+    assert filename(response) == "Spiele – Schwesing – 2026-11-21.csv"
     assert rows[0] == DEAL_HEADERS
     assert len(rows) == 1 + len(deals)
     for row, deal in zip(rows[1:], deals, strict=True):
@@ -233,8 +231,9 @@ def test_formulas_in_names_stay_text_and_file_names_keep_umlauts(organiser_clien
     cells = [c for row in book.active.iter_rows() for c in row if isinstance(c.value, str) and "HYPERLINK" in c.value]
     assert cells and all(c.data_type == "s" and c.value.startswith("'=") for c in cells)
     header = response["Content-Disposition"]
-    assert filename(response) == "Rangliste-Süderlügum -Pokal-2026.xlsx"
-    assert 'filename="rangliste-suederluegum-pokal-2026.xlsx"' in header
+    # The PDF's scheme: kind, evening, date (issue 36).
+    assert filename(response) == "Rangliste (vorläufig) – Süderlügum -Pokal-2026 – 2026-11-21.xlsx"
+    assert 'filename="rangliste-vorlaeufig-suederluegum-pokal-2026-2026-11-21.xlsx"' in header
     rows = csv_rows(organiser_client.get(reverse("organiser:deal_results", args=[evening.pk]) + "?_export=csv"))
     assert any(r[4].startswith("'=HYPERLINK") or r[5].startswith("'=HYPERLINK") for r in rows[1:])
 
@@ -313,7 +312,7 @@ def test_csv_separator_and_decimal_mark_follow_the_evening_language(
     assert text.startswith("\ufeff")
     lines = text[1:].splitlines()
     columns = len(lines[0].split(separator))
-    assert columns == 8 and all(len(line.split(separator)) == columns for line in lines)
+    assert columns == 7 and all(len(line.split(separator)) == columns for line in lines)
     assert '"' not in text  # nothing needs quoting: no separator inside a cell
     credits = [
         cell for line in lines[1:] for cell in line.split(separator)[3:7] if cell not in "–" and not cell.isdigit()
@@ -338,3 +337,19 @@ def test_a_ranking_csv_imports_back_as_a_player_list(organiser_client, roster_ev
     assert not parsed.problems
     expected = [(r.player.name, r.player.club) for r in selectors.evening_ranking(roster_evening)]
     assert [(p.name, p.club) for p in parsed.players] == expected
+
+
+def test_csv_and_xlsx_are_named_as_the_pdf_with_the_date(organiser_client, roster_evening):
+    """One file-name scheme (issue 36): the ranking's CSV and XLSX are the PDF's name with another
+    extension; the deals and the fairness report follow it: kind – evening – date."""
+    play(roster_evening, seed=3)
+    url = reverse("organiser:ranking", args=[roster_evening.pk])
+    header = organiser_client.get(reverse("organiser:ranking_pdf", args=[roster_evening.pk]))["Content-Disposition"]
+    pdf = unquote(header.split("filename*=utf-8''")[1])
+    assert pdf == "Rangliste (vorläufig) – Schwesing – 2026-11-21.pdf"
+    for extension in ("csv", "xlsx"):
+        assert filename(organiser_client.get(f"{url}?_export={extension}")) == pdf.replace(".pdf", f".{extension}")
+    deals = organiser_client.get(reverse("organiser:deal_results", args=[roster_evening.pk]) + "?_export=csv")
+    assert filename(deals) == "Spiele – Schwesing – 2026-11-21.csv"
+    fairness = organiser_client.get(reverse("organiser:fairness", args=[roster_evening.pk]) + "?_export=xlsx")
+    assert filename(fairness) == "Fairness der Auslosung – Schwesing – 2026-11-21.xlsx"

@@ -11,13 +11,17 @@ import gzip
 import json
 import random
 import re
+from fractions import Fraction
 
 import pytest
 from django.contrib.messages import get_messages
 from django.urls import reverse
+from django.utils import translation
 
 from scoring import backup, selectors, services
+from scoring.documents.certificates import total_wording
 from scoring.models import Deal, Evening, Player
+from scoring.templatetags.bruus import format_matchsticks
 from tests.backup.played import play_session
 from tests.documents.test_documents import drawn_roster, enter, get_pdf, seatings  # noqa: F401 (a fixture)
 
@@ -97,8 +101,28 @@ def test_certificates_for_the_first_three_places(organiser_client, drawn_roster)
         assert "Urkunde" in page and "Schwesing" in page and "21. November 2026" in page
         assert row.player.name in page
         assert f"{row.place}. Platz" in page
-        assert "Streichhölzer" in page
-    assert footers(pages) == [f"Seite {n} von {len(pages)}" for n in range(1, len(pages) + 1)]
+        # The total as the ranking prints it; a fractional sit-out credit is no "54,6 Streichhölzern".
+        if row.total == int(row.total):
+            assert f"mit {int(row.total)} Streichhölzern" in page
+        else:
+            assert f"mit insgesamt {format_matchsticks(row.total)} (mit Freilos-Gutschrift)" in page
+            assert "Streichh" not in page
+    # Handed to a player: no page footer (issue 36).
+    assert not any("Seite" in page or "Gedruckt" in page for page in pages)
+
+
+@pytest.mark.parametrize(
+    ("total", "wording"),
+    [
+        (Fraction(273, 5), "mit insgesamt 54,6 (mit Freilos-Gutschrift)"),
+        (Fraction(1), "mit 1 Streichholz"),
+        (Fraction(11), "mit 11 Streichhölzern"),
+        (Fraction(0), "mit 0 Streichhölzern"),
+    ],
+)
+def test_a_certificate_words_a_fractional_total_as_a_total_not_as_matchsticks(total, wording):
+    with translation.override("de"):
+        assert total_wording(total) == wording
 
 
 def test_prize_list_lists_the_same_places(organiser_client, drawn_roster):

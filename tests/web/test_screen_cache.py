@@ -246,8 +246,11 @@ def test_locking_a_round_answers_with_the_grid_after_the_lock(organiser_client, 
     url = reverse("organiser:live", args=[drawn.pk])
     assert 'data-testid="lock-1"' in organiser_client.get(url, **HTMX).content.decode()
     round_1 = drawn.sessions.get(number=1).rounds.get(number=1)
+    tables = [str(n) for n in drawn.tables.values_list("number", flat=True)]  # none started: confirmed
     answer = organiser_client.post(
-        reverse("organiser:round_lock", args=[drawn.pk, round_1.pk]), {"locked": "1"}, **HTMX
+        reverse("organiser:round_lock", args=[drawn.pk, round_1.pk]),
+        {"locked": "1", "confirmed": "1", "seen": tables},
+        **HTMX,
     ).content.decode()
     assert 'data-testid="unlock-1"' in answer
 

@@ -11,4 +11,7 @@ urlpatterns = [
     path("abende/<int:pk>/sprache/", evenings.evening_language, name="evening_language"),
     path("abende/<int:pk>/gleichstand/", evenings.evening_tiebreaks, name="evening_tiebreaks"),
     path("abende/<int:pk>/regeln/", evenings.evening_rule_set, name="evening_rule_set"),
+    path("abende/<int:pk>/name/", evenings.evening_rename, name="evening_rename"),
+    path("abende/<int:pk>/archiv/", evenings.evening_archive, name="evening_archive"),
+    path("abende/<int:pk>/loeschen/", evenings.evening_delete, name="evening_delete"),
 ]

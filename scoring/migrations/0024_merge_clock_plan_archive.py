@@ -7,6 +7,7 @@ class Migration(migrations.Migration):
     dependencies = [
         ("scoring", "0023_clock_stops_with_its_round"),
         ("scoring", "0023_session_evening_plan"),
+        ("scoring", "0023_evening_archive_round_events"),
     ]
 
     operations = []
