@@ -10,12 +10,15 @@ All amounts are matchsticks as :class:`fractions.Fraction`, so averages stay exa
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from typing import TypeVar
 
 from scoring.domain.tiebreaks import Row, rank_rows
+
+K = TypeVar("K", bound=Hashable)
 
 
 def one_decimal(value: int | Fraction | Decimal | float) -> Decimal:
@@ -144,3 +147,47 @@ def rank(scores: Sequence[PlayerScore], name_key=None) -> list[RankedScore]:
     rows = [Row(key=index, total=score.total) for index, score in by_index.items()]
     lines = rank_rows(rows, (), name_key=(lambda row: name_key(by_index[row.key])) if name_key else None)
     return [RankedScore(place=line.place, shared=line.shared, score=by_index[line.row.key]) for line in lines]
+
+
+def played_evening(drawn: Iterable[K], stand_ins: Iterable[K]) -> frozenset[K]:
+    """Who counts as having played an evening (the season counts the evening for them, their own
+    page lists it): every player drawn into one of its sessions, seated at a table or sitting out
+    in a round (the draw takes exactly the players checked in when it is made, so "checked in when
+    a session was drawn" and "drawn" are the same players; a replacement counts from the round
+    they took over), except stand-ins (Ersatzspieler), who play but are never ranked.
+
+    A player checked out before the first draw is in no session and has not played; one who
+    leaves after being drawn has played (and keeps what they scored).
+
+    Args:
+        drawn: ids of the players seated or sitting out in a round of a drawn session.
+        stand_ins: ids of the evening's stand-ins.
+
+    Returns:
+        The ids of the players who played the evening.
+    """
+    return frozenset(drawn) - frozenset(stand_ins)
+
+
+def ranked_in_evening(
+    *, drawn: Iterable[K], checked_in: Iterable[K], stand_ins: Iterable[K], any_session_drawn: bool
+) -> frozenset[K]:
+    """Who the evening's ranking lists (page, projector, PDFs, CSV, Excel, the website's file):
+    once a session is drawn, exactly the players of :func:`played_evening`, whether or not they
+    are still checked in (who leaves after being drawn keeps what they played); before the first
+    draw, the players checked in now (all at 0: a preview of the field), stand-ins never.
+
+    A player checked in after a draw (a late arrival) is listed from the draw that takes them in.
+
+    Args:
+        drawn: ids of the players seated or sitting out in a round of a drawn session.
+        checked_in: ids of the players checked in now.
+        stand_ins: ids of the evening's stand-ins.
+        any_session_drawn: whether the evening has a drawn session.
+
+    Returns:
+        The ids of the ranked players.
+    """
+    if any_session_drawn:
+        return played_evening(drawn, stand_ins)
+    return frozenset(checked_in) - frozenset(stand_ins)

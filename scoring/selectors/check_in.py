@@ -3,6 +3,7 @@ whether enough players are present to draw, and where a player who arrives after
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from scoring.models import Deal, Evening, Participant, Partnership, Seating, Session
@@ -47,4 +48,29 @@ def late_arrivals(evening: Evening) -> LateArrival | None:
         started=Deal.objects.filter(seating__round__session=session).exists(),
         next_session=session.number + 1 if session.number < evening.sessions_count else None,
         unseated=frozenset(present - seated),
+    )
+
+
+def drawn_player_ids(evening: Evening) -> set[int]:
+    """Every player in a partnership or sitting out a session of the evening (2 queries)."""
+    ids: set[int] = set()
+    for row in Partnership.objects.filter(session__evening=evening).values_list(
+        "player_1_id", "player_2_id", "player_3_id"
+    ):
+        ids.update(pk for pk in row if pk)
+    for sitters in Session.objects.filter(evening=evening).values_list("sitout_player_id", "sitout_player_2_id"):
+        ids.update(pk for pk in sitters if pk)
+    return ids
+
+
+def undoable_check_ins(evening: Evening, player_ids: Iterable[int]) -> list[int]:
+    """Of the players a bulk check-in checked in (``player_ids``), those its undo would check out
+    now, in id order: still checked in (not checked out by hand since) and not drawn into a
+    session of the evening (3 queries)."""
+    ids = {int(pk) for pk in player_ids}
+    drawn = drawn_player_ids(evening)
+    return sorted(
+        Participant.objects.filter(evening=evening, player_id__in=ids - drawn, checked_in=True).values_list(
+            "player_id", flat=True
+        )
     )

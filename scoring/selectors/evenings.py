@@ -109,7 +109,10 @@ def session_players(session: Session) -> list[Player]:
 @dataclass(frozen=True)
 class DrawWishes:
     """What the check-in page shows about the draw: wishes "not together", stand-ins, the
-    players who could be chosen for a wish, and what the number of players means."""
+    players who could be chosen for a wish, and what the number of players means.
+
+    ``participants``: the players checked in now, A to Z (who can be chosen for a wish "not
+    together": a player checked out is not drawn, so a wish about them would mean nothing)."""
 
     exclusions: list
     stand_ins: set[int]
@@ -134,7 +137,7 @@ def draw_wishes(evening: Evening) -> DrawWishes:
     return DrawWishes(
         exclusions=exclusions,
         stand_ins={p.player_id for p in participants if p.is_stand_in},
-        participants=[p.player for p in participants],
+        participants=[p.player for p in participants if p.checked_in],
         present=sum(p.checked_in for p in participants),
         ranked_present=sum(p.checked_in and not p.is_stand_in for p in participants),
         table_size=evening.rules.players_per_table,

@@ -11,7 +11,7 @@ from django.utils.translation import get_language
 
 from scoring.domain.errors import DomainError
 from scoring.domain.names import person_key
-from scoring.domain.ranking import round_sitout_credit
+from scoring.domain.ranking import played_evening, ranked_in_evening, round_sitout_credit
 from scoring.domain.tiebreaks import Criterion, RankedRow, Row, criteria_used, parse_chain, rank_rows
 from scoring.models import Deal, Evening, Participant, Player, Seating
 from scoring.selectors.history import EveningHistory, evening_histories
@@ -54,9 +54,10 @@ def evening_ranking(evening: Evening) -> list[RankingRow]:
     Every matchstick a team wins counts for both partners; a player who sits out a round is
     credited the exact average of the teams that played in it (DOMAIN.md); while the round runs,
     only tables that have finished it count, and the credit is provisional
-    (:func:`scoring.domain.ranking.round_sitout_credit`, ``RankingRow.provisional``). Everybody checked in
-    or drawn appears, with 0 where they have no score yet, except stand-ins (Ersatzspieler:
-    they play but are not ranked). A player seated in a round gets no sit-out credit for it
+    (:func:`scoring.domain.ranking.round_sitout_credit`, ``RankingRow.provisional``). Who appears:
+    :func:`scoring.domain.ranking.ranked_in_evening` (once a session is drawn, everybody drawn,
+    checked out since or not; before the first draw, everybody checked in, at 0; stand-ins
+    never: they play but are not ranked). A player seated in a round gets no sit-out credit for it
     (the session's sit-out player may have taken over from a player who left;
     :attr:`scoring.selectors.history.RoundHistory.sitters`).
 
@@ -83,11 +84,14 @@ def evening_rankings(
 class RankedEvenings:
     """The rankings of several evenings with what they were computed from, for callers that
     need more than the rows (the season ranking): evening id -> its :class:`PlayedFigures`, its
-    ranked players (player id -> Player) and its ranking."""
+    ranked players (player id -> Player), its ranking, and the ids of the players who count as
+    having played it (:func:`scoring.domain.ranking.played_evening`: drawn, not a stand-in; none
+    before the first draw, when the ranking lists the players checked in at 0)."""
 
     figures: dict[int, PlayedFigures]
     people: dict[int, dict[int, Player]]
     rankings: dict[int, list[RankingRow]]
+    played: dict[int, frozenset[int]] = field(default_factory=dict)
 
 
 def ranked_evenings(evenings: list[Evening], histories: Mapping[int, EveningHistory] | None = None) -> RankedEvenings:
@@ -95,9 +99,9 @@ def ranked_evenings(evenings: list[Evening], histories: Mapping[int, EveningHist
     if histories is None:
         histories = evening_histories(evenings)
     played = {evening.pk: PlayedFigures.of(evening, histories[evening.pk]) for evening in evenings}
-    people = _ranked_players(evenings, {pk: figures.scores for pk, figures in played.items()})
+    people, played_ids = _ranked_players(evenings, histories)
     rankings = {evening.pk: _rank(evening, played[evening.pk], people[evening.pk]) for evening in evenings}
-    return RankedEvenings(figures=played, people=people, rankings=rankings)
+    return RankedEvenings(figures=played, people=people, rankings=rankings, played=played_ids)
 
 
 def _rank(evening: Evening, figures: PlayedFigures, players: dict[int, Player]) -> list[RankingRow]:
@@ -207,28 +211,48 @@ def tiebreak_values(sessions, deals_won: int, bonus: int, sat_out: int) -> dict[
     }
 
 
+def drawn_players(history: EveningHistory) -> frozenset[int]:
+    """The ids of everybody seated at a table or sitting out in a round of the evening's drawn
+    sessions (no query): who was drawn (:func:`scoring.domain.ranking.played_evening`)."""
+    return frozenset(pid for r in history.rounds for pid in r.seated | r.sitters)
+
+
 def _ranked_players(
-    evenings: list[Evening], scores: dict[int, dict[int, list[Fraction]]]
-) -> dict[int, dict[int, Player]]:
-    """Evening id -> (player id -> Player) of everybody ranked: checked in or drawn, not a
-    stand-in (1 query, 2 when a drawn player has been taken off an evening's list)."""
-    players: dict[int, dict[int, Player | None]] = {evening.pk: {} for evening in evenings}
+    evenings: list[Evening], histories: Mapping[int, EveningHistory]
+) -> tuple[dict[int, dict[int, Player]], dict[int, frozenset[int]]]:
+    """Evening id -> (player id -> Player) of everybody ranked, by the rule of
+    :func:`scoring.domain.ranking.ranked_in_evening`: once a session is drawn, the players drawn
+    (checked out since or not), before the first draw those checked in; never a stand-in. And
+    evening id -> the ids of those who played it (:func:`scoring.domain.ranking.played_evening`).
+    1 query, 2 when a drawn player has been taken off an evening's list."""
+    found: dict[int, dict[int, Player]] = {evening.pk: {} for evening in evenings}
+    checked_in: dict[int, set[int]] = defaultdict(set)
     stand_ins: dict[int, set[int]] = defaultdict(set)
-    for participant in Participant.objects.filter(evening__in=list(players)).select_related("player"):
+    for participant in Participant.objects.filter(evening__in=list(found)).select_related("player"):
+        found[participant.evening_id][participant.player_id] = participant.player
         if participant.is_stand_in:
             stand_ins[participant.evening_id].add(participant.player_id)
-        else:
-            players[participant.evening_id][participant.player_id] = participant.player
-    for evening_id, ranked in players.items():
-        for pid in scores[evening_id]:  # drawn players who were checked out later still rank
-            if pid not in stand_ins[evening_id]:
-                ranked.setdefault(pid, None)
-    missing = {pid for ranked in players.values() for pid, p in ranked.items() if p is None}
-    if missing:
-        found = {p.pk: p for p in Player.objects.filter(pk__in=missing)}
-        for ranked in players.values():
-            ranked.update({pid: found[pid] for pid, p in ranked.items() if p is None})
-    return players  # type: ignore[return-value]  # every None was replaced above
+        if participant.checked_in:
+            checked_in[participant.evening_id].add(participant.player_id)
+    ranked_ids = {
+        evening.pk: ranked_in_evening(
+            drawn=drawn_players(histories[evening.pk]),
+            checked_in=checked_in[evening.pk],
+            stand_ins=stand_ins[evening.pk],
+            any_session_drawn=bool(histories[evening.pk].sessions),
+        )
+        for evening in evenings
+    }
+    missing = {pid for pk, ids in ranked_ids.items() for pid in ids if pid not in found[pk]}
+    if missing:  # drawn, then taken off the evening's list
+        extra = {p.pk: p for p in Player.objects.filter(pk__in=missing)}
+        for pk, ids in ranked_ids.items():
+            found[pk].update({pid: extra[pid] for pid in ids if pid not in found[pk]})
+    people = {pk: {pid: found[pk][pid] for pid in ids} for pk, ids in ranked_ids.items()}
+    played = {
+        evening.pk: played_evening(drawn_players(histories[evening.pk]), stand_ins[evening.pk]) for evening in evenings
+    }
+    return people, played
 
 
 def evening_is_confirmed(evening: Evening) -> bool:

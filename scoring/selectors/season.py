@@ -87,14 +87,15 @@ def season_ranking(season: Season) -> SeasonRanking:
     Each evening is ranked exactly as its own ranking page ranks it (matchsticks with sit-out
     credit, stand-ins not ranked, its own tie-break chain; the same code:
     :func:`scoring.selectors.ranking.evening_rankings`); a player counts as having played an
-    evening when they were drawn in it (seated or sitting out in a session). Evenings without a
-    drawn session have no results yet. Season ties: the season's own chain (``Season.tie_break``)
+    evening when they were drawn in it (seated or sitting out in a session;
+    :func:`scoring.domain.ranking.played_evening`), not when they were only checked in. Evenings
+    without a drawn session have no results yet. Season ties: the season's own chain (``Season.tie_break``)
     over the evenings that count.
     """
     evenings = season_evenings(season)
     histories = evening_histories(evenings)
     ranked = ranked_evenings(evenings, histories)
-    figures, people = ranked.figures, ranked.people
+    people = ranked.people
     # One Player object per player, whichever evenings they played: the season ranks by it.
     players = {pid: p for ranked in people.values() for pid, p in ranked.items()}
 
@@ -105,9 +106,9 @@ def season_ranking(season: Season) -> SeasonRanking:
     infos = []
     for index, evening in enumerate(evenings):
         rows = ranked.rankings[evening.pk]
-        drawn = figures[evening.pk].scores
+        played = ranked.played[evening.pk]
         for row in rows:
-            if row.player.pk in drawn:
+            if row.player.pk in played:
                 results[players[row.player.pk]][index] = season_domain.EveningResult(
                     total=row.total, place=row.place, shared=row.shared, tiebreaks=row.tiebreaks
                 )
@@ -116,7 +117,7 @@ def season_ranking(season: Season) -> SeasonRanking:
                 number=index + 1,
                 evening=evening,
                 confirmed=_confirmed(evening, histories[evening.pk]),
-                players=len(rows),
+                players=len(played),
             )
         )
     rules = season_rules(season)

@@ -15,8 +15,8 @@ from collections.abc import Iterable
 from django.db import transaction
 
 from scoring.domain.errors import gettext_noop
-from scoring.models import Evening, Participant, Partnership, Player, Session
-from scoring.selectors.check_in import last_evening
+from scoring.models import Evening, Participant, Player
+from scoring.selectors.check_in import last_evening, undoable_check_ins
 from scoring.services.base import ServiceError, evening_changed
 
 
@@ -77,29 +77,12 @@ def undo_check_in(*, evening_id: int, player_ids: Iterable[int]) -> list[int]:
     """Check out again the players a bulk check-in has just checked in (its undo).
 
     Players already drawn into a session of the evening stay checked in (their place at a table
-    is kept; to let one go, use "A player has to leave" on the session page). Returns the ids
-    checked out."""
+    is kept; to let one go, use "A player has to leave" on the session page), and so do players
+    checked out by hand since (:func:`scoring.selectors.check_in.undoable_check_ins`, which the
+    button's count uses too). Returns the ids checked out."""
     evening = _locked_evening(evening_id)
-    ids = {int(pk) for pk in player_ids}
-    seated = _drawn_player_ids(evening)
-    going = sorted(
-        Participant.objects.filter(evening=evening, player_id__in=ids - seated, checked_in=True).values_list(
-            "player_id", flat=True
-        )
-    )
+    going = undoable_check_ins(evening, player_ids)
     Participant.objects.filter(evening=evening, player_id__in=going).update(checked_in=False)
     if going:
         evening_changed(evening.pk)
     return going
-
-
-def _drawn_player_ids(evening: Evening) -> set[int]:
-    """Every player in a partnership or sitting out a session of the evening (2 queries)."""
-    ids: set[int] = set()
-    for row in Partnership.objects.filter(session__evening=evening).values_list(
-        "player_1_id", "player_2_id", "player_3_id"
-    ):
-        ids.update(pk for pk in row if pk)
-    for sitters in Session.objects.filter(evening=evening).values_list("sitout_player_id", "sitout_player_2_id"):
-        ids.update(pk for pk in sitters if pk)
-    return ids

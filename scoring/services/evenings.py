@@ -19,6 +19,7 @@ from scoring.models import (
     new_table_token,
 )
 from scoring.selectors.evenings import evening_has_deals
+from scoring.selectors.history import evening_history
 from scoring.services.base import ServiceError, _set_flag, _two_players, evening_changed
 
 
@@ -58,14 +59,41 @@ def create_evening(
     return evening
 
 
+_DRAWN_NOW = gettext_noop(
+    "%(name)s is drawn into session %(number)s, which is not over yet: checking out would leave an empty "
+    'seat. Use "A player has to leave" on the session page (or draw the session again before its first '
+    "deal)."
+)
+
+
 @transaction.atomic
 def set_checked_in(*, evening: Evening, player: Player, checked_in: bool) -> Participant:
-    """Check a player in for the evening (present for the next draw), or out again."""
+    """Check a player in for the evening (present for the next draw), or out again.
+
+    Raises:
+        ServiceError: checking out a player who still has a seat (at a table or sitting out) in a
+            round not yet confirmed of the last drawn session (``drawn_now``): they are replaced
+            on the session page instead, as the undo of a bulk check-in refuses them too. Nothing
+            changes then. Between sessions a player checks out freely (and stays ranked).
+    """
+    if not checked_in:
+        _check_not_seated_now(evening, player)
     participant, _ = Participant.objects.update_or_create(
         evening=evening, player=player, defaults={"checked_in": checked_in}
     )
     evening_changed(evening.pk)
     return participant
+
+
+def _check_not_seated_now(evening: Evening, player: Player) -> None:
+    """ServiceError ``drawn_now`` if ``player`` has a seat in an unconfirmed round of the evening's
+    last drawn session (5 queries at most)."""
+    session = Session.objects.filter(evening=evening).order_by("-number").first()
+    if session is None:
+        return
+    history = evening_history(evening, sessions=(session.number,))
+    if any(not r.confirmed and player.pk in r.seats() for r in history.session_rounds(session.pk)):
+        raise ServiceError(_DRAWN_NOW, code="drawn_now", name=player.name, number=session.number)
 
 
 @transaction.atomic
@@ -96,12 +124,15 @@ def add_partner_exclusion(*, evening: Evening, player_a_id, player_b_id) -> tupl
     Returns ``(wish, created)``; a wish already recorded is returned as it is.
 
     Raises:
-        ServiceError: the same player twice, or a player who is not on this evening's list.
+        ServiceError: the same player twice, or a player who is not checked in for this evening
+            (``not_participant``: a player checked out is not drawn).
     """
     a, b = sorted(_two_players(player_a_id, player_b_id))
     with transaction.atomic():
         known = set(
-            Participant.objects.filter(evening=evening, player_id__in=(a, b)).values_list("player_id", flat=True)
+            Participant.objects.filter(evening=evening, player_id__in=(a, b), checked_in=True).values_list(
+                "player_id", flat=True
+            )
         )
         if known != {a, b}:
             raise ServiceError(

@@ -17,7 +17,7 @@ from scoring import services
 from scoring.domain.errors import DomainError
 from scoring.models import Evening, Player
 from scoring.selectors import by_name
-from scoring.selectors.check_in import last_evening, late_arrivals
+from scoring.selectors.check_in import drawn_player_ids, last_evening, late_arrivals, undoable_check_ins
 from scoring.services.check_in import check_in_everyone, check_in_like_last_evening, undo_check_in
 from scoring.views.access import helper_required
 from scoring.views.common import evening_or_404
@@ -88,7 +88,7 @@ def check_in_undo(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, _("There is nothing to undo."))
         return _back(evening)
     going = undo_check_in(evening_id=evening.pk, player_ids=saved["ids"])
-    kept = len(saved["ids"]) - len(going)
+    kept = len(drawn_player_ids(evening) & set(saved["ids"]))
     text = ngettext("Undone: %(n)s player checked out.", "Undone: %(n)s players checked out.", len(going)) % {
         "n": len(going)
     }
@@ -132,6 +132,7 @@ def late_arrival_note(request: HttpRequest, evening: Evening, player: Player) ->
 def check_in_page_context(request: HttpRequest, evening: Evening, present: set[int]) -> dict:
     """What the check-in page adds for the bulk buttons, the undo and the draw (a few queries)."""
     saved = request.session.get(UNDO_KEY)
+    undoable = bool(saved) and saved.get("evening") == evening.pk
     drawn = list(evening.sessions.order_by("number"))
     try:
         services.check_next_session_drawable(evening, drawn, present=len(present))
@@ -142,7 +143,8 @@ def check_in_page_context(request: HttpRequest, evening: Evening, present: set[i
     unseated = by_name(Player.objects.filter(pk__in=late.unseated)) if late else []
     return {
         "last_evening": last_evening(evening),
-        "undo_count": len(saved["ids"]) if saved and saved.get("evening") == evening.pk else 0,
+        # Who the undo would really check out: not those checked out by hand since, nor the drawn.
+        "undo_count": len(undoable_check_ins(evening, saved["ids"])) if undoable else 0,
         "can_draw": can_draw,
         "next_number": len(drawn) + 1,
         "late": late,

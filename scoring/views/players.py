@@ -148,7 +148,10 @@ def evening_players(request: HttpRequest, pk: int) -> HttpResponse:
 def check_in(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
     evening = _evening(pk)
     player = get_object_or_404(Player, pk=player_pk)
-    services.set_checked_in(evening=evening, player=player, checked_in=request.POST.get("present") == "1")
+    try:
+        services.set_checked_in(evening=evening, player=player, checked_in=request.POST.get("present") == "1")
+    except DomainError as error:
+        messages.error(request, translate(error))
     if request.POST.get("present") == "1":
         check_in_views.late_arrival_note(request, evening, player)
     url = reverse("organiser:evening_players", kwargs={"pk": evening.pk})
