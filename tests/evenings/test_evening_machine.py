@@ -666,6 +666,7 @@ def machine_settings():
             stateful_step_count=120,
             deadline=None,
             suppress_health_check=list(HealthCheck),
+            database=None,
         )
     return settings(
         max_examples=10,
