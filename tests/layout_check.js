@@ -7,7 +7,9 @@
  * - a touch target is smaller than minTarget x minTarget;
  * - two touch targets are closer than minGap (edge to edge);
  * - a sticky or fixed element covers a touch target: with the page at the top, and with each
- *   target scrolled into view as the browser does for focus (which honours scroll-padding).
+ *   target scrolled into view as the browser does for focus (which honours scroll-padding). With
+ *   the page at the top, a bar fixed at the bottom of the window is where the window ends: what
+ *   reaches into it is below the fold (checked when scrolled into view).
  *
  * Touch targets: links, buttons, form fields, summaries, and labels that wrap a hidden radio or
  * checkbox (the big buttons of the tablet). Links inside running text are exempt from size and
@@ -91,7 +93,13 @@
 
   // 3. Spacing (page coordinates, so the scroll position does not matter). Sticky and fixed
   //    targets move with the scroll position: whether they cover others is checked in 4.
-  const floating = (el) => ["sticky", "fixed"].includes(getComputedStyle(el).position);
+  //    A target inside a sticky or fixed element (the buttons of a bar) moves with it.
+  const floating = (el) => {
+    for (let node = el; node && node !== doc; node = node.parentElement) {
+      if (["sticky", "fixed"].includes(getComputedStyle(node).position)) { return true; }
+    }
+    return false;
+  };
   const boxes = checked.filter((el) => !floating(el)).map((el) => {
     const r = el.getBoundingClientRect();
     return { el, left: r.left + scrollX, right: r.right + scrollX, top: r.top + scrollY, bottom: r.bottom + scrollY };
@@ -115,9 +123,23 @@
     const position = getComputedStyle(el).position;
     return (position === "sticky" || position === "fixed") && shown(el);
   });
-  function coveredBy(el) {
+  // A bar fixed at the bottom edge of the window (the tablet's action bar on a phone) shortens the
+  // window: what reaches into it when the page opens is below the fold, like what reaches below
+  // the window, and is checked once scrolled into view (the page's scroll-padding keeps it clear).
+  function fold() {
+    let bottom = innerHeight;
+    stuck.forEach((el) => {
+      const c = el.getBoundingClientRect();
+      if (getComputedStyle(el).position === "fixed" && c.bottom >= innerHeight - 1 && c.top > innerHeight / 2) {
+        bottom = Math.min(bottom, c.top);
+      }
+    });
+    return bottom;
+  }
+  function coveredBy(el, atTop) {
     const r = el.getBoundingClientRect();
     if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > doc.clientWidth) { return null; }
+    if (atTop && r.bottom > fold() + 0.5) { return null; }
     for (const cover of stuck) {
       if (cover.contains(el) || el.contains(cover)) { continue; }
       const c = cover.getBoundingClientRect();
@@ -132,8 +154,8 @@
     return null;
   }
   const report = new Set();
-  function note(el, when) {
-    const cover = coveredBy(el);
+  function note(el, when, atTop) {
+    const cover = coveredBy(el, atTop);
     const key = cover ? `${name(cover)}|${name(el)}` : "";
     if (cover && !report.has(key)) {
       report.add(key);
@@ -144,7 +166,7 @@
     const behaviour = doc.style.scrollBehavior;
     doc.style.scrollBehavior = "auto";
     window.scrollTo(0, 0);
-    targets.forEach((el) => note(el, "at the top of the page"));
+    targets.forEach((el) => note(el, "at the top of the page", true));
     targets.forEach((el) => {
       el.scrollIntoView({ block: "nearest", inline: "nearest" });
       note(el, "when scrolled into view");

@@ -46,6 +46,17 @@ def team_shown(team, names) -> str:
     return " & ".join(shown(p, names) for p in getattr(team, "players", team))
 
 
+#: U+2011 NON-BREAKING HYPHEN: looks like "-", but a line never breaks after it.
+NON_BREAKING_HYPHEN = "\u2011"
+
+
+@register.filter(is_safe=True)
+def nobreak(value) -> str:
+    """``value`` (a str, e.g. a date as Swedish and ISO write it, "2026-11-27") with every hyphen a
+    non-breaking one, so that a button or a narrow column never breaks it in two ("2026-" / "11-27")."""
+    return str(value).replace("-", NON_BREAKING_HYPHEN)
+
+
 @register.filter
 def get_item(mapping, key):
     """``mapping[key]`` in a template, None when missing."""

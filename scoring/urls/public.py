@@ -15,6 +15,8 @@ urlpatterns = [
     path("hilfe/leitfaden/", views.guide_page, name="guide"),
     # The short address for the tablets: table number + table code (printed on the table cards).
     path("tablet/", tablets.tablet_join, name="tablet_join"),
+    # The web app manifest (the tablet's home-screen icon) in each language of the site.
+    path("tablet/app.<str:language>.webmanifest", tablets.web_app_manifest, name="manifest"),
     # An evening's screens for the room: ranking (projector) and "Where do I sit?" (phones).
     path("abend/<int:pk>/rangliste/", screens.ranking_screen, name="ranking_screen"),
     # The projector page: the organiser chooses on the live overview what it shows.

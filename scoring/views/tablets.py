@@ -24,12 +24,14 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from scoring import selectors, services
 from scoring.documents.table_cards import build_table_cards, table_cards_name
@@ -285,3 +287,47 @@ def table_link_regenerate(request: HttpRequest, pk: int, number: int) -> HttpRes
     if request.POST.get("next") == "tablets":
         return redirect(reverse("organiser:tablets", kwargs={"pk": evening.pk}) + f"#tisch-{number}")
     return redirect(reverse("organiser:evening_detail", kwargs={"pk": evening.pk}) + "#links")
+
+
+#: How long a browser may keep the web app manifest without asking again (seconds).
+MANIFEST_MAX_AGE = 24 * 3600
+
+
+@require_GET
+def web_app_manifest(request: HttpRequest, language: str) -> HttpResponse:
+    """The web app manifest (``application/manifest+json``) in ``language``, one of
+    ``settings.LANGUAGES`` (else 404): the name a tablet's home-screen icon shows, in the language
+    of the page that links it (``templates/includes/app_head.html``: a table's page speaks its
+    evening's language). The icon opens ``/tablet/``, which leads back to the tablet's table;
+    the icons are the app's own static files (scripts/make_icons.py)."""
+    if language not in dict(settings.LANGUAGES):
+        raise Http404
+    with translation.override(language):
+        manifest = {
+            "name": _("Bruus Tournament – table"),
+            "short_name": "Bruus",
+            "description": _("Enter the results at the table (Bruus tournament)"),
+            "lang": language,
+            "dir": "ltr",
+            "start_url": reverse("public:tablet_join"),
+            "scope": "/",
+            "display": "standalone",
+            "orientation": "any",
+            "background_color": "#f4efe6",
+            "theme_color": "#8b1e17",
+            "icons": [
+                {"src": static("icons/icon-192.png"), "sizes": "192x192", "type": "image/png", "purpose": "any"},
+                {"src": static("icons/icon-512.png"), "sizes": "512x512", "type": "image/png", "purpose": "any"},
+                {
+                    "src": static("icons/icon-maskable-512.png"),
+                    "sizes": "512x512",
+                    "type": "image/png",
+                    "purpose": "maskable",
+                },
+            ],
+        }
+    response = JsonResponse(
+        manifest, content_type="application/manifest+json", json_dumps_params={"ensure_ascii": False}
+    )
+    patch_cache_control(response, public=True, max_age=MANIFEST_MAX_AGE)
+    return response

@@ -46,10 +46,39 @@
 
   var root = null, slides = [], current = 0, timer = null, due = null, lastHtml = null;
 
+  /* The list's font size (px) between --fit-min and --fit-max (% of the window's height; none:
+   * the style sheet's size): the largest that needs no more pages than the smallest. */
+  function fitFont(box, pagesAt) {
+    var style = getComputedStyle(box);
+    var min = parseFloat(style.getPropertyValue("--fit-min")), max = parseFloat(style.getPropertyValue("--fit-max"));
+    if (!(min > 0) || !(max > min)) { return; }
+    min = min * window.innerHeight / 100;
+    max = max * window.innerHeight / 100;
+    var least = pagesAt(min);
+    if (pagesAt(max) <= least) { return; }
+    for (var step = 0; step < 7; step += 1) {  // to within 1/128 of the range
+      var middle = (min + max) / 2;
+      if (pagesAt(middle) <= least) { min = middle; } else { max = middle; }
+    }
+    pagesAt(min);
+  }
+
   function layoutSection(section) {
     var box = section.querySelector(".projector-items");
     if (!box) { return null; }
     var items = Array.prototype.slice.call(box.querySelectorAll(".projector-item"));
+    box.style.removeProperty("font-size");
+    var pages = measurePages(box, items);
+    fitFont(box, function (px) {
+      box.style.fontSize = px + "px";  // the CSS object model: no inline style for the policy
+      pages = measurePages(box, items);
+      return pages.length;
+    });
+    return { box: box, items: items, pages: pages.length ? pages : [[[]]] };
+  }
+
+  /* The items laid out in as many columns as fit into the box at its font size, and paged. */
+  function measurePages(box, items) {
     box.replaceChildren();
     var probe = document.createElement("div");
     probe.className = "projector-probe";
@@ -72,8 +101,7 @@
     var rowGap = parseFloat(getComputedStyle(measure[0]).rowGap) || 0;
     box.replaceChildren();
     // One pixel spare: heights are fractional, the layout rounds.
-    var pages = paginate(heights, height - 1, columns, rowGap);
-    return { box: box, items: items, pages: pages.length ? pages : [[[]]] };
+    return paginate(heights, height - 1, columns, rowGap);
   }
 
   function pageLabel(page, pages) {

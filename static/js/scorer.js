@@ -386,3 +386,47 @@
     if (below > 0) { window.scrollBy(0, below); }
   });
 }());
+
+/* Issue 36: a phone as the table's tablet. The step's action bar ([data-action-bar]) is fixed at the
+ * bottom of a phone's screen (bruus.css): the page keeps room for it below its content, --action-bar
+ * its height in px, which also stops a field scrolled to above it. Where everyone sits next
+ * (details[data-fold-on-phone]) comes folded on a phone, so that the new round's form is on the
+ * screen; unfolded by a tap, it stays so when the page is redrawn (until the next round's box). */
+(function () {
+  "use strict";
+  var phone = window.matchMedia("(max-width: 520px)");
+  var unfolded = null;  // the heading of the box the players unfolded
+  var measured = null;  // the bar whose height is watched
+  var watcher = window.ResizeObserver ? new ResizeObserver(function () { measure(); }) : null;
+
+  function measure() {
+    var root = document.documentElement;
+    var bar = document.querySelector("[data-action-bar]");
+    if (bar && getComputedStyle(bar).position === "fixed") {
+      root.style.setProperty("--action-bar", Math.ceil(bar.getBoundingClientRect().height + 8) + "px");
+    } else {
+      root.style.removeProperty("--action-bar");
+    }
+    if (watcher && bar !== measured) {
+      watcher.disconnect();
+      if (bar) { watcher.observe(bar); }
+      measured = bar;
+    }
+  }
+
+  function fold() {
+    document.querySelectorAll("details[data-fold-on-phone]").forEach(function (box) {
+      if (box.dataset.arranged) { return; }
+      box.dataset.arranged = "1";
+      var heading = box.querySelector("summary").textContent.trim();
+      if (phone.matches && unfolded !== heading) { box.open = false; }
+      box.addEventListener("toggle", function () { unfolded = box.open ? heading : null; });
+    });
+  }
+
+  function arrange() { fold(); measure(); }
+
+  arrange();
+  document.body.addEventListener("htmx:afterSettle", arrange);
+  window.addEventListener("resize", measure);
+}());

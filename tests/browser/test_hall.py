@@ -126,7 +126,7 @@ def test_three_tablets_join_by_code_and_one_by_qr_link(live_server, hall, new_co
     assert manifest.ok
     data = manifest.json()
     assert (data["lang"], data["display"], data["start_url"]) == ("de", "standalone", "/tablet/")
-    icon = pages[2].request.get(f"{live_server.url}/static/{data['icons'][0]['src']}")
+    icon = pages[2].request.get(f"{live_server.url}{data['icons'][0]['src']}")
     assert icon.ok and icon.headers["content-type"] == "image/png"
 
 

@@ -233,6 +233,7 @@ NOT_PAGES: dict[str, str] = {
     **{f"scorer:{name}": POST_ONLY for name in ("deal", "finish", "confirm", "reopen")},
     "scorer:poll": "the tablet's polling: a part of the tablet page (or 204), checked with it",
     "public:round_clock": "the round clock's own poll: a part of the seat finder, checked with it",
+    "public:manifest": "the web app manifest (JSON), checked by tests/hall/test_tablets.py",
     "logout": POST_ONLY,
     "set_language": "Django's language switch (the buttons at the top right): a GET only redirects",
 }

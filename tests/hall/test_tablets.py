@@ -402,18 +402,33 @@ def test_table_cards_before_the_draw_say_why_not(roster_evening, organiser_clien
 # --- Web app manifest ------------------------------------------------------------------------------
 
 
-def test_the_manifest_is_german_standalone_with_local_icons():
-    manifest = json.loads((ROOT / "static" / "manifest.webmanifest").read_text())
-    assert manifest["lang"] == "de" and manifest["display"] == "standalone"
+@pytest.mark.parametrize("language", [code for code, _name in django_settings.LANGUAGES])
+def test_the_manifest_is_standalone_with_local_icons_in_every_language(client, language):
+    response = client.get(reverse("public:manifest", args=[language]))
+    assert response.status_code == 200 and response["Content-Type"] == "application/manifest+json"
+    manifest = json.loads(response.content)
+    assert manifest["lang"] == language and manifest["display"] == "standalone"
     assert manifest["start_url"] == "/tablet/"
     assert "Bruus" in manifest["name"]
     sizes = set()
     for icon in manifest["icons"]:
-        assert not icon["src"].startswith(("http:", "https:", "//"))
-        path = ROOT / "static" / icon["src"]
+        assert icon["src"].startswith("/static/icons/")  # the app's own files, never another site
+        path = ROOT / "static" / icon["src"].removeprefix("/static/")
         assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         sizes.add(icon["sizes"])
     assert {"192x192", "512x512"} <= sizes
+
+
+def test_the_manifest_speaks_the_language_it_is_asked_for(client):
+    """Issue 36: the home-screen icon's name was German in every language."""
+    names = {
+        code: json.loads(client.get(reverse("public:manifest", args=[code])).content) for code in ("de", "da", "sv")
+    }
+    assert names["de"]["name"] == "Bruus Turnier – Tisch"
+    assert names["da"]["name"] == "Bruus-turnering – bord"
+    assert names["da"]["description"] == "Indtast resultaterne ved bordet (Bruus-turnering)"
+    assert names["sv"]["description"] == "Registrera resultaten vid bordet (Bruus-turnering)"
+    assert client.get(reverse("public:manifest", args=["de"]).replace(".de.", ".xx.")).status_code == 404
 
 
 @pytest.mark.django_db
@@ -421,8 +436,16 @@ def test_the_table_page_and_tablet_page_link_the_manifest(drawn, client):
     table = drawn.tables.get(number=1)
     for url in (reverse("scorer:table", args=[table.token]), reverse("public:tablet_join") + "?andere=1"):
         page = client.get(url).content.decode()
-        assert re.search(r'<link rel="manifest" href="/static/manifest[^"]*\.webmanifest">', page), url
+        assert re.search(r'<link rel="manifest" href="/tablet/app\.de\.webmanifest">', page), url
         assert "apple-touch-icon" in page
+
+
+@pytest.mark.django_db
+def test_a_table_page_links_the_manifest_of_its_evening_language(drawn, client):
+    Evening.objects.filter(pk=drawn.pk).update(language="da")
+    table = drawn.tables.get(number=1)
+    page = client.get(reverse("scorer:table", args=[table.token]), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert '<link rel="manifest" href="/tablet/app.da.webmanifest">' in page
 
 
 # --- The tablet stays at its table ---------------------------------------------------------------
