@@ -165,10 +165,11 @@ AUTHENTICATION_BACKENDS = [
     # ModelBackend with the permissions in one query (scoring/hall/auth_backends.py)
     "scoring.hall.auth_backends.OrganiserBackend",
 ]
-# Five wrong passwords lock the login for 15 minutes (per user name and address).
+# Five wrong passwords lock the login for 15 minutes: per user name and address, and per address
+# whatever the names (one password sprayed over many names is five tries too, issue 38).
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = 0.25  # hours
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
@@ -372,6 +373,16 @@ if not (_restore_max_mb.isascii() and _restore_max_mb.isdigit() and int(_restore
         f"RESTORE_MAX_MB must be a whole number of megabytes (1 or more), not {_restore_max_mb!r}."
     )
 RESTORE_MAX_BYTES = int(_restore_max_mb) * 1024 * 1024
+# ... and at most this many JSON values (commas, objects and lists counted before the file is
+# parsed): the memory a parsed file takes grows with its values, not its bytes (100 MB of "{}," is
+# 33 million objects, some 2.6 GB). A record takes about 20; 5 million is a database of 250,000
+# records and at most some 200 MB of parsed values.
+_restore_max_values = env.str("RESTORE_MAX_VALUES", default="5000000").strip()
+if not (_restore_max_values.isascii() and _restore_max_values.isdigit() and int(_restore_max_values) >= 1000):
+    raise ImproperlyConfigured(
+        f"RESTORE_MAX_VALUES must be a whole number (1000 or more), not {_restore_max_values!r}."
+    )
+RESTORE_MAX_VALUES = int(_restore_max_values)
 # The backup page's restore uploads a backup file: up to 16 MB (a season of evenings is far less,
 # packed less still), and the form around it. waitress buffers a body up to the largest limit, so
 # it stays small; a larger backup is restored with `bruus-turnier restore`.

@@ -51,22 +51,26 @@ On top of the serializers this package holds what the app needs:
   spacing): players already in the register are reused, never duplicated;
 - everything else is created new with fresh primary keys, so an evening can be restored into a
   database that holds other evenings;
-- table links (tokens) are kept unless already used in the target database, then new ones are
-  made (and reported: those tables need their new link or QR code);
+- table links (tokens) and codes are kept unless either is already used in the target
+  database, then both are made new (and reported: those tables need their new link, QR code or
+  code); an evening restored as a copy is named "NAME (copy)" (translated);
 - users are matched by username, else left empty and reported (the history keeps the name the
   login had, ``scoring.hall.origin``); fields this version does not know are ignored and reported;
 - files written before where a change came from was data (``via``, ``confirmed_via``: a
   sentence) are read as migration 0018 read the database (``OLD_ORIGIN_TEXTS``);
 - an evening with the same name and date as one in the target is refused unless duplicates
-  are allowed; the whole restore is one transaction.
+  are allowed;
+- every record is checked in memory before anything is written (``values``: times, counters,
+  enumerations, texts; ``game``: the graph of partnerships, seatings and rounds and the rules of
+  the game); the preview only reads; the restore is one short transaction of bulk inserts.
 
 A damaged or foreign file raises :class:`BackupError` with a translatable message and changes
 nothing.
 
 The modules: ``base`` (models in restore order, renamed fields, the error, the checksum),
 ``export``, ``files`` (writing and reading the file), ``contents`` (the envelope and the records
-checked and deserialized), ``game`` (the rules of the game and uniqueness within the file),
-``merge`` (the restore).
+checked and deserialized), ``values`` (each value as the app would write it), ``game`` (the
+graph, the rules of the game and uniqueness within the file), ``merge`` (the preview and the restore).
 """
 
 from scoring.backup.base import (
@@ -86,7 +90,7 @@ from scoring.backup.base import (
 from scoring.backup.contents import validate
 from scoring.backup.export import export_database, export_evening
 from scoring.backup.files import encode_backup, parse_backup, read_backup, write_backup
-from scoring.backup.merge import RestoreOutcome, restore
+from scoring.backup.merge import RestoreOutcome, preview, restore
 
 __all__ = [
     "ADDED_LATER",
@@ -106,6 +110,7 @@ __all__ = [
     "export_database",
     "export_evening",
     "parse_backup",
+    "preview",
     "read_backup",
     "restore",
     "validate",

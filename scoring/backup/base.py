@@ -159,3 +159,13 @@ def messages_of(error: ValidationError) -> str:
     if not hasattr(error, "error_dict"):
         return " ".join(error.messages)[:300]
     return " ".join(f"{name}: {' '.join(str(m) for m in errors)}" for name, errors in error.message_dict.items())[:300]
+
+
+#: Values of one ``__in`` filter at a time: far below SQLite's limit of variables in a statement
+#: (999 before SQLite 3.32), so a restore of any size never meets "too many SQL variables".
+IN_CHUNK = 500
+
+
+def chunks(values: list, size: int = IN_CHUNK) -> list[list]:
+    """``values`` in lists of at most ``size`` (for ``__in`` filters)."""
+    return [values[i : i + size] for i in range(0, len(values), size)]

@@ -28,12 +28,14 @@ from scoring.backup.base import (
     backed_up_fields,
     broken,
     checksum,
+    chunks,
     foreign,
     invalid,
     is_user_fk,
     messages_of,
 )
-from scoring.backup.game import check_game, check_unique_in_file
+from scoring.backup.game import check_game, check_graph, check_unique_in_file
+from scoring.backup.values import check_values
 from scoring.domain.errors import DomainError, gettext_noop
 from scoring.hall import table_codes
 from scoring.hall.origin import origin_from_text
@@ -86,7 +88,9 @@ def _read_contents(document: Any) -> Contents:
     objects = {key: _deserialize(key, model, data[key], users) for key, model, _ in MODELS}
     _check_table_links(objects["tables"])
     _check_references(objects)
+    check_graph(objects)
     check_game(objects)
+    _check_constraints(objects)
     check_unique_in_file(objects)
     return Contents(
         scope=document["scope"],
@@ -192,9 +196,13 @@ def _user_map(data: dict) -> dict[str, Any]:
         for record in data[key]
     )
     # Only text can be a username (anything else is refused with its record, by _fits).
-    names = {name for name in values if name and isinstance(name, str)}
+    names = sorted({name for name in values if name and isinstance(name, str)})
     username = user_model.USERNAME_FIELD
-    found = {getattr(u, username): u for u in user_model.objects.filter(**{f"{username}__in": names})}
+    found = {
+        getattr(u, username): u
+        for part in chunks(names)
+        for u in user_model.objects.filter(**{f"{username}__in": part})
+    }
     return {name: found.get(name) for name in names}
 
 
@@ -277,10 +285,11 @@ def _deserialize(key: str, model: type[models.Model], records: list[dict], users
         objects = [deserialized.object for deserialized in serializers.deserialize("python", stream)]
     except DeserializationError as error:
         raise broken(f"{key}: {error}"[:200]) from None
-    relations = [f.name for f in backed_up_fields(model) if f.is_relation]
+    fields = backed_up_fields(model)
+    relations = [f.name for f in fields if f.is_relation]
     now = timezone.now()
     for obj in objects:
-        for f in backed_up_fields(model):
+        for f in fields:
             value = getattr(obj, f.attname)
             if value is None and (getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)):
                 setattr(obj, f.attname, now)  # not in the file (added later): now, as a save would
@@ -288,8 +297,11 @@ def _deserialize(key: str, model: type[models.Model], records: list[dict], users
                 setattr(obj, f.attname, value.replace(tzinfo=UTC))  # not written by the backup: UTC
         try:
             obj.clean_fields(exclude=relations)
+            check_values(key, obj, fields)
         except ValidationError as error:
             raise invalid(key, obj.pk, messages_of(error)) from None
+        except OverflowError:  # a moment whose offset takes it beyond the year 9999
+            raise broken(f"{key} {obj.pk!r}") from None
     return objects
 
 
@@ -333,3 +345,25 @@ def _check_references(objects: dict[str, list]) -> None:
                 value = getattr(obj, f.attname)
                 if value is not None and value not in targets:
                     raise broken(f"{key} {obj.pk!r}: {f.name} → {value!r}")
+
+
+#: The models' check constraints that the checks in Python cover (``game``, ``values``, the
+#: restore's ordering of pairs): checked without a query per record. A constraint added later
+#: and not named here is checked record by record with the database (:func:`_check_constraints`).
+CHECKED_IN_PYTHON = frozenset(
+    {"exclusion_pair_ordered", "two_different_teams", "deal_number_positive", "winner_is_a_team_or_bock"}
+)
+
+
+def _check_constraints(objects: dict[str, list]) -> None:
+    """The models' check constraints not covered in Python (:data:`CHECKED_IN_PYTHON`), on the
+    records of the file (a query each: none today)."""
+    for key, model, _ in MODELS:
+        for constraint in model._meta.constraints:
+            if not isinstance(constraint, models.CheckConstraint) or constraint.name in CHECKED_IN_PYTHON:
+                continue
+            for obj in objects[key]:
+                try:
+                    constraint.validate(model, obj)
+                except ValidationError as error:
+                    raise invalid(key, obj.pk, messages_of(error)) from None

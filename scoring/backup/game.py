@@ -119,3 +119,67 @@ def check_unique_in_file(objects: dict[str, list]) -> None:
                         ),
                     )
                 seen[value] = obj.pk
+
+
+def _refuse(key: str, record_id: Any, message: str, **params: Any) -> None:
+    raise invalid(key, record_id, DomainError(message, **params))
+
+
+def check_graph(objects: dict[str, list]) -> None:
+    """Raise BackupError naming the record unless the records fit together as the draw and the
+    services make them (issue 38, point 1): a partnership of two (three) distinct players, one
+    partnership per player per session (the team a replacement joins, ``Substitution``, aside),
+    nobody both sitting out and playing a session; a seating of two different partnerships of
+    its round's session at a table of its evening; a round's sit-out partnership of its session;
+    a replacement between partnerships of its session; a season joining each evening once.
+
+    Pure Python on the file's ids (no query); references are known to exist (checked before)."""
+    _check_partnerships(objects)
+    _check_seatings(objects)
+
+
+def _check_partnerships(objects: dict[str, list]) -> None:
+    joined = {s.partnership_after_id for s in objects["substitutions"]}
+    playing: dict[tuple[Any, Any], Any] = {}  # (session, player) -> partnership
+    for team in objects["partnerships"]:
+        players = [p for p in (team.player_1_id, team.player_2_id, team.player_3_id) if p is not None]
+        if len(set(players)) != len(players):
+            _refuse("partnerships", team.pk, gettext_noop("A player is twice in the same partnership."))
+        if team.pk in joined:
+            continue
+        for player in players:
+            first = playing.setdefault((team.session_id, player), team.pk)
+            if first != team.pk:
+                _refuse(
+                    "partnerships",
+                    team.pk,
+                    gettext_noop("A player of it plays in partnership %(first)s of the same session too."),
+                    first=first,
+                )
+    for session in objects["sessions"]:
+        out = [p for p in (session.sitout_player_id, session.sitout_player_2_id) if p is not None]
+        if len(set(out)) != len(out) or any((session.pk, p) in playing for p in out):
+            _refuse("sessions", session.pk, gettext_noop("A player who sits the session out plays in it too."))
+
+
+def _check_seatings(objects: dict[str, list]) -> None:
+    sessions = {obj.pk: obj for obj in objects["sessions"]}
+    partnerships = {obj.pk: obj for obj in objects["partnerships"]}
+    rounds = {obj.pk: obj for obj in objects["rounds"]}
+    tables = {obj.pk: obj for obj in objects["tables"]}
+    for round_ in objects["rounds"]:
+        out = round_.sitout_partnership_id
+        if out is not None and partnerships[out].session_id != round_.session_id:
+            _refuse("rounds", round_.pk, gettext_noop("Its partnership sitting out belongs to another session."))
+    for seating in objects["seatings"]:
+        round_ = rounds[seating.round_id]
+        if seating.team_a_id == seating.team_b_id:
+            _refuse("seatings", seating.pk, gettext_noop("A partnership plays against itself."))
+        if any(partnerships[t].session_id != round_.session_id for t in (seating.team_a_id, seating.team_b_id)):
+            _refuse("seatings", seating.pk, gettext_noop("A partnership of it belongs to another session."))
+        if tables[seating.table_id].evening_id != sessions[round_.session_id].evening_id:
+            _refuse("seatings", seating.pk, gettext_noop("Its table belongs to another evening."))
+    for substitution in objects["substitutions"]:
+        teams = (substitution.partnership_before_id, substitution.partnership_after_id)
+        if any(partnerships[t].session_id != substitution.session_id for t in teams):
+            _refuse("substitutions", substitution.pk, gettext_noop("A partnership of it belongs to another session."))

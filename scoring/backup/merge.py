@@ -1,19 +1,25 @@
 """Restoring a checked backup into a database that may hold other evenings: players reused, new
-primary keys, table links kept unless taken, users by username, one transaction."""
+primary keys, table links and codes kept unless taken, users by username, one short transaction.
+
+The hall keeps playing during a restore (issue 38, point 4): the file is checked completely in
+memory (:func:`scoring.backup.contents.read_contents`, no transaction, no query per record); the
+preview (:func:`preview`) only reads; the restore writes in one transaction of bulk inserts (in
+batches below SQLite's limit of variables per statement), so SQLite's write lock, which every
+transaction takes at its start (``transaction_mode`` IMMEDIATE), is held for the inserts alone."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.core.exceptions import ValidationError
-from django.core.serializers.base import DeserializedObject
-from django.db import DatabaseError, models, transaction
+from django.db import DatabaseError, connection, models, transaction
+from django.utils.translation import gettext
 
-from scoring.backup.base import KEY_OF_MODEL, MODELS, BackupError, backed_up_fields, invalid, is_user_fk, messages_of
-from scoring.backup.contents import read_contents
+from bruus_tournament.storage_failures import is_storage_failure
+from scoring.backup.base import KEY_OF_MODEL, MODELS, BackupError, backed_up_fields, chunks, invalid, is_user_fk
+from scoring.backup.contents import Contents, read_contents
 from scoring.domain.errors import DomainError, gettext_noop
 from scoring.domain.names import match_key
-from scoring.models import Evening, PartnerExclusion, Player, Season
+from scoring.models import Evening, PartnerExclusion, Player, Season, Table
 
 #: Pairs stored smaller id first (a database check constraint): ordered again after new ids.
 ORDERED_PAIRS: dict[type[models.Model], tuple[str, str]] = {PartnerExclusion: ("player_a_id", "player_b_id")}
@@ -29,33 +35,71 @@ class RestoreOutcome:
     players_reused: int = 0
     deals: int = 0
     deal_changes: int = 0
-    new_tokens: int = 0  # tables that got a new link
+    new_tokens: int = 0  # tables that got a new link and code
+    copies: int = 0  # evenings restored as a copy, under a name of their own
     unknown_users: list[str] = field(default_factory=list)  # usernames not in this database
     ignored_fields: list[str] = field(default_factory=list)  # "model.field" not in this version
     app_version: str | None = None  # the Bruus Turnier that wrote the file (None: before 0.9.0)
 
 
-def restore(document: dict, *, allow_duplicates: bool = False) -> RestoreOutcome:
-    """Restore a checked backup (see :func:`read_backup`) in one transaction.
-
-    Raises:
-        BackupError: the file does not pass :func:`validate`, an evening with the same name and
-            date exists already (unless ``allow_duplicates``), or the database refuses the data
-            (then everything is rolled back).
-    """
-    contents = read_contents(document)
-    outcome = RestoreOutcome(
+def _outcome(contents: Contents) -> RestoreOutcome:
+    return RestoreOutcome(
         scope=contents.scope,
         unknown_users=contents.unknown_users,
         ignored_fields=contents.ignored_fields,
         app_version=contents.app_version,
+        deals=len(contents.objects["deals"]),
+        deal_changes=len(contents.objects["deal_changes"]),
     )
+
+
+def preview(document: dict, *, allow_duplicates: bool = False) -> RestoreOutcome:
+    """What :func:`restore` would add, computed from the checked file and a few reading queries:
+    nothing is written and no transaction is opened, so the tablets keep entering deals. The
+    evenings are unsaved (no ``pk``), under the names they would get.
+
+    Raises:
+        BackupError: as :func:`restore`, except for what only the database can refuse.
+    """
+    contents = read_contents(document)
+    outcome = _outcome(contents)
+    objects = contents.objects
+    names = _evening_names(objects["evenings"], allow_duplicates, outcome)
+    outcome.evenings = [Evening(name=name, date=e.date) for name, e in zip(names, objects["evenings"], strict=True)]
+    keys = [match_key(player.name, player.club) for player in objects["players"]]
+    existing = _existing(Player, "match_key", keys)
+    outcome.players_reused = sum(key in existing for key in keys)
+    outcome.players_new = len({key for key in keys if key not in existing})
+    outcome.new_tokens = _fresh_table_links([_copy_link(t) for t in objects["tables"]])
+    return outcome
+
+
+def _copy_link(table: Table) -> Table:
+    return Table(token=table.token, code=table.code)
+
+
+def restore(document: dict, *, allow_duplicates: bool = False) -> RestoreOutcome:
+    """Restore a checked backup (see :func:`read_backup`) in one short transaction.
+
+    With ``allow_duplicates``, an evening whose name and date are here already is restored as a
+    copy named "NAME (copy)" (in the active language; "NAME (copy 2)" and so on when that is
+    taken too).
+
+    Raises:
+        BackupError: the file does not pass :func:`validate`, an evening with the same name and
+            date exists already (unless ``allow_duplicates``), or the database refuses the data
+            (then everything is rolled back). A storage failure (disk full, read-only, I/O error:
+            :func:`bruus_tournament.storage_failures.is_storage_failure`) is raised as it is.
+    """
+    contents = read_contents(document)
+    outcome = _outcome(contents)
+    _evening_names(contents.objects["evenings"], allow_duplicates, RestoreOutcome(scope=contents.scope))
     try:
         with transaction.atomic():
-            if not allow_duplicates:
-                _refuse_duplicate_evenings(contents.objects["evenings"])
-            _restore(contents.objects, outcome)
+            _restore(contents.objects, allow_duplicates, outcome)
     except DatabaseError as error:
+        if is_storage_failure(error):
+            raise
         raise BackupError(
             gettext_noop("The backup does not fit into this database (%(detail)s). Nothing was restored."),
             code="integrity",
@@ -64,39 +108,75 @@ def restore(document: dict, *, allow_duplicates: bool = False) -> RestoreOutcome
     return outcome
 
 
-def _refuse_duplicate_evenings(evenings: list[Evening]) -> None:
+def _existing(model: type[models.Model], name: str, values: list) -> set:
+    """The values of ``values`` that field ``name`` of some ``model`` record holds here (in
+    chunks: any number of values)."""
+    found: set = set()
+    for part in chunks(sorted(set(values))):
+        found.update(model.objects.filter(**{f"{name}__in": part}).values_list(name, flat=True))
+    return found
+
+
+def duplicate_error(name: str, day) -> BackupError:
+    return BackupError(
+        gettext_noop(
+            'The evening "%(name)s" of %(date)s is already in this database. '
+            "Nothing was restored. To restore it a second time, allow duplicates "
+            "(restore --allow-duplicates)."
+        ),
+        code="duplicate_evening",
+        name=name,
+        date=day.isoformat(),
+    )
+
+
+def _evening_names(evenings: list[Evening], allow_duplicates: bool, outcome: RestoreOutcome) -> list[str]:
+    """The name each evening of the file gets here: its own, or, when an evening of the same
+    name and date is here and duplicates are allowed, "NAME (copy)" (counted in ``outcome.copies``).
+
+    Raises:
+        BackupError: ``duplicate_evening`` for the first evening already here, unless allowed.
+    """
+    taken: set[tuple[str, object]] = set()
+    for part in chunks(sorted({e.date for e in evenings})):
+        taken.update(Evening.objects.filter(date__in=part).values_list("name", "date"))
+    names = []
+    limit = Evening._meta.get_field("name").max_length
     for evening in evenings:
-        if Evening.objects.filter(name=evening.name, date=evening.date).exists():
-            raise BackupError(
-                gettext_noop(
-                    'The evening "%(name)s" of %(date)s is already in this database. '
-                    "Nothing was restored. To restore it a second time, allow duplicates "
-                    "(restore --allow-duplicates)."
-                ),
-                code="duplicate_evening",
-                name=evening.name,
-                date=evening.date.isoformat(),
-            )
+        name = evening.name
+        if (name, evening.date) in taken:
+            if not allow_duplicates:
+                raise duplicate_error(name, evening.date)
+            outcome.copies += 1
+            number = 1
+            while (name, evening.date) in taken:
+                suffix = gettext(" (copy)") if number == 1 else gettext(" (copy %(number)s)") % {"number": number}
+                name = evening.name[: limit - len(suffix)].rstrip() + suffix
+                number += 1
+        taken.add((name, evening.date))
+        names.append(name)
+    return names
 
 
-def _restore(objects: dict[str, list], outcome: RestoreOutcome) -> None:
+def _restore(objects: dict[str, list], allow_duplicates: bool, outcome: RestoreOutcome) -> None:
+    for name, evening in zip(
+        _evening_names(objects["evenings"], allow_duplicates, outcome), objects["evenings"], strict=True
+    ):
+        evening.name = name
     new_ids = {"players": _reuse_or_insert_players(objects["players"], outcome)}
     for key, model, _ in MODELS[1:]:
         file_ids = [obj.pk for obj in objects[key]]
         for file_id, obj in zip(file_ids, objects[key], strict=True):
             _renumber_references(obj, new_ids)
             _order_pair(key, file_id, obj)
-            _check_constraints(key, file_id, obj)
         if model is Season:
             new_ids[key] = _reuse_or_insert_seasons(objects[key], objects["evenings"])
             continue
-        outcome.new_tokens += _fresh_unique_values(model, objects[key])
-        for obj in objects[key]:
-            _insert(obj)
+        if model is Table:
+            outcome.new_tokens = _fresh_table_links(objects[key])
+        _bulk_insert(model, objects[key])
         new_ids[key] = {file_id: obj.pk for file_id, obj in zip(file_ids, objects[key], strict=True)}
     outcome.evenings = objects["evenings"]
-    outcome.deals = len(objects["deals"])
-    outcome.deal_changes = len(objects["deal_changes"])
 
 
 def _renumber_references(obj: models.Model, new_ids: dict[str, dict[int, int]]) -> None:
@@ -111,20 +191,23 @@ def _reuse_or_insert_players(players: list[Player], outcome: RestoreOutcome) -> 
     """File id -> primary key here of every player of the file: the player of the register with
     the same :attr:`Player.match_key`, else a new one (once, however often the file holds them)."""
     keys = [match_key(player.name, player.club) for player in players]
-    existing = {p.match_key: p.pk for p in Player.objects.filter(match_key__in=keys)}
-    created: dict[str, int] = {}
-    new_ids = {}
+    existing: dict[str, int] = {}
+    for part in chunks(sorted(set(keys))):
+        existing.update(Player.objects.filter(match_key__in=part).values_list("match_key", "pk"))
+    created: dict[str, Player] = {}
     for player, key in zip(players, keys, strict=True):
-        file_id = player.pk
         if key in existing:
             outcome.players_reused += 1
         elif key not in created:  # else: the same person twice in the file, created once
             player.match_key = key
-            _insert(player)
-            created[key] = player.pk
+            created[key] = player
             outcome.players_new += 1
-        new_ids[file_id] = existing[key] if key in existing else created[key]
-    return new_ids
+    file_ids = [player.pk for player in players]
+    _bulk_insert(Player, list(created.values()))
+    return {
+        file_id: existing[key] if key in existing else created[key].pk
+        for file_id, key in zip(file_ids, keys, strict=True)
+    }
 
 
 def _reuse_or_insert_seasons(seasons: list[Season], evenings: list[Evening]) -> dict[int, int]:
@@ -146,17 +229,35 @@ def _reuse_or_insert_seasons(seasons: list[Season], evenings: list[Evening]) -> 
             None,
         )
         if existing is None:
-            _insert(season)
+            _bulk_insert(Season, [season])
             existing = season
         new_ids[file_id] = existing.pk
     return new_ids
 
 
-def _insert(obj: models.Model) -> None:
-    """Insert ``obj`` under a new primary key exactly as it is: a raw save, as ``loaddata``
-    does, so automatic dates keep their backed-up values."""
-    obj.pk = None
-    DeserializedObject(obj).save()
+def _bulk_insert(model: type[models.Model], objects: list[models.Model]) -> None:
+    """Insert ``objects`` under new primary keys exactly as they are, in batches of as many rows
+    as one statement may take (SQLite's limit of variables): a raw insert, as ``loaddata`` does,
+    so automatic dates keep their backed-up values (``bulk_create`` would set them to now). The
+    new primary keys are set on the objects."""
+    if not objects:
+        return
+    fields = backed_up_fields(model)
+    for obj in objects:
+        obj.pk = None
+    size = max(1, connection.ops.bulk_batch_size(fields, objects))
+    returning = model._meta.db_returning_fields
+    for start in range(0, len(objects), size):
+        batch = objects[start : start + size]
+        if connection.features.can_return_rows_from_bulk_insert:
+            rows = model._base_manager._insert(batch, fields=fields, returning_fields=returning, raw=True)
+            for obj, row in zip(batch, rows, strict=True):
+                obj.pk = row[0]
+                obj._state.adding = False
+        else:  # pragma: no cover - every supported database returns the new keys
+            for obj in batch:
+                obj.pk = model._base_manager._insert([obj], fields=fields, returning_fields=returning, raw=True)[0][0]
+                obj._state.adding = False
 
 
 def _order_pair(key: str, record_id: int, obj: models.Model) -> None:
@@ -175,30 +276,19 @@ def _order_pair(key: str, record_id: int, obj: models.Model) -> None:
         setattr(obj, second, a)
 
 
-def _fresh_unique_values(model: type[models.Model], objects: list) -> int:
-    """Unique fields with a generated default (table links): keep the backed-up value unless
-    this database (or an earlier record of the file) uses it already; then generate a new one.
-    Returns how many objects got a new value."""
-    changed: set[int] = set()
-    for f in backed_up_fields(model):
-        if not (f.unique and callable(f.default)):
-            continue
-        wanted = [getattr(obj, f.attname) for obj in objects]
-        taken = set(model.objects.filter(**{f"{f.attname}__in": wanted}).values_list(f.attname, flat=True))
-        for i, obj in enumerate(objects):
-            while getattr(obj, f.attname) in taken:
-                setattr(obj, f.attname, f.get_default())
-                changed.add(i)
-            taken.add(getattr(obj, f.attname))
-    return len(changed)
-
-
-def _check_constraints(key: str, record_id: int, obj: models.Model) -> None:
-    """The model's check constraints, on the record as it will be saved (with its new ids)."""
-    model = type(obj)
-    for constraint in model._meta.constraints:
-        if isinstance(constraint, models.CheckConstraint):
-            try:
-                constraint.validate(model, obj)
-            except ValidationError as error:
-                raise invalid(key, record_id, messages_of(error)) from None
+def _fresh_table_links(tables: list[Table]) -> int:
+    """Keep each table's link and code unless this database (or an earlier table of the file)
+    uses either already; then the table gets a new link and a new code together (a tablet that
+    rejoins an evening here by the code of its original must never open the copy). Returns how
+    many tables got new ones."""
+    tokens = _existing(Table, "token", [t.token for t in tables])
+    codes = _existing(Table, "code", [t.code for t in tables])
+    renewed = 0
+    for table in tables:
+        if table.token in tokens or table.code in codes:
+            renewed += 1
+            while table.token in tokens or table.code in codes:
+                table.token = Table._meta.get_field("token").get_default()
+                table.code = Table._meta.get_field("code").get_default()
+        tokens.add(table.token)  # unique: a second table of the file must not take it
+    return renewed

@@ -67,8 +67,9 @@ def restore_summary(outcome: RestoreOutcome, *, done: bool = True) -> list[tuple
             (
                 WARNING,
                 _(
-                    "%(count)s tables got a new tablet link because their link is already used in this "
-                    "database: open the new links (or print the score sheets with the QR codes again)."
+                    "%(count)s tables got a new tablet link and table code because their link or code is "
+                    "already used in this database: open the new links (or print the score sheets with the "
+                    "QR codes and codes again)."
                 )
                 % {"count": outcome.new_tokens},
             )

@@ -3,14 +3,16 @@ and ``manage.py restore`` do on the command line, with their code (:mod:`scoring
 their words (:mod:`scoring.backup.report`).
 
 - Download a backup of one evening (from the evening's page) or of everything (the backup page).
-- Restore in two steps: the uploaded file is checked and restored for a preview inside a
-  transaction that is rolled back, so the preview says exactly what the restore adds (evenings,
-  players new and reused, deals, new table links) or refuses the file with the command line's
-  message; only "Restore now" writes. A damaged, foreign or too large file, or an evening
-  already there (unless "restore as a copy" is ticked), changes nothing.
+- Restore in two steps: the uploaded file is checked completely in memory and the preview
+  (:func:`scoring.backup.preview`) says what the restore adds (evenings, players new and reused,
+  deals, new table links) from the file and a few reading queries, without a transaction, so
+  the tablets keep entering deals; or it refuses the file with the command line's message. Only
+  "Restore now" writes, in one short transaction. A damaged, foreign or too large file, or an
+  evening already there (unless "restore as a copy" is ticked), changes nothing.
 
 Between the two steps the file waits in ``DATA_DIR/backups/restore-pending/`` under a random
-name that only the organiser's session knows; it is deleted when restored or replaced.
+name that only the organiser's session knows; it is deleted when restored, refused (whatever
+the reason) or replaced.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib import messages
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -82,16 +83,6 @@ def _refuse(request: HttpRequest, text: str) -> HttpResponse:
     return redirect("organiser:backups")
 
 
-def _dry_run(document: dict, allow_duplicates: bool) -> backup.RestoreOutcome:
-    """What restoring ``document`` would add: the real restore, rolled back."""
-    with transaction.atomic():
-        outcome = backup.restore(document, allow_duplicates=allow_duplicates)
-        # Read what the page shows before the rows go again.
-        outcome.evenings = [Evening(name=e.name, date=e.date) for e in outcome.evenings]
-        transaction.set_rollback(True)
-    return outcome
-
-
 def _save(upload, token: str) -> Path:
     """The upload as a file of its own (at most one byte more than a restore reads: a larger
     file is refused as too large, as on the command line)."""
@@ -106,6 +97,20 @@ def _save(upload, token: str) -> Path:
             if left <= 0:
                 break
     return path
+
+
+def _refusal_text(error: backup.BackupError) -> str:
+    """The refusal as the page says it: an evening already here names the page's checkbox, not
+    the command line's option."""
+    if error.code == "duplicate_evening":
+        return (
+            _(
+                'The evening "%(name)s" of %(date)s is already in this database. Nothing was restored. '
+                'To restore it a second time, tick "Restore an evening that is already here as a copy".'
+            )
+            % error.params
+        )
+    return translate(error)
 
 
 def _forget_pending(request: HttpRequest) -> None:
@@ -128,10 +133,13 @@ def backup_restore(request: HttpRequest) -> HttpResponse:
     try:
         # As ``manage.py restore FILE`` reads it: the same checks, the same messages.
         document = backup.read_backup(path)
-        outcome = _dry_run(document, allow_duplicates)
+        outcome = backup.preview(document, allow_duplicates=allow_duplicates)
     except backup.BackupError as error:
         path.unlink(missing_ok=True)
-        return _refuse(request, translate(error))
+        return _refuse(request, _refusal_text(error))
+    except BaseException:
+        path.unlink(missing_ok=True)  # nothing left behind, whatever went wrong
+        raise
     request.session[PENDING] = {"token": token, "name": upload.name, "allow_duplicates": allow_duplicates}
     return render(
         request,
@@ -161,9 +169,9 @@ def backup_restore_confirm(request: HttpRequest) -> HttpResponse:
     try:
         outcome = backup.restore(backup.read_backup(path), allow_duplicates=pending["allow_duplicates"])
     except backup.BackupError as error:
+        return _refuse(request, _refusal_text(error))
+    finally:
         _forget_pending(request)
-        return _refuse(request, translate(error))
-    _forget_pending(request)
     for level, text in report.restore_summary(outcome):
         messages.add_message(request, LEVELS[level], text)
     if len(outcome.evenings) == 1:

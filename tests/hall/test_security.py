@@ -29,6 +29,21 @@ def test_login_is_locked_after_five_wrong_passwords(organiser):
 
 
 @pytest.mark.django_db
+def test_one_password_sprayed_over_many_names_is_locked_per_address(settings, organiser):
+    """Issue 38: the lockout counted per name and device only, so one password tried on many
+    names never stopped. Now five failures from one address lock it, whatever the names; another
+    device still logs in."""
+    settings.TRUSTED_PROXY_COUNT = 1
+    sprayer, laptop = behind_proxy("192.168.1.66"), behind_proxy("192.168.1.20")
+    for name in ("anna", "bernd", "carla", "dirk", "emil"):
+        sprayer.post(reverse("login"), {"username": name, "password": "Sommer2026"})
+    assert sprayer.post(reverse("login"), {"username": "leitung", "password": "geheim-123"}).status_code == 429
+    assert "_auth_user_id" not in sprayer.session
+    response = laptop.post(reverse("login"), {"username": "leitung", "password": "geheim-123"})
+    assert response.status_code == 302
+
+
+@pytest.mark.django_db
 def test_correct_login_works(organiser):
     client = Client()
     response = client.post(reverse("login"), {"username": "leitung", "password": "geheim-123"})

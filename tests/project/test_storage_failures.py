@@ -24,7 +24,7 @@ import urllib.request
 
 import pytest
 from django.core.cache.backends.filebased import FileBasedCache
-from django.db import OperationalError, connection
+from django.db import DatabaseError, OperationalError, connection
 from django.test import Client
 from django.urls import reverse
 
@@ -143,7 +143,7 @@ def test_a_server_error_prints_its_traceback_and_nothing_else_does(database):
     assert quiet == ""
     assert "ERROR django.request: Internal Server Error: /hilfe/" in logged
     assert "Traceback (most recent call last)" in logged and "RuntimeError: kaputt" in logged
-    assert "Service Unavailable (nothing saved: storage full or read-only): GET /hilfe/" in logged
+    assert "Service Unavailable (nothing saved: storage full, read-only or failing): GET /hilfe/" in logged
     assert "database or disk is full" in logged
 
 
@@ -183,3 +183,140 @@ def test_serve_waits_for_its_port_instead_of_giving_up(database):
         holder.close()
         os.killpg(server.pid, signal.SIGTERM)
         server.communicate(timeout=30)
+
+
+# --- Issue 38, point 5: every failure of the storage, not only a full one --------------------------
+
+
+def _sqlite_error(kind: type, message: str, code: int | None) -> Exception:
+    error = kind(message)
+    if code is not None:
+        error.sqlite_errorcode = code
+    return error
+
+
+#: What SQLite says when its storage fails: (exception, message, extended result code).
+STORAGE_ERRORS = {
+    "full": (sqlite3.OperationalError, "database or disk is full", 13),
+    "read-only": (sqlite3.OperationalError, "attempt to write a readonly database", 8),
+    "io-error": (sqlite3.OperationalError, "disk I/O error", 778),  # SQLITE_IOERR_WRITE
+    "malformed": (sqlite3.DatabaseError, "database disk image is malformed", 11),
+    "cannot-open": (sqlite3.OperationalError, "unable to open database file", 14),
+    "not-a-database": (sqlite3.DatabaseError, "file is not a database", 26),
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("with_code", [True, False], ids=["by-code", "by-message"])
+@pytest.mark.parametrize("kind", sorted(STORAGE_ERRORS))
+def test_every_storage_failure_of_sqlite_answers_503_nothing_saved_and_is_logged(
+    client, seating, kind, with_code, monkeypatch
+):
+    exception, message, code = STORAGE_ERRORS[kind]
+    if with_code:
+        message = "Fehler"  # a message of no use (another language, another version): the code decides
+    cause = _sqlite_error(exception, message, code if with_code else None)
+    logged = []
+    monkeypatch.setattr("bruus_tournament.storage_failures.logger.error", lambda *args, **kw: logged.append(args))
+
+    def failing(execute, sql, params, many, context):
+        if sql.lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE")):
+            wrapped = (OperationalError if exception is sqlite3.OperationalError else DatabaseError)(message)
+            raise wrapped from cause
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(failing):
+        assert_nothing_saved_page(deal_post(client, seating))
+    assert not Deal.objects.exists()
+    assert [args[0] for args in logged] == [
+        "Service Unavailable (nothing saved: storage full, read-only or failing): %s %s"
+    ]
+
+
+def test_a_file_of_the_app_on_a_failing_disk_answers_503():
+    from bruus_tournament.storage_failures import is_storage_failure
+
+    assert is_storage_failure(OSError(errno.EIO, "Input/output error"))
+    assert not is_storage_failure(OSError(errno.ENOENT, "No such file"))
+    assert not is_storage_failure(_sqlite_error(sqlite3.OperationalError, "no such table: x", 1))
+
+
+SHUTDOWN = """
+import fcntl, os, struct, sys
+folder = os.open(sys.argv[1], os.O_RDONLY)
+fcntl.ioctl(folder, 0x8004587D, struct.pack("I", 2))  # EXT4_IOC_SHUTDOWN, EXT4_GOING_FLAGS_NOLOGFLUSH
+"""
+
+
+@pytest.fixture
+def failing_folder(tmp_path_factory):
+    """An ext4 file system of its own (a loop-mounted image), to be shut down under the server
+    (``EXT4_IOC_SHUTDOWN``: every later read and write of it fails as on a dying disk). Root only."""
+    if os.geteuid() != 0 or not sys.platform.startswith("linux"):
+        pytest.skip("mounting a file system needs root on Linux")
+    where = tmp_path_factory.mktemp("failing-disk")
+    image, folder = where / "disk.img", where / "disk"
+    folder.mkdir()
+    with image.open("wb") as stream:
+        stream.truncate(32 * 1024 * 1024)
+    made = subprocess.run(["mkfs.ext4", "-q", "-F", str(image)], capture_output=True)
+    mounted = made.returncode == 0 and subprocess.run(["mount", "-o", "loop", str(image), str(folder)]).returncode == 0
+    if not mounted:
+        pytest.skip("no loop device to mount a file system on")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=False)
+
+
+def test_a_deal_on_a_file_system_failing_under_the_running_server_answers_503_and_is_logged(
+    database, failing_folder, tmp_path
+):
+    """The tester's evening: the data folder's file system shut down under ``serve`` (gunicorn,
+    DEBUG off). A deal answered 500 "… nicht verloren"; now 503 "nichts gespeichert", logged."""
+    import shutil
+
+    from tests.project.test_processes import Tablet
+
+    env, tokens = database
+    shutil.copytree(env["DATA_DIR"], failing_folder, dirs_exist_ok=True)
+    env = {**env, "DATA_DIR": str(failing_folder)}
+    port = free_port()
+    log = (tmp_path / "server.log").open("w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "bruus_tournament", "serve", "--address", "127.0.0.1", "--port", str(port)],
+        cwd=ROOT,
+        env={**env, "WORKERS": "1", "THREADS": "2"},
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/hilfe/", timeout=2)
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, "serve did not start"
+                time.sleep(0.3)
+        tablet = Tablet(port, tokens[0])
+        assert tablet.enter(1, 0, "A", 0) is not None  # saved while the disk works
+        subprocess.run([sys.executable, "-c", SHUTDOWN, str(failing_folder)], check=True)
+        for number in (2, 3):  # the write fails (I/O error), then the reads (malformed, cannot open)
+            data = urllib.parse.urlencode(
+                {"csrfmiddlewaretoken": tablet.csrf, "seating": tablet.seating, "winner": "A", "bonus_a": 0}
+                | {"bonus_b": 0, "version": 0, "key": f"00000000-0000-4000-8000-00000000000{number}"}
+            ).encode()
+            request = urllib.request.Request(f"{tablet.base}spiel/{number}/", data=data, headers={"HX-Request": "true"})
+            with pytest.raises(urllib.error.HTTPError) as answer:
+                tablet.opener.open(request, timeout=20)
+            page = answer.value.read().decode()
+            assert answer.value.code == 503, page
+            assert "nichts gespeichert" in page and "nicht verloren" not in page
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+        log.close()
+    logged = (tmp_path / "server.log").read_text()
+    assert "Service Unavailable (nothing saved: storage full, read-only or failing): POST" in logged

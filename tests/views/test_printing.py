@@ -204,7 +204,11 @@ def test_backup_of_an_evening_restores_as_a_copy_after_a_preview(organiser_clien
     response = organiser_client.post(
         reverse("organiser:backup_restore"), {"file": _upload(data, "abend.json")}, follow=True
     )
-    assert any("ist bereits in dieser Datenbank" in m for m in messages_of(response))
+    assert any(
+        "ist bereits in dieser Datenbank" in m and "Einen Abend, der schon da ist, als Kopie" in m
+        for m in messages_of(response)
+    )
+    assert not any("--allow-duplicates" in m for m in messages_of(response))  # the page's checkbox, not the option
     assert Evening.objects.count() == 1 and not list(backup_pending())
 
     # As a copy: the preview says what it adds, and adds nothing yet.
@@ -214,7 +218,7 @@ def test_backup_of_an_evening_restores_as_a_copy_after_a_preview(organiser_clien
     assert response.status_code == 200
     preview = response.content.decode()
     assert "Die Datei abend.json fügt hinzu:" in preview
-    assert "Abend Schwesing, 21.11.2026" in preview
+    assert "Abend Schwesing (Kopie), 21.11.2026" in preview  # a copy is named as one
     assert "Spieler: 0 neu, 26 schon im Spielerverzeichnis" in preview
     assert f"Spiele: {deals}" in preview
     assert Evening.objects.count() == 1 and Deal.objects.count() == deals
@@ -224,7 +228,8 @@ def test_backup_of_an_evening_restores_as_a_copy_after_a_preview(organiser_clien
     assert Evening.objects.count() == 2 and Deal.objects.count() == 2 * deals
     assert Player.objects.count() == 26
     said = messages_of(response)
-    assert any(m.startswith("Abend wiederhergestellt: Schwesing, 21.11.2026") for m in said)
+    assert any(m.startswith("Abend wiederhergestellt: Schwesing (Kopie), 21.11.2026") for m in said)
+    assert Evening.objects.filter(name="Schwesing (Kopie)").exists()
     assert said[-1] == "Wiederherstellung abgeschlossen."
     assert not list(backup_pending())
     # The same token again: nothing is waiting any more.
