@@ -146,11 +146,14 @@ def test_a_whole_small_evening_at_phone_size(live_server, browser, organiser):
         assert "Endstand" in screen
         assert all(name in screen for name in names)
         assert not any(player.name in screen for player in absent)
+        # "Wo sitze ich?": a player taps their name and learns that the evening is over.
         public.goto(f"{base}/abend/{evening.pk}/platz/")
-        expect(public.locator("body")).to_contain_text("Der Turnierabend ist beendet")
-        for phone in phones.values():
+        public.get_by_role("link", name=present[0].name).click()
+        public.wait_for_url(f"**/platz/{present[0].pk}/")
+        expect(public.locator("main")).to_contain_text("Der Abend ist zu Ende")
+        for phone in phones.values():  # every table's phone: the evening is over, nothing to enter
             phone.reload()
-            expect(phone.locator("body")).to_contain_text("Der Turnierabend ist beendet")
+            expect(phone.locator("main")).to_contain_text("Der Abend ist zu Ende")
             expect(phone.locator(".deal-form")).to_have_count(0)
     finally:
         for page in (desk, *phones.values()):
