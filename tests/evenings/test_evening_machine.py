@@ -24,6 +24,8 @@ selectors under test:
 - the evening's versions (``version``, ``seating_version``) never go down, and ``version`` goes up
   with every change a page shows;
 - no clock runs (or waits paused) for a round every table has confirmed;
+- the season counts the evening for exactly the ranked players, with their totals, and a player's
+  own page lists it, ranked, exactly then;
 - every page of the evening (organiser, tablet, projector, public) answers without a server error;
 - a backup restored into an empty database, and one restored as a copy, rank alike.
 
@@ -66,7 +68,9 @@ from scoring.domain.rules import TEAMS, DealResult
 from scoring.hall.origin import Origin
 from scoring.hall.roles import LEADER
 from scoring.models import Deal, Evening, Participant, Round, Seating, Session, Table
+from scoring.selectors.player_history import player_history
 from scoring.selectors.ranking import evening_ranking
+from scoring.selectors.season import season_ranking
 from scoring.selectors.table_entry import current_seating
 from scoring.setup.builders import random_result
 from tests.conftest import make_login
@@ -132,6 +136,7 @@ class EveningMachine(RuleBasedStateMachine):
             deals_per_round=DEALS,
         )
         self.players = [services.add_player(name=f"Spieler {n}", club=f"Verein {n % 3}")[0] for n in range(1, POOL + 1)]
+        self.season = services.save_season(name="Saison", year=2026, scoring="sum", evening_ids=[self.evening.pk])
         # The machine's own model of the evening.
         self.on_list: set[int] = set()  # players with a place on the evening's list
         self.checked_in: set[int] = set()
@@ -143,14 +148,21 @@ class EveningMachine(RuleBasedStateMachine):
         self.page_turn = 0
         self.steps = 0
         self.sessions_drawn = 0
+        self.totals: dict[int, Fraction] = {}
 
     def teardown(self):
         open_seatings = Seating.objects.filter(round__session__evening=self.evening, confirmed_at__isnull=True)
         if len(self._sessions()) == SESSIONS and not open_seatings.exists():
             SEEN["the evening's end"] += 1
         try:
-            if self.steps:
-                self._check_pages(self._pages())  # every page once at the end of each example
+            if self.steps:  # every page once at the end of each example, the ranking's downloads too
+                pk = self.evening.pk
+                ranking = reverse("organiser:ranking", args=[pk])
+                downloads = [
+                    (self.desk, reverse("organiser:ranking_pdf", args=[pk])),
+                    (self.desk, ranking + "?_export=csv"),
+                ]
+                self._check_pages(self._pages() + downloads)
         finally:
             transaction.set_rollback(True)
             self._atomic.__exit__(None, None, None)
@@ -494,7 +506,8 @@ class EveningMachine(RuleBasedStateMachine):
         self._check_the_list()
         self._check_deals()
         drawn = self._check_nobody_sits_twice()
-        self._check_ranking(drawn)
+        ranked = self._check_ranking(drawn)
+        self._check_season_and_player_page(ranked)
         self._check_clock()
         pages = self._pages()
         turn = self.page_turn
@@ -606,12 +619,28 @@ class EveningMachine(RuleBasedStateMachine):
         else:
             expected = self.checked_in - self.stand_ins
         assert ranked == expected, {"ranked but should not be": ranked - expected, "missing": expected - ranked}
+        self.totals = {row.player.pk: row.total for row in rows}
         scores = self._expected_scores()
         for row in rows:
             sessions = scores[row.player.pk]
             assert list(row.sessions) == sessions, (row.player.name, row.sessions, sessions)
             assert row.total == sum(sessions, Fraction(0))
             assert row.place == 1 + sum(1 for other in rows if other.total > row.total), (row.player.name, row.place)
+        return ranked
+
+    def _check_season_and_player_page(self, ranked: set[int]):
+        """The season counts the evening for exactly the ranked players once a session is drawn
+        (none before), with the evening's totals; a player's own page lists the evening, ranked,
+        exactly then too (one player per step, in turn)."""
+        played = ranked if self.sessions_drawn else set()
+        season = season_ranking(self.season)
+        column = next(i for i, c in enumerate(season.evenings) if c.evening.pk == self.evening.pk)
+        counted = {line.player.pk: line.cells[column].result.total for line in season.lines if column in line.cells}
+        assert set(counted) == played, {"counted": set(counted) - played, "not counted": played - set(counted)}
+        assert all(total == self.totals[pid] for pid, total in counted.items())
+        player = self.players[self.steps % POOL]
+        listed = [e for e in player_history(player).evenings if e.evening.pk == self.evening.pk and e.row is not None]
+        assert bool(listed) == (player.pk in played), (player.name, listed)
 
     def _check_clock(self):
         state = self.evening.clock_state
