@@ -204,6 +204,24 @@ def settled(state: ClockState, now: datetime) -> ClockState:
     return replace(state, status=ENDED) if state.due(now) else state
 
 
+def outlived(state: ClockState, *, round_done: bool, evening_over: bool) -> bool:
+    """Whether the clock has outlived what it timed and is to be switched off (issue 36): a round's
+    clock once its round is done (confirmed at every table, or its session closed; a later
+    session is drawn only after every round of the one before is confirmed, so a clock never
+    outlives its session), any clock (a break's too) once the evening is over. A clock that is
+    off has outlived nothing.
+
+    Args:
+        state: the clock.
+        round_done: the round the clock was started for is confirmed at every table or its
+            session is closed (ignored for a break).
+        evening_over: :func:`scoring.domain.evening.evening_is_over`.
+    """
+    if not state.on:
+        return False
+    return evening_over or (state.kind == ROUND and round_done)
+
+
 def format_seconds(seconds: int) -> str:
     """``mm:ss`` (minutes may exceed 59: ``125:00``); never negative."""
     seconds = max(0, int(seconds))

@@ -74,10 +74,30 @@ class RoundClock:
         return clock.WARNING_SECONDS
 
 
+def round_done(evening: Evening, session: int | None, number: int | None) -> bool:
+    """Whether round ``number`` of session ``session`` is done: confirmed at every table, or its
+    session closed (also True for a round that does not exist; 1 query)."""
+    if session is None or number is None:
+        return True
+    return not Seating.objects.filter(
+        round__session__evening_id=evening.pk,
+        round__session__number=session,
+        round__session__closed=False,
+        round__number=number,
+        confirmed_at__isnull=True,
+    ).exists()
+
+
 def round_clock(evening: Evening, now: datetime | None = None) -> RoundClock | None:
     """The evening's clock at ``now`` (default: the server's time), None when it is off.
-    No query: everything is on the evening's row. The template is
-    ``templates/public/_round_clock.html`` (``round_clock``, ``size`` "large" or "small")."""
+    No query: everything is on the evening's row. A clock never counts on for a finished round:
+    the write that finishes the round (its last confirmation, closing its session, the
+    evening's last confirmation) switches it off in the same transaction
+    (:func:`scoring.services.clock.stop_outlived_clock`), and migration
+    ``0023_clock_stops_with_its_round`` switched off the clocks stored before; so every screen
+    reads the stopped clock from the evening's row, as it does every other state of the clock.
+    The template is ``templates/public/_round_clock.html`` (``round_clock``, ``size`` "large" or
+    "small")."""
     state = evening.clock_state
     if not state.on:
         return None

@@ -9,6 +9,7 @@ from django.db.models import BooleanField, Count, ExpressionWrapper, Prefetch, Q
 from django.utils.translation import get_language
 
 from scoring.domain.errors import DomainError, gettext_noop
+from scoring.domain.evening import evening_is_over
 from scoring.domain.names import display_names, person_key
 from scoring.models import Deal, DrawnDeal, Evening, Participant, Partnership, Player, Round, Seating, Session
 from scoring.selectors.players import PARTNERSHIP_PLAYERS, by_name
@@ -18,6 +19,24 @@ def evening_has_deals(evening: Evening) -> bool:
     """Whether any deal (or drawn Bräus deal) of the evening is entered: its rule set is then fixed."""
     seatings = Seating.objects.filter(round__session__evening=evening)
     return Deal.objects.filter(seating__in=seatings).exists() or DrawnDeal.objects.filter(seating__in=seatings).exists()
+
+
+def evening_over(evening: Evening, drawn: int | None = None) -> bool:
+    """Whether the evening is over (:func:`scoring.domain.evening.evening_is_over`): every session
+    of its format drawn and every table of every round confirmed.
+
+    ``drawn``: the number of sessions drawn (the latest session's number) when the caller knows
+    it: then no query before the last session, else 1; without it 2 queries."""
+    if drawn is None:
+        drawn = evening.sessions.count()
+    if not evening_is_over(sessions_planned=evening.sessions_count, sessions_drawn=drawn, tables_confirmed=()):
+        return False
+    open_seatings = Seating.objects.filter(round__session__evening_id=evening.pk, confirmed_at__isnull=True)
+    return evening_is_over(
+        sessions_planned=evening.sessions_count,
+        sessions_drawn=drawn,
+        tables_confirmed=[not open_seatings.exists()] if drawn else [],
+    )
 
 
 def sessions_with_rounds(evening: Evening, number: int | None = None) -> list[Session]:

@@ -12,6 +12,7 @@ from fractions import Fraction
 
 from django.db.models import Q
 
+from scoring.domain.evening import evening_is_over
 from scoring.models import Evening, Participant, Partnership, Player, Seating, Session, Substitution
 from scoring.selectors.history import EveningHistory, evening_histories
 from scoring.selectors.players import by_name
@@ -188,7 +189,13 @@ def finished_evening_ids(evenings: Iterable[Evening]) -> set[int]:
             "round__session__evening_id", flat=True
         )
     )
-    return {pk for pk, e in chosen.items() if drawn[pk] >= e.sessions_count and pk not in running}
+    return {
+        pk
+        for pk, e in chosen.items()
+        if evening_is_over(
+            sessions_planned=e.sessions_count, sessions_drawn=drawn[pk], tables_confirmed=[pk not in running]
+        )
+    }
 
 
 def _partners(history: EveningHistory, player_id: int) -> list[tuple[int, int]]:

@@ -13,7 +13,8 @@ from scoring.domain.errors import DomainError
 from scoring.domain.names import person_key
 from scoring.domain.ranking import played_evening, ranked_in_evening, round_sitout_credit
 from scoring.domain.tiebreaks import Criterion, RankedRow, Row, criteria_used, parse_chain, rank_rows
-from scoring.models import Deal, Evening, Participant, Player, Seating
+from scoring.models import Deal, Evening, Participant, Player
+from scoring.selectors.evenings import evening_over
 from scoring.selectors.history import EveningHistory, evening_histories
 from scoring.selectors.players import PARTNERSHIP_PLAYERS
 
@@ -256,10 +257,9 @@ def _ranked_players(
 
 
 def evening_is_confirmed(evening: Evening) -> bool:
-    """True when every session is drawn and every seating is complete."""
-    drawn = evening.sessions.count()
-    open_seatings = Seating.objects.filter(round__session__evening=evening, confirmed_at__isnull=True)
-    return drawn == evening.sessions_count and not open_seatings.exists()
+    """True when the evening is over (:func:`scoring.domain.evening.evening_is_over`): every
+    session of its format drawn and every table of every round confirmed (2 queries)."""
+    return evening_over(evening)
 
 
 def evening_deals(evening: Evening):

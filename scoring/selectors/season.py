@@ -15,6 +15,7 @@ from django.utils.translation import get_language
 
 from scoring.domain import season as season_domain
 from scoring.domain.errors import DomainError
+from scoring.domain.evening import evening_is_over
 from scoring.domain.names import person_key
 from scoring.domain.tiebreaks import Criterion, parse_chain
 from scoring.models import Evening, Player, Season
@@ -142,5 +143,8 @@ def season_chain(season: Season) -> tuple[Criterion, ...]:
 
 def _confirmed(evening: Evening, history: EveningHistory) -> bool:
     """:func:`scoring.selectors.ranking.evening_is_confirmed` from the loaded history (no query)."""
-    tables = [t for r in history.rounds for t in r.tables]
-    return len(history.sessions) >= evening.sessions_count and all(t.confirmed for t in tables)
+    return evening_is_over(
+        sessions_planned=evening.sessions_count,
+        sessions_drawn=len(history.sessions),
+        tables_confirmed=(t.confirmed for r in history.rounds for t in r.tables),
+    )

@@ -13,6 +13,7 @@ from django.db.models import Prefetch, Q
 from scoring.domain.rules import DealResult
 from scoring.domain.rulesets import BOCK, RuleSet, rule_set
 from scoring.models import Deal, DealChange, DrawnDeal, Player, Round, Seating, Session, Table
+from scoring.selectors.evenings import evening_over
 from scoring.selectors.history import Seat, evening_history
 from scoring.selectors.players import PARTNERSHIP_PLAYERS
 from scoring.selectors.room import seating_state
@@ -77,6 +78,8 @@ class ScorerState:
     next_seats: list[NextSeat] = field(default_factory=list)
     # The session now drawn when nobody plays at this table in it (fewer tables than before).
     unused_in_session: int | None = None
+    # Nothing left to enter and the evening is over (:func:`scoring.domain.evening.evening_is_over`).
+    evening_over: bool = False
 
     @property
     def next_deal(self) -> int | None:
@@ -118,9 +121,12 @@ class ScorerState:
     def step(self) -> str:
         """What the table does now, for the page: ``"confirm"`` (the other team checks),
         ``"finish"`` (every deal entered), ``"enter"`` (deals to enter), ``"closed"`` (session
-        closed or round locked: nothing to do at the table), ``"unused"`` (no table this
-        session), ``"waiting"`` (for the next session) or ``"not_drawn"``."""
+        closed or round locked: nothing to do at the table), ``"over"`` (the evening is over: the
+        final ranking), ``"unused"`` (no table this session), ``"waiting"`` (for the next session)
+        or ``"not_drawn"``."""
         if self.seating is None:
+            if self.evening_over:
+                return "over"
             if self.unused_in_session:
                 return "unused"
             return "waiting" if self.last_confirmed else "not_drawn"
@@ -221,14 +227,22 @@ def scorer_state(table: Table) -> ScorerState:
         latest = Session.objects.filter(evening_id=table.evening_id).order_by("-number").first()
         if latest is not None and not any(s.round.session_id == latest.pk for s in seatings):
             state.unused_in_session = latest.number
+        state.evening_over = latest is not None and _evening_over(table, latest.number)
     return state
+
+
+def _evening_over(table: Table, latest: int) -> bool:
+    """Whether the table's evening is over, given the number of its latest session drawn (no
+    query before the last session, then 1)."""
+    return evening_over(table.evening, latest)
 
 
 def table_signature(table: Table) -> str:
     """A short fingerprint (16 hex digits) of everything a table's tablet page shows that the
     room can change: each of the table's rounds (finished, confirmed, locked, closed; its deals'
     count, versions and last change; its recorded draws), the latest session drawn, the rule set,
-    the round clock's version.
+    the round clock's version, and for a table done with the evening's last session whether the
+    evening is over (one more small query then).
 
     The page carries it and polls with it every 15 s (``scorer:poll``): the same fingerprint
     means 204, nothing to redraw. One small query (two for a table that plays in no round) and
@@ -251,7 +265,16 @@ def table_signature(table: Table) -> str:
             cursor.execute(latest_sql, [table.evening_id])
             latest = cursor.fetchone()[0]
     evening = table.evening
-    parts = ([row[1:] for row in rows], latest, evening.rule_set, evening.deals_per_round, evening.clock_version)
+    # A table done with the last session waits for the others: the evening's end changes its page.
+    over = latest is not None and all(row[4] is not None for row in rows) and _evening_over(table, latest)
+    parts = (
+        [row[1:] for row in rows],
+        latest,
+        evening.rule_set,
+        evening.deals_per_round,
+        evening.clock_version,
+        over,
+    )
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
 

@@ -31,6 +31,8 @@ from scoring.domain.clock import ClockError, ClockState
 from scoring.domain.errors import gettext_noop
 from scoring.hall.roles import RUN_PERM
 from scoring.models import Evening, Round, Seating
+from scoring.selectors.clock import round_done
+from scoring.selectors.evenings import evening_over
 from scoring.services.base import ServiceError, evening_changed
 from scoring.services.evenings import set_round_locked
 
@@ -170,8 +172,14 @@ def start_round_clock(*, evening_id: int, round_id: int, user=None, seen: int | 
 def start_break_clock(*, evening_id: int, user=None, seen: int | None = None) -> Evening:
     """Start the break between two rounds with the evening's break length.
 
-    Raises ServiceError: not the Turnierleitung, the clock changed meanwhile, a break running."""
+    Raises ServiceError: not the Turnierleitung, the clock changed meanwhile, a break running,
+    the evening over (``evening_over``: no clock after the last round)."""
     evening = _evening(evening_id, user, seen)
+    if evening_over(evening):
+        raise ServiceError(
+            gettext_noop("The evening is over: every round is confirmed, so no clock runs any more."),
+            code="evening_over",
+        )
     state = _run(lambda: clock.start_break(evening.clock_state, timezone.now(), evening.break_minutes))
     return _store(evening, state)
 
@@ -235,6 +243,28 @@ def stop_round_clock(*, evening_id: int, user=None, seen: int | None = None) -> 
     if not evening.clock_state.on:
         raise ServiceError(gettext_noop("No clock is running. Please start it first."), code="clock_off")
     return _store(evening, ClockState())
+
+
+def stop_outlived_clock(evening_id: int) -> bool:
+    """Switch the evening's clock off when it has outlived what it timed
+    (:func:`scoring.domain.clock.outlived`): a round's clock once every table has confirmed its
+    round or its session is closed, any clock once the evening is over. Called inside the
+    transaction of every write that can end a round, a session or the evening (a confirmation,
+    a draw, closing a session), so no screen shows a clock counting on for a confirmed round.
+
+    Locks the evening's row; 1 query while no clock is on, up to 4 otherwise. Returns True when
+    it switched the clock off (``clock_version`` + 1: an organiser's form that still shows the
+    clock is told it changed)."""
+    evening = Evening.objects.select_for_update().filter(pk=evening_id).first()
+    if evening is None or not evening.clock_state.on:
+        return False
+    state = evening.clock_state
+    over = evening_over(evening)
+    done = state.kind == clock.ROUND and round_done(evening, state.session, state.round)
+    if not clock.outlived(state, round_done=done, evening_over=over):
+        return False
+    _store(evening, ClockState())
+    return True
 
 
 def settle_round_clock(*, evening_id: int, now: datetime | None = None) -> bool:

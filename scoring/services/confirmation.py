@@ -10,6 +10,7 @@ from scoring.domain.rules import TEAMS, other_team
 from scoring.hall.origin import Origin
 from scoring.models import Seating, Table
 from scoring.services.base import ServiceError, evening_changed
+from scoring.services.clock import stop_outlived_clock
 from scoring.services.deals import (
     _check_all_deals_entered,
     _check_own_table,
@@ -77,7 +78,9 @@ def confirm_seating(
         origin: where the confirmation came from (scoring.hall.origin), kept on the seating (none:
             left empty, as by ``enter_and_confirm_seating``).
 
-    Returns the seating; confirming a confirmed round again changes nothing.
+    Returns the seating; confirming a confirmed round again changes nothing. The round's last
+    confirmation switches its clock off, the evening's last any clock
+    (:func:`scoring.services.clock.stop_outlived_clock`).
 
     Raises:
         ServiceError: another table's round, not finished by the scorer (from a table), the team
@@ -117,6 +120,7 @@ def confirm_seating(
         setattr(seating, name, value)
     seating.save(update_fields=["entered_at", "confirmed_at", "confirmed_by", *fields])
     evening_changed(seating.round.session.evening_id)
+    stop_outlived_clock(seating.round.session.evening_id)  # the round's last table: its clock stops
     return seating
 
 
@@ -139,4 +143,5 @@ def enter_and_confirm_seating(*, seating_id: int, table: Table | None = None) ->
     seating.entered_at = seating.entered_at or seating.confirmed_at
     seating.save(update_fields=["confirmed_at", "entered_at"])
     evening_changed(seating.round.session.evening_id)
+    stop_outlived_clock(seating.round.session.evening_id)
     return seating

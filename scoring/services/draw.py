@@ -27,6 +27,7 @@ from scoring.models import (
 from scoring.selectors.evenings import next_session_blocker
 from scoring.selectors.history import evening_history
 from scoring.services.base import ServiceError, evening_changed
+from scoring.services.clock import stop_outlived_clock
 
 
 class SessionStartedError(ServiceError):
@@ -147,6 +148,7 @@ def _draw_session(evening: Evening, user, seed: int | None, wanted: int | None) 
     )
     _save_draw(evening, session, result)
     evening_changed(evening.pk)
+    stop_outlived_clock(evening.pk)  # a round's clock of the session before stops here at the latest
     return session
 
 

@@ -176,9 +176,14 @@ def set_round_locked(*, round_id: int, locked: bool) -> Round:
 
 @transaction.atomic
 def set_session_closed(*, session_id: int, closed: bool) -> Session:
-    """Close a session (the tables can change nothing in it any more) or open it again."""
+    """Close a session (the tables can change nothing in it any more) or open it again. Closing
+    switches off the clock of one of its rounds (:func:`scoring.services.clock.stop_outlived_clock`)."""
+    from scoring.services.clock import stop_outlived_clock  # the clock's services use this module
+
     session = _set_flag(Session, session_id, "closed", closed)
     evening_changed(session.evening_id)
+    if closed:
+        stop_outlived_clock(session.evening_id)
     return session
 
 

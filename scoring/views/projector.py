@@ -54,11 +54,16 @@ def _mode(value: str) -> ProjectorMode:
 
 def _data(evening: Evening, version: int, hidden: bool, mode: ProjectorMode, floor: float) -> dict:
     """What the page shows: the ranking's data (shared with the ranking screen's cache), the
-    seating of the next round, the round clock; only the parts ``mode`` shows."""
+    seating of the next round, the round clock; only the parts ``mode`` shows. Once the evening
+    is over (``selectors.evening_is_confirmed``) every mode shows the final ranking alone: there
+    is no next seating and no clock any more."""
     clock = round_clock_for(evening)
+    over = selectors.evening_is_confirmed(evening)
     # The rotation leaves out the clock while none runs; chosen alone, its view says so.
     sections = tuple(s for s in SECTIONS[mode] if s != "clock" or clock is not None or mode == ProjectorMode.CLOCK)
-    data: dict = {"sections": sections, "mode": mode.value, "round_clock": clock}
+    if over:
+        sections, clock = ("ranking",), None
+    data: dict = {"sections": sections, "mode": mode.value, "round_clock": clock, "over": over}
     if "ranking" in sections:
         ranking = screen_cache.computed(
             "ranking_screen",

@@ -18,6 +18,7 @@ from scoring import selectors
 from scoring.domain.names import initial
 from scoring.domain.numbers import ascii_int
 from scoring.models import Evening, Player
+from scoring.selectors.evenings import evening_over
 from scoring.views import clock as clock_views
 from scoring.views.common import evening_or_404
 from scoring.web import links, screen_cache, tiebreak_labels
@@ -140,7 +141,8 @@ def seat_finder(request: HttpRequest, screen: screen_cache.Screen) -> HttpRespon
         html = render_to_string(
             "public/_seat_finder_names.html", {"evening": evening, "letters": list(letters.items())}, request
         )
-        return {"session": session is not None, "html": html}
+        over = session is not None and evening_over(evening, session.number)
+        return {"session": session is not None, "html": html, "over": over}
 
     # One computation per seating version for every phone (a 1,000-name list takes a while).
     shown = screen.shows(
@@ -156,6 +158,7 @@ def seat_finder(request: HttpRequest, screen: screen_cache.Screen) -> HttpRespon
     context = {
         **clock_views.clock_context(evening, "small", poll=True),
         "session": shown.value["session"],
+        "over": shown.value.get("over", False),
         "names_html": shown.value["html"],
         "query": query,
     }
@@ -198,6 +201,7 @@ def _seat_digest(evening: Evening, shown: screen_cache.Computed, player_pk: int)
         evening.clock_version,
         evening.clock_status,
         evening.name,
+        shown.value.get("over", False),
     )
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:12]
 
@@ -231,12 +235,18 @@ def _not_modified(tag: str) -> HttpResponse:
 
 
 def _seats(evening: Evening) -> dict:
-    """Every player's seats now and next (``selectors.session_seats``), for the shared cache."""
+    """Every player's seats now and next (``selectors.session_seats``) and whether the evening is
+    over (:func:`scoring.selectors.evenings.evening_over`), for the shared cache."""
     session = selectors.latest_session(evening)
     if session is None:
         return {"session": None, "seats": {}, "names": {}}
     seats = selectors.session_seats(session, selectors.session_players(session))
-    return {"session": session, "seats": seats, "names": selectors.evening_display_names(evening.pk)}
+    return {
+        "session": session,
+        "seats": seats,
+        "names": selectors.evening_display_names(evening.pk),
+        "over": evening_over(evening, session.number),
+    }
 
 
 #: The last seats each worker process read from the shared cache, per evening (its id and
@@ -269,6 +279,7 @@ def _seat(request: HttpRequest, evening: Evening, player_pk: int) -> tuple[HttpR
         "player": seats.player if seats is not None else None,
         "seats": seats,
         "names": shown.value["names"],
+        "over": shown.value.get("over", False),
         "poll_seconds": SEAT_POLL_SECONDS,
     }
     if seats is None:

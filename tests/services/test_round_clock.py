@@ -18,6 +18,7 @@ from scoring import selectors, services
 from scoring.hall.origin import Origin
 from scoring.models import Evening, Partnership, Round, Seating
 from scoring.services.base import ServiceError
+from scoring.setup import builders
 from scoring.web import screen_cache
 from tests.conftest import make_evening
 from tests.services.test_draw_wishes import PLAIN_A, play_round
@@ -296,7 +297,10 @@ def test_the_clock_poll_answers_304_after_one_query_until_the_clock_changes(clie
     services.start_round_clock(evening_id=drawn.pk, round_id=_round(drawn).pk)
     fresh = client.get(url, HTTP_IF_NONE_MATCH=off["ETag"], **HTMX)
     assert fresh.status_code == 200 and "data-clock-time" in fresh.content.decode()
-    play_round(_round(drawn).session, 1)  # deals and confirmations: the clock is the same
+    # Deals everywhere and a confirmation at one table: the clock is the same (the round's last
+    # confirmation switches it off: tests/services/test_clock_stops.py).
+    first = Seating.objects.filter(round=_round(drawn)).order_by("table__number").first()
+    builders.play_seating(first, result=PLAIN_A, origin=Origin.other("t"))
     with django_assert_num_queries(1):
         assert client.get(url, HTTP_IF_NONE_MATCH=fresh["ETag"], **HTMX).status_code == 304
 
