@@ -26,3 +26,28 @@ class ContentSecurityPolicyMiddleware:
         if self.policy and "Content-Security-Policy" not in response:
             response["Content-Security-Policy"] = self.policy
         return response
+
+
+class SecurityHeadersMiddleware:
+    """The security headers of every page on every answer, error pages included (issue 38): the
+    413 of :mod:`bruus_tournament.request_limits`, a 500 or 503 for a failure in a middleware and
+    the CSRF failure page are made outside the middleware that set them on a page
+    (``SecurityMiddleware``, ``XFrameOptionsMiddleware``, :class:`ContentSecurityPolicyMiddleware`).
+    First in ``MIDDLEWARE``: it sees every answer last and adds only what is missing."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+        self.headers = {
+            "X-Frame-Options": settings.X_FRAME_OPTIONS,
+            "Referrer-Policy": settings.SECURE_REFERRER_POLICY,
+            "X-Content-Type-Options": "nosniff",
+            "Cross-Origin-Opener-Policy": settings.SECURE_CROSS_ORIGIN_OPENER_POLICY,
+            "Content-Security-Policy": settings.CONTENT_SECURITY_POLICY,
+        }
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        for name, value in self.headers.items():
+            if value and name not in response:
+                response[name] = value
+        return response

@@ -139,6 +139,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: the security headers on every answer, the error pages of the middleware below too.
+    "bruus_tournament.middleware.SecurityHeadersMiddleware",
     # First: a request body beyond its limit is refused (413) before anything reads it.
     "bruus_tournament.request_limits.RequestBodyLimitMiddleware",
     # A full disk or a read-only database answers 503 "nothing saved" (bruus_tournament/storage_failures.py).
@@ -399,6 +401,8 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# A form sent without its security cookie or token: a page of the app, in the user's language.
+CSRF_FAILURE_VIEW = "scoring.views.errors.csrf_failure"
 # Scripts, styles, pictures and requests from this server only; no inline script or style, no
 # eval (htmx runs with allowEval off), no framing, forms post here only.
 CONTENT_SECURITY_POLICY = (

@@ -269,11 +269,13 @@ def is_invisible(char: str) -> bool:
     """Whether ``char`` shows nothing and is not white space: a format character (Unicode
     category Cf: the soft hyphen U+00AD, zero-width space and joiners U+200B to U+200D, the
     direction marks and controls, the word joiner and invisible operators U+2060 to U+2064, the
-    byte order mark U+FEFF, tag characters, ...), a control character (Cc) other than white
-    space, or one of :data:`BLANK_RANGES` (the Hangul filler U+3164, variation selectors, ...).
+    byte order mark U+FEFF, tag characters, ...), the line and paragraph separators U+2028 and
+    U+2029 (Zl, Zp: a line break nobody typed, which breaks a line of a list or a script), a
+    control character (Cc) other than white space, or one of :data:`BLANK_RANGES` (the Hangul
+    filler U+3164, variation selectors, ...).
     With a zero-width space inside, "Hans Hansen" is another name that looks the same."""
     category = unicodedata.category(char)
-    if category == "Cf" or (category == "Cc" and not char.isspace()):
+    if category in ("Cf", "Zl", "Zp") or (category == "Cc" and not char.isspace()):
         return True
     point = ord(char)
     return any(first <= point <= last for first, last in BLANK_RANGES)

@@ -18,15 +18,15 @@ def _checked_name(name: str, club: str) -> tuple[str, str]:
     """Name and club normalised (``normalise_name``), or ServiceError: empty name, longer than
     100 characters, or an invisible character (one that changes the writing direction, a
     zero-width space, a soft hyphen, ...)."""
+    hidden = hidden_character(name + club)  # before normalising, which makes U+2028 a space
+    if hidden is not None:
+        message, code, character = hidden
+        raise ServiceError(message, code=code, character=character)
     name, club = normalise_name(name), normalise_name(club)
     if not name:
         raise ServiceError(gettext_noop("Please enter the player's name."), code="name_missing")
     if len(name) > 100 or len(club) > 100:
         raise ServiceError(gettext_noop("Name and club may have at most 100 characters each."), code="too_long")
-    hidden = hidden_character(name + club)
-    if hidden is not None:
-        message, code, character = hidden
-        raise ServiceError(message, code=code, character=character)
     return name, club
 
 

@@ -4,6 +4,7 @@ import sys
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 
 from bruus_tournament.storage_failures import is_storage_failure, storage_failure_response
 
@@ -15,6 +16,13 @@ def forbidden(request: HttpRequest, exception=None) -> HttpResponse:
 
 def not_found(request: HttpRequest, exception=None) -> HttpResponse:
     return render(request, "errors/404.html", status=404)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form sent without a valid security token (an old page, blocked cookies): 403 with what to
+    do, in the user's language (``settings.CSRF_FAILURE_VIEW``; Django's own page is English).
+    The page needs no query and no login."""
+    return HttpResponse(render_to_string("errors/403_csrf.html", request=None), status=403)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

@@ -196,3 +196,80 @@ def test_the_servers_refuse_a_big_body_before_it_arrives(database, server):  # n
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=20)
+
+
+# --- Issue 38, point 6 ---------------------------------------------------------------------------
+
+PAGE_HEADERS = {
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+    "X-Content-Type-Options": "nosniff",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+
+
+def assert_page_headers(response):
+    for name, value in PAGE_HEADERS.items():
+        assert response.get(name) == value, (response.status_code, name)
+    assert "script-src 'self'" in response["Content-Security-Policy"]
+
+
+class _NeverRead(io.BytesIO):
+    def read(self, *args):
+        raise AssertionError("the body was read")
+
+    readline = read
+
+
+@pytest.mark.django_db
+def test_an_anonymous_body_to_the_restore_url_is_not_read_before_the_login(client):
+    """16 anonymous chunked 16 MB bodies at once took 100-140 MB of each worker: the restore URL
+    read up to its own limit before ``leader_required`` looked at the login."""
+    url = reverse("organiser:backup_restore")
+    response = client.post(
+        url,
+        content_type="multipart/form-data; boundary=x",
+        HTTP_TRANSFER_ENCODING="chunked",
+        CONTENT_LENGTH="",
+        **{"wsgi.input": _NeverRead()},
+    )
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    response = client.post(url, {"file": upload(3 * MB, "gross.json")})  # declared: not read either
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+
+
+@pytest.mark.django_db
+def test_a_logged_in_organiser_still_uploads_beyond_the_default_limit(organiser_client):
+    response = organiser_client.post(reverse("organiser:backup_restore"), {"file": upload(3 * MB, "gross.json")})
+    assert response.status_code == 302  # read and refused by the restore itself (not a backup), not 413
+    assert response["Location"] == reverse("organiser:backups")
+
+
+@pytest.mark.django_db
+def test_every_error_page_has_the_pages_security_headers_and_speaks_the_users_language(client, monkeypatch):
+    # 413: made before any other middleware ran.
+    response = client.post(reverse("public:tablet_join"), {"file": upload(3 * MB)}, HTTP_ACCEPT_LANGUAGE="de")
+    assert response.status_code == 413
+    assert_page_headers(response)
+    # 404, and a 403 of a role.
+    response = client.get("/gibt-es-nicht/", HTTP_ACCEPT_LANGUAGE="de")
+    assert response.status_code == 404
+    assert_page_headers(response)
+    # The CSRF failure: the app's page in the user's language, not Django's English one.
+    from django.test import Client
+
+    strict = Client(enforce_csrf_checks=True)
+    for language, words in (("de", "Das Formular ist abgelaufen"), ("da", "Formularen er udløbet")):
+        response = strict.post(reverse("login"), {"username": "x", "password": "y"}, HTTP_ACCEPT_LANGUAGE=language)
+        assert response.status_code == 403
+        page = response.content.decode()
+        assert words in page and f'lang="{language}"' in page and "CSRF verification failed" not in page
+        assert_page_headers(response)
+    # A 500 in a middleware outside the ones that set the headers (the session saved, say).
+    monkeypatch.setattr(
+        "django.contrib.sessions.middleware.SessionMiddleware.process_response",
+        lambda self, request, response: 1 / 0,
+    )
+    response = Client(raise_request_exception=False).get(reverse("public:help"), HTTP_ACCEPT_LANGUAGE="de")
+    assert response.status_code == 500
+    assert_page_headers(response)

@@ -193,7 +193,7 @@ def _refused_everywhere(client, char: str, said: str) -> services.ServiceError:
     assert response.status_code == 200 and said in response.content.decode()
     response = client.post(reverse("organiser:player_list"), {"name": "Hans", "club": f"Hu{char}sum"})
     assert said in response.content.decode()
-    evening = {"name": f"Abend{char}", "date": "2026-11-21", "venue": "", "sessions_count": 3}
+    evening = {"name": f"Abend{char}Nord", "date": "2026-11-21", "venue": "", "sessions_count": 3}
     evening |= {"rounds_per_session": 4, "deals_per_round": 4}
     response = client.post(reverse("organiser:evening_create"), evening)
     assert response.status_code == 200 and said in response.content.decode()
@@ -240,6 +240,8 @@ INVISIBLE = [
     "\u034f",
     "\ufe0f",
     "\u2800",
+    "\u2028",  # issue 38: the line and paragraph separators
+    "\u2029",
 ]
 
 
