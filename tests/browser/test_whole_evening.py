@@ -7,9 +7,10 @@ The organiser checks everyone in ("Alle anwesend") and checks out the two who st
 session every table's scorer taps the deals into the table's page, finishes the round and hands
 the phone to the other team, which confirms (section 6); the later rounds are entered through
 the services, as a quicker hall would. At the end (section 9) the test checks what the organiser
-and the players see: the Endstand with exactly the twelve who played, on the organiser's ranking,
-the public ranking screen and the ranking PDF; the evening shown as over on the tablets and the
-seat finder.
+and the players see: the overview leads to the Endstand, which lists exactly the twelve who
+played (not the two checked out before the first draw), as does the ranking PDF; "Wo sitze ich?",
+a player's seat page and every table's phone say the evening is over and link the public
+Endstand, which lists the same twelve.
 """
 
 from __future__ import annotations
@@ -100,6 +101,7 @@ def test_a_whole_small_evening_at_phone_size(live_server, browser, organiser):
     )
     desk = open_page(browser, live_server, organiser, PHONE)
     phones: dict[int, Page] = {}  # a phone stays with its table all evening (section 5)
+    opened = [desk]
     try:
         check_in_everyone_but(desk, base, evening, absent)
         assert set(Participant.objects.filter(evening=evening, checked_in=True).values_list("player", flat=True)) == {
@@ -116,6 +118,7 @@ def test_a_whole_small_evening_at_phone_size(live_server, browser, organiser):
             for table in tables:
                 if table.pk not in phones:
                     phones[table.pk] = open_page(browser, live_server, None, PHONE)
+                    opened.append(phones[table.pk])
                 table_plays_first_round(phones[table.pk], base, table, number)
             for later in range(2, ROUNDS + 1):
                 play_round(session, later, random.Random(number * 10 + later))
@@ -139,22 +142,29 @@ def test_a_whole_small_evening_at_phone_size(live_server, browser, organiser):
         assert all(name in text for name in names)
         assert not any(player.name in text for player in absent)
 
-        # What the players see: the public ranking screen, the tablets, the seat finder.
+        # What the players see. "Wo sitze ich?": the evening is over, and the Endstand a tap away.
         public = open_page(browser, live_server, None, PHONE)
-        public.goto(f"{base}/abend/{evening.pk}/rangliste/")
+        opened.append(public)
+        public.goto(f"{base}/abend/{evening.pk}/platz/")
+        expect(public.get_by_test_id("evening-over")).to_contain_text("Der Abend ist zu Ende")
+        public.get_by_role("link", name="Endstand").click()
+        public.wait_for_url(f"**/abend/{evening.pk}/rangliste/")
+        expect(public.locator("main")).to_contain_text("Endstand")
         screen = public.locator("body").inner_text()
-        assert "Endstand" in screen
         assert all(name in screen for name in names)
         assert not any(player.name in screen for player in absent)
-        # "Wo sitze ich?": a player taps their name and learns that the evening is over.
-        public.goto(f"{base}/abend/{evening.pk}/platz/")
-        public.get_by_role("link", name=present[0].name).click()
-        public.wait_for_url(f"**/platz/{present[0].pk}/")
-        expect(public.locator("main")).to_contain_text("Der Abend ist zu Ende")
-        for phone in phones.values():  # every table's phone: the evening is over, nothing to enter
-            phone.reload()
-            expect(phone.locator("main")).to_contain_text("Der Abend ist zu Ende")
+        # A player's own seat page (bookmarked during the evening) says the same.
+        public.goto(f"{base}/abend/{evening.pk}/platz/{present[0].pk}/")
+        expect(public.get_by_test_id("evening-over")).to_be_visible()
+        # Every table's phone: the evening is over, nothing left to enter, the Endstand linked.
+        for table in Table.objects.filter(evening=evening).order_by("number"):
+            phone = phones[table.pk]
+            phone.goto(f"{base}/t/{table.token}/")
+            expect(phone.get_by_test_id("evening-over")).to_contain_text("Der Abend ist zu Ende")
             expect(phone.locator(".deal-form")).to_have_count(0)
+            expect(phone.get_by_role("link", name="Endstand")).to_have_attribute(
+                "href", f"/abend/{evening.pk}/rangliste/"
+            )
     finally:
-        for page in (desk, *phones.values()):
+        for page in opened:
             page.context.close()
