@@ -75,8 +75,11 @@ from scoring.selectors.table_entry import current_seating
 from scoring.setup.builders import random_result
 from tests.conftest import make_login
 
-#: ``BRUUS_LONG_MACHINE=1``: the long run for the nights before a release.
-LONG = os.environ.get("BRUUS_LONG_MACHINE", "") not in ("", "0")
+#: ``BRUUS_LONG_MACHINE=1``: the long run for the nights before a release (200 evenings; a larger
+#: number: that many evenings).
+_LONG = os.environ.get("BRUUS_LONG_MACHINE", "").strip()
+LONG = _LONG not in ("", "0")
+LONG_EXAMPLES = int(_LONG) if _LONG.isdigit() and int(_LONG) > 1 else 200
 
 #: The register: players 1 to POOL; the machine checks in some of them at the start, the others
 #: may arrive late.
@@ -691,8 +694,8 @@ class EveningMachine(RuleBasedStateMachine):
 def machine_settings():
     if LONG:
         return settings(
-            max_examples=300,
-            stateful_step_count=120,
+            max_examples=LONG_EXAMPLES,
+            stateful_step_count=100,
             deadline=None,
             suppress_health_check=list(HealthCheck),
             database=None,
