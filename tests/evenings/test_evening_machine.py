@@ -75,6 +75,7 @@ from scoring.selectors.ranking import evening_ranking
 from scoring.selectors.season import season_ranking
 from scoring.selectors.table_entry import current_seating
 from scoring.setup.builders import random_result
+from scoring.web import screen_cache
 from tests.conftest import make_login
 
 #: ``BRUUS_LONG_MACHINE=1``: the long run for the nights before a release (200 evenings; a larger
@@ -669,6 +670,7 @@ class EveningMachine(RuleBasedStateMachine):
         assert self.evening.clock_state.status not in (clock_domain.RUNNING, clock_domain.PAUSED), (
             f"a clock after the evening's end: {self.evening.clock_state}"
         )
+        caches[screen_cache.CACHE].clear()  # a phone's next poll, after the public screens' floor (2 s)
         finder = self.public.get(reverse("public:seat_finder", args=[self.evening.pk]))
         assert b'data-testid="evening-over"' in finder.content
         for table in self._tables():
