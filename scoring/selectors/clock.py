@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from scoring.domain import clock
 from scoring.models import Evening, Round, Seating
+from scoring.selectors.evenings import evening_over
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,8 @@ def round_clock(evening: Evening, now: datetime | None = None) -> RoundClock | N
 class ClockPanel:
     """The clock panel of the live overview: the clock (None when off), the round the "start"
     button starts (the first round not confirmed at every table, or None), the round after it
-    (for starting the next round early, or None), and the evening's lengths."""
+    (for starting the next round early, or None), the evening's lengths, and whether the evening
+    is over (then no clock is offered, not even a break)."""
 
     clock: RoundClock | None
     start_round: Round | None
@@ -130,6 +132,7 @@ class ClockPanel:
     round_minutes: int
     break_minutes: int
     locks_round: bool
+    evening_over: bool = False
 
     @property
     def start_offered(self) -> bool:
@@ -144,7 +147,8 @@ class ClockPanel:
 
 
 def clock_panel(evening: Evening) -> ClockPanel:
-    """The live overview's clock panel (2 queries, whatever the size of the field)."""
+    """The live overview's clock panel (2 queries, whatever the size of the field; 1 or 2 more
+    once every drawn round is confirmed, to tell whether the evening is over)."""
     first_open = (
         Seating.objects.filter(round__session__evening=evening, confirmed_at__isnull=True)
         .order_by("round__session__number", "round__number")
@@ -169,4 +173,5 @@ def clock_panel(evening: Evening) -> ClockPanel:
         round_minutes=evening.round_minutes,
         break_minutes=evening.break_minutes,
         locks_round=evening.clock_locks_round,
+        evening_over=first_open is None and evening_over(evening),
     )

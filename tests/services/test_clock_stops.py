@@ -125,8 +125,10 @@ def test_closing_the_session_stops_its_rounds_clock(evening):
     assert _fresh(evening).clock_kind == ""
 
 
-def test_at_the_evenings_end_no_clock_runs_not_even_a_break(evening, organiser):
+def test_at_the_evenings_end_no_clock_runs_not_even_a_break(evening, organiser, organiser_client):
+    live = reverse("organiser:live", args=[evening.pk])
     play_session(evening.sessions.get(number=1))
+    assert 'data-testid="clock-break"' in organiser_client.get(live).content.decode()  # between sessions
     session = services.draw_session(evening=evening, seed=2)
     play_round(session, 1)
     services.start_break_clock(evening_id=evening.pk)
@@ -139,3 +141,4 @@ def test_at_the_evenings_end_no_clock_runs_not_even_a_break(evening, organiser):
     assert _fresh(evening).clock_kind == ""
     for name, html in _pages(evening, organiser).items():
         assert CLOCK not in html, name
+    assert 'data-testid="clock-break"' not in organiser_client.get(live).content.decode()  # nothing to offer
