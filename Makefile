@@ -16,7 +16,7 @@ help:
 	@echo "make test-quick - while working: SQLite, in parallel, no browser tests, no coverage (PYTEST_ARGS=--lf, a file ...)"
 	@echo "make lint  - the pre-commit checks over the tree (ruff, formatting, templates, migrations, mypy, file sizes), as the CI runs them"
 	@echo "make wheels-check - every runtime dependency installs from a wheel on Windows, macOS and Linux"
-	@echo "make bench - time the documents, the draw, the pages, the season ranking, the room under load (SQLite and PostgreSQL) and the round-change storm"
+	@echo "make bench - time the documents, the draw, the pages, the season ranking, the room under load (SQLite and PostgreSQL), the round-change storm and the tablets during a restore"
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -121,6 +121,7 @@ bench: $(VENV)/.installed translations
 	$(PY) bench/bench_season.py
 	$(PY) bench/bench_load.py --scenario
 	$(PY) bench/bench_load.py --scenario --fields 300 --server waitress
+	$(PY) bench/bench_restore.py
 	$(PY) bench/bench_load.py --scenario --storm
 	scripts/with-postgres.sh $(PY) bench/bench_load.py --scenario --database postgres
 

@@ -62,7 +62,8 @@ On top of the serializers this package holds what the app needs:
   are allowed;
 - every record is checked in memory before anything is written (``values``: times, counters,
   enumerations, texts; ``game``: the graph of partnerships, seatings and rounds and the rules of
-  the game); the preview only reads; the restore is one short transaction of bulk inserts.
+  the game); the preview only reads; the restore writes bulk inserts in short transactions
+  (all or nothing: a failure deletes what was written).
 
 A damaged or foreign file raises :class:`BackupError` with a translatable message and changes
 nothing.

@@ -1,14 +1,19 @@
 """Restoring a checked backup into a database that may hold other evenings: players reused, new
-primary keys, table links and codes kept unless taken, users by username, one short transaction.
+primary keys, table links and codes kept unless taken, users by username, short transactions.
 
 The hall keeps playing during a restore (issue 38, point 4): the file is checked completely in
 memory (:func:`scoring.backup.contents.read_contents`, no transaction, no query per record); the
-preview (:func:`preview`) only reads; the restore writes in one transaction of bulk inserts (in
-batches below SQLite's limit of variables per statement), so SQLite's write lock, which every
-transaction takes at its start (``transaction_mode`` IMMEDIATE), is held for the inserts alone."""
+preview (:func:`preview`) only reads; the restore writes bulk inserts (in statements below SQLite's
+limit of variables) in short transactions of at most :data:`ROWS_PER_TRANSACTION` rows, so SQLite's
+write lock, which every transaction takes at its start (``transaction_mode`` IMMEDIATE), is free
+again after a fraction of a second, and the restore pauses after each (:data:`PAUSE`) so that the
+tablets' deals waiting for it go in between. Should a later batch
+fail, the rows written before are deleted again (newest first), so nothing is left behind; for
+the seconds a big restore takes, the evenings it adds are visible while they fill."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from django.db import DatabaseError, connection, models, transaction
@@ -22,6 +27,13 @@ from scoring.domain.names import match_key
 from scoring.models import Evening, PartnerExclusion, Player, Season, Table
 
 #: Pairs stored smaller id first (a database check constraint): ordered again after new ids.
+#: Rows inserted in one transaction: some tens of milliseconds of SQLite's write lock.
+ROWS_PER_TRANSACTION = 500
+#: After each transaction the restore waits as long as it held the lock, at least this long
+#: (seconds): a tablet's write waiting for the lock retries every few up to 100 ms (SQLite's busy
+#: handler) and would otherwise find the restore holding it again every time.
+PAUSE = 0.05
+
 ORDERED_PAIRS: dict[type[models.Model], tuple[str, str]] = {PartnerExclusion: ("player_a_id", "player_b_id")}
 
 
@@ -79,7 +91,8 @@ def _copy_link(table: Table) -> Table:
 
 
 def restore(document: dict, *, allow_duplicates: bool = False) -> RestoreOutcome:
-    """Restore a checked backup (see :func:`read_backup`) in one short transaction.
+    """Restore a checked backup (see :func:`read_backup`) in short transactions (see the module):
+    all of it, or nothing (what was written before a failure is deleted again).
 
     With ``allow_duplicates``, an evening whose name and date are here already is restored as a
     copy named "NAME (copy)" (in the active language; "NAME (copy 2)" and so on when that is
@@ -94,11 +107,12 @@ def restore(document: dict, *, allow_duplicates: bool = False) -> RestoreOutcome
     contents = read_contents(document)
     outcome = _outcome(contents)
     _evening_names(contents.objects["evenings"], allow_duplicates, RestoreOutcome(scope=contents.scope))
+    written: list[tuple[type[models.Model], list[int]]] = []
     try:
-        with transaction.atomic():
-            _restore(contents.objects, allow_duplicates, outcome)
-    except DatabaseError as error:
-        if is_storage_failure(error):
+        _restore(contents.objects, allow_duplicates, outcome, written)
+    except BaseException as error:
+        _undo(written)
+        if not isinstance(error, DatabaseError) or is_storage_failure(error):
             raise
         raise BackupError(
             gettext_noop("The backup does not fit into this database (%(detail)s). Nothing was restored."),
@@ -106,6 +120,15 @@ def restore(document: dict, *, allow_duplicates: bool = False) -> RestoreOutcome
             detail=str(error)[:200],
         ) from None
     return outcome
+
+
+def _undo(written: list[tuple[type[models.Model], list[int]]]) -> None:
+    """Delete the rows a failed restore wrote, newest first (children before their parents), in
+    short transactions."""
+    for model, pks in reversed(written):
+        for part in chunks(pks):
+            with transaction.atomic():
+                model._base_manager.filter(pk__in=part).delete()
 
 
 def _existing(model: type[models.Model], name: str, values: list) -> set:
@@ -158,23 +181,24 @@ def _evening_names(evenings: list[Evening], allow_duplicates: bool, outcome: Res
     return names
 
 
-def _restore(objects: dict[str, list], allow_duplicates: bool, outcome: RestoreOutcome) -> None:
+def _restore(objects: dict[str, list], allow_duplicates: bool, outcome: RestoreOutcome, written: list) -> None:
+    originals = [Evening(name=e.name, date=e.date) for e in objects["evenings"]]  # before a copy's new name
     for name, evening in zip(
         _evening_names(objects["evenings"], allow_duplicates, outcome), objects["evenings"], strict=True
     ):
         evening.name = name
-    new_ids = {"players": _reuse_or_insert_players(objects["players"], outcome)}
+    new_ids = {"players": _reuse_or_insert_players(objects["players"], outcome, written)}
     for key, model, _ in MODELS[1:]:
         file_ids = [obj.pk for obj in objects[key]]
         for file_id, obj in zip(file_ids, objects[key], strict=True):
             _renumber_references(obj, new_ids)
             _order_pair(key, file_id, obj)
         if model is Season:
-            new_ids[key] = _reuse_or_insert_seasons(objects[key], objects["evenings"])
+            new_ids[key] = _reuse_or_insert_seasons(objects[key], originals, written)
             continue
         if model is Table:
             outcome.new_tokens = _fresh_table_links(objects[key])
-        _bulk_insert(model, objects[key])
+        _bulk_insert(model, objects[key], written)
         new_ids[key] = {file_id: obj.pk for file_id, obj in zip(file_ids, objects[key], strict=True)}
     outcome.evenings = objects["evenings"]
 
@@ -187,7 +211,7 @@ def _renumber_references(obj: models.Model, new_ids: dict[str, dict[int, int]]) 
             setattr(obj, f.attname, new_ids[KEY_OF_MODEL[f.related_model]][getattr(obj, f.attname)])
 
 
-def _reuse_or_insert_players(players: list[Player], outcome: RestoreOutcome) -> dict[int, int]:
+def _reuse_or_insert_players(players: list[Player], outcome: RestoreOutcome, written: list) -> dict[int, int]:
     """File id -> primary key here of every player of the file: the player of the register with
     the same :attr:`Player.match_key`, else a new one (once, however often the file holds them)."""
     keys = [match_key(player.name, player.club) for player in players]
@@ -203,14 +227,14 @@ def _reuse_or_insert_players(players: list[Player], outcome: RestoreOutcome) -> 
             created[key] = player
             outcome.players_new += 1
     file_ids = [player.pk for player in players]
-    _bulk_insert(Player, list(created.values()))
+    _bulk_insert(Player, list(created.values()), written)
     return {
         file_id: existing[key] if key in existing else created[key].pk
         for file_id, key in zip(file_ids, keys, strict=True)
     }
 
 
-def _reuse_or_insert_seasons(seasons: list[Season], evenings: list[Evening]) -> dict[int, int]:
+def _reuse_or_insert_seasons(seasons: list[Season], evenings: list[Evening], written: list) -> dict[int, int]:
     """File id -> primary key here of every season of the file: the season here with the same
     name and year (its settings stay as they are here), else a new one. So the backups of a
     season's evenings, restored one after the other, join one season again. A season that holds
@@ -229,17 +253,18 @@ def _reuse_or_insert_seasons(seasons: list[Season], evenings: list[Evening]) -> 
             None,
         )
         if existing is None:
-            _bulk_insert(Season, [season])
+            _bulk_insert(Season, [season], written)
             existing = season
         new_ids[file_id] = existing.pk
     return new_ids
 
 
-def _bulk_insert(model: type[models.Model], objects: list[models.Model]) -> None:
-    """Insert ``objects`` under new primary keys exactly as they are, in batches of as many rows
-    as one statement may take (SQLite's limit of variables): a raw insert, as ``loaddata`` does,
-    so automatic dates keep their backed-up values (``bulk_create`` would set them to now). The
-    new primary keys are set on the objects."""
+def _bulk_insert(model: type[models.Model], objects: list[models.Model], written: list) -> None:
+    """Insert ``objects`` under new primary keys exactly as they are: statements of as many rows
+    as one may take (SQLite's limit of variables), transactions of :data:`ROWS_PER_TRANSACTION`
+    rows; a raw insert, as ``loaddata`` does, so automatic dates keep their backed-up values
+    (``bulk_create`` would set them to now). The new primary keys are set on the objects and
+    noted in ``written`` (model, keys) as each transaction commits."""
     if not objects:
         return
     fields = backed_up_fields(model)
@@ -247,17 +272,20 @@ def _bulk_insert(model: type[models.Model], objects: list[models.Model]) -> None
         obj.pk = None
     size = max(1, connection.ops.bulk_batch_size(fields, objects))
     returning = model._meta.db_returning_fields
-    for start in range(0, len(objects), size):
-        batch = objects[start : start + size]
-        if connection.features.can_return_rows_from_bulk_insert:
-            rows = model._base_manager._insert(batch, fields=fields, returning_fields=returning, raw=True)
-            for obj, row in zip(batch, rows, strict=True):
-                obj.pk = row[0]
-                obj._state.adding = False
-        else:  # pragma: no cover - every supported database returns the new keys
-            for obj in batch:
-                obj.pk = model._base_manager._insert([obj], fields=fields, returning_fields=returning, raw=True)[0][0]
-                obj._state.adding = False
+    pause = not connection.in_atomic_block  # inside a caller's transaction nobody gets in anyway
+    for first in range(0, len(objects), ROWS_PER_TRANSACTION):
+        group = objects[first : first + ROWS_PER_TRANSACTION]
+        started = time.monotonic()
+        with transaction.atomic():
+            for start in range(0, len(group), size):
+                batch = group[start : start + size]
+                rows = model._base_manager._insert(batch, fields=fields, returning_fields=returning, raw=True)
+                for obj, row in zip(batch, rows, strict=True):
+                    obj.pk = row[0]
+                    obj._state.adding = False
+        written.append((model, [obj.pk for obj in group]))
+        if pause:
+            time.sleep(max(PAUSE, time.monotonic() - started))
 
 
 def _order_pair(key: str, record_id: int, obj: models.Model) -> None:

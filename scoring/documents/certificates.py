@@ -69,32 +69,58 @@ def build_certificates(
     for row in certificate_rows(rows, places):
         if story:
             story.append(PageBreak())
-        content = [
-            base.para(gettext("Certificate"), 54, bold=True, align="center", space_after=10 * mm),
-            base.para(evening.name, 22, bold=True, align="center", space_after=2 * mm),
-            base.para(where, 16, align="center", color="#555555", space_after=22 * mm),
-            base.para(row.player.name, 36, bold=True, align="center", space_after=3 * mm),
-        ]
-        if row.player.club:
-            content.append(base.para(row.player.club, 18, align="center", color="#555555"))
-        content += [
-            Spacer(1, 20 * mm),
-            base.para(gettext("reached"), 18, align="center", space_after=3 * mm),
-            base.para(gettext("place %(place)s") % {"place": row.place}, 44, bold=True, align="center"),
-            Spacer(1, 8 * mm),
-            base.para(
-                ngettext("with %(total)s matchstick", "with %(total)s matchsticks", 1 if row.total == 1 else 2)
-                % {"total": base.matchsticks(row.total)},
-                18,
-                align="center",
-            ),
-        ]
+        content = _fitted(evening, where, row, width, room)
         # Centred on the page: the space left above, half of it.
         used = room - base.room_below(content, width, room)
         story += [Spacer(1, max((room - used) / 2 - 10 * mm, 0)), *content]
     template = base.body_template(bottom=base.footer_space(decor), template_id="certificate")
     template.onPage = _border
     return base.render(story, title=title, decor=decor, templates=[template], subject=gettext("Certificates"))
+
+
+#: How far a certificate's type shrinks at most to fit one page (a name of 100 letters, issue 38).
+SMALLEST_SCALE = 0.25
+
+
+def _fitted(evening, where: str, row: RankingRow, width: float, room: float) -> list:
+    """The flowables of one certificate, at the largest scale (1, 0.9, 0.81, ... down to
+    :data:`SMALLEST_SCALE`) at which they fit one page: every word within the width (a long
+    name without spaces cannot wrap) and the whole within ``room`` points."""
+    scale = 1.0
+    while True:
+        content = _certificate(evening, where, row, scale)
+        texts = [(evening.name, 22), (row.player.name, 36), (row.player.club, 18)]
+        words_fit = all(
+            base.fits(word, size * scale, width, bold=True) for text, size in texts for word in text.split()
+        )
+        if (words_fit and base.room_below(content, width, room) >= 0) or scale * 0.9 < SMALLEST_SCALE:
+            return content
+        scale *= 0.9
+
+
+def _certificate(evening, where: str, row: RankingRow, scale: float) -> list:
+    """The flowables of one certificate, type and spaces at ``scale``."""
+    content = [
+        base.para(gettext("Certificate"), 54 * scale, bold=True, align="center", space_after=10 * mm * scale),
+        base.para(evening.name, 22 * scale, bold=True, align="center", space_after=2 * mm * scale),
+        base.para(where, 16 * scale, align="center", color="#555555", space_after=22 * mm * scale),
+        base.para(row.player.name, 36 * scale, bold=True, align="center", space_after=3 * mm * scale),
+    ]
+    if row.player.club:
+        content.append(base.para(row.player.club, 18 * scale, align="center", color="#555555"))
+    content += [
+        Spacer(1, 20 * mm * scale),
+        base.para(gettext("reached"), 18 * scale, align="center", space_after=3 * mm * scale),
+        base.para(gettext("place %(place)s") % {"place": row.place}, 44 * scale, bold=True, align="center"),
+        Spacer(1, 8 * mm * scale),
+        base.para(
+            ngettext("with %(total)s matchstick", "with %(total)s matchsticks", 1 if row.total == 1 else 2)
+            % {"total": base.matchsticks(row.total)},
+            18 * scale,
+            align="center",
+        ),
+    ]
+    return content
 
 
 def _border(canvas, doc) -> None:

@@ -7,7 +7,7 @@ their words (:mod:`scoring.backup.report`).
   (:func:`scoring.backup.preview`) says what the restore adds (evenings, players new and reused,
   deals, new table links) from the file and a few reading queries, without a transaction, so
   the tablets keep entering deals; or it refuses the file with the command line's message. Only
-  "Restore now" writes, in one short transaction. A damaged, foreign or too large file, or an
+  "Restore now" writes, in short transactions (:mod:`scoring.backup.merge`). A damaged, foreign or too large file, or an
   evening already there (unless "restore as a copy" is ticked), changes nothing.
 
 Between the two steps the file waits in ``DATA_DIR/backups/restore-pending/`` under a random

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import sqlite3
 import tracemalloc
 
@@ -223,6 +224,9 @@ def test_the_preview_writes_nothing_and_takes_no_write_lock(played_evening, orga
     assert writes == []
     # One transaction: the session's, saved after the page (the preview itself opens none).
     assert sum(sql.startswith("SAVEPOINT") for sql in statements) == 1
+    token = re.search(r'name="token" value="([^"]+)"', response.content.decode()).group(1)
+    organiser_client.post(reverse("organiser:backup_restore_confirm"), {"token": token, "cancel": "1"})
+    assert not list(backup_pending())
 
 
 def test_a_restore_beyond_sqlites_limit_of_variables(db, settings):
@@ -250,3 +254,28 @@ def test_a_restore_beyond_sqlites_limit_of_variables(db, settings):
         assert Player.objects.count() == counts["Player"] + 1499
     finally:
         connection.connection.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, before)
+
+
+def test_a_restore_that_fails_after_some_short_transactions_leaves_nothing_behind(played_evening, monkeypatch):
+    """The restore writes in short transactions (the tablets' deals go in between): a failure in a
+    later one deletes what the earlier ones wrote."""
+    from django.db import IntegrityError
+
+    from scoring.backup import merge
+    from scoring.models import DealChange
+
+    document = backup.export_evening(played_evening)
+    monkeypatch.setattr(merge, "ROWS_PER_TRANSACTION", 10)
+    insert = DealChange._base_manager._insert
+
+    def refused(objs, *args, **kwargs):
+        if objs and isinstance(objs[0], DealChange):
+            raise IntegrityError("crafted")
+        return insert(objs, *args, **kwargs)
+
+    monkeypatch.setattr(type(DealChange._base_manager), "_insert", lambda self, objs, *a, **k: refused(objs, *a, **k))
+    counts = row_counts()
+    with pytest.raises(backup.BackupError) as error:
+        backup.restore(document, allow_duplicates=True)
+    assert error.value.code == "integrity"
+    assert row_counts() == counts

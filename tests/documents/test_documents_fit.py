@@ -390,3 +390,28 @@ def test_a_balanced_long_table_shares_its_rows_out_evenly_over_the_same_pages():
     assert [c for t in balanced for c in t._cellvalues[1:]] == data[1:]
     story = base.one_a_page(balanced)
     assert sum(isinstance(f, PageBreak) for f in story) == 6
+
+
+@pytest.mark.parametrize(
+    ("name", "club"),
+    [
+        ("Anna-Katharina " * 6 + "Süderstapel", "SV " * 33 + "e.V."),  # 100 letters with spaces
+        ("W" * 100, "M" * 100),  # 100 wide letters without a space: no line can break
+    ],
+    ids=["words", "one-word"],
+)
+def test_a_certificate_for_a_name_of_any_width_fits_one_page(name, club):
+    """Issue 38: a certificate for a 100-letter name spilled onto a second page."""
+    from scoring.models import Player
+
+    rnd = random.Random(1)
+    players = dd.people(3, rnd)
+    players[0] = Player(pk=1, name=name[:100], club=club[:100])
+    evening = dd.evening(dd.LONG_EVENING)
+    rows = dd.ranking_rows(players, rnd)
+    with translation.override("de"):
+        data = build_certificates(evening, rows, places=3, complete=True, printed_at=PRINTED_AT)
+    sizes, _ = text_lines(data)
+    assert len(sizes) == 3  # one page a certificate
+    assert problems(data, BODY) == []
+    assert name[:20] in pdf_text(data)

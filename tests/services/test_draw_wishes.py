@@ -746,6 +746,8 @@ def test_wishes_stand_ins_and_replacements_survive_a_backup():
     session = services.draw_session(evening=evening, seed=22)
     play_round(session, 1)
     team = session.partnerships.first()
+    # Without the replacement: a file written before it (and before these models) had no team of a replacement.
+    old = backup.export_evening(evening)
     services.replace_player(session_id=session.pk, leaving_id=team.player_1_id, replacement_id=session.sitout_player_id)
     document = backup.export_evening(evening)
     restored = backup.restore(document, allow_duplicates=True).evenings[0]
@@ -757,7 +759,6 @@ def test_wishes_stand_ins_and_replacements_survive_a_backup():
     totals = {row.player.pk: row.total for row in selectors.evening_ranking(evening)}
     assert {row.player.pk: row.total for row in selectors.evening_ranking(restored)} == totals
     # A file written before these models existed restores with none of them.
-    old = backup.export_evening(evening)
     for key in ("partner_exclusions", "substitutions"):
         del old["data"][key]
     old["sha256"] = backup.checksum(old["data"])
