@@ -6,9 +6,11 @@ The steps (rules of :class:`EveningMachine`): check-in and check-out, late arriv
 everyone at once and its undo; draws and draws again; swaps and replacements; deals entered and
 corrected at the table and by the organiser (valid inputs from :mod:`scoring.setup.builders`);
 finishing, disputing ("Stimmt nicht"), reopening and confirming a round; locking and unlocking;
-the clock's buttons and its end; closing a session; a whole round played at once (so that the
-machine reaches the end of the evening); a backup restored as a copy, and one restored into an
-empty database.
+the clock's buttons and its end; closing a session; the evening going on (the next session
+drawn and whole rounds played at once, so that the machine reaches the end of the evening); a
+backup restored as a copy, and one restored into an empty database. Hypothesis enables a
+different subset of the steps in each example, so ``test_an_evening_played_to_its_end`` also
+plays one evening of the same steps in a fixed order to its end.
 
 The invariants, computed here from the rows and the machine's own model, never from the
 selectors under test:
@@ -31,9 +33,10 @@ selectors under test:
 - every page of the evening (organiser, tablet, projector, public) answers without a server error;
 - a backup restored into an empty database, and one restored as a copy, rank alike.
 
-``make test`` runs a bounded number of examples; ``BRUUS_LONG_MACHINE=1`` runs many more, longer
-evenings, with fresh random choices each run (for the nights before a release;
-docs/architecture.md, "Tests").
+``make test`` runs a bounded number of examples (the same each run, no shrinking);
+``BRUUS_LONG_MACHINE=1`` runs many more, longer evenings, with fresh random choices each run and
+a failure shrunk to its shortest steps (for the nights before a release; docs/architecture.md,
+"Tests").
 """
 
 from __future__ import annotations
