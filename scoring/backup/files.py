@@ -75,9 +75,11 @@ def _read_at_most(stream, size: int) -> bytearray:
     return data
 
 
-def read_backup(path: str | os.PathLike) -> dict:
+def read_backup(path: str | os.PathLike, *, check: bool = True) -> dict:
     """Read and check a backup file; raise :class:`BackupError` unless it can be restored. At
-    most :func:`max_bytes` are read (a larger file is refused, not read whole)."""
+    most :func:`max_bytes` are read (a larger file is refused, not read whole). ``check=False``
+    leaves the check of the records to :func:`scoring.backup.preview` or
+    :func:`scoring.backup.restore`, which make it anyway (a big file is checked once, not twice)."""
     path = Path(path)
     limit = max_bytes()
     try:
@@ -94,7 +96,7 @@ def read_backup(path: str | os.PathLike) -> dict:
         ) from None
     if len(raw) > limit:
         raise _too_large(limit)
-    return parse_backup(raw)
+    return parse_backup(raw, check=check)
 
 
 def max_values() -> int:
@@ -144,7 +146,7 @@ def _unpacked(raw: bytes, limit: int) -> bytearray:
     return unpacked
 
 
-def parse_backup(raw: bytes | bytearray) -> dict:
+def parse_backup(raw: bytes | bytearray, *, check: bool = True) -> dict:
     """Decode (gzip if compressed) and check the bytes of a backup file. Whatever cannot be read
     (not UTF-8, not JSON, nested too deeply, numbers too long, too big for the memory) is a
     damaged file, like any other. The memory the parse takes is bounded by its values: a file of
@@ -173,5 +175,6 @@ def parse_backup(raw: bytes | bytearray) -> dict:
             gettext_noop("This file is not a Bruus Turnier backup, or it is incomplete (it is not valid JSON)."),
             code="not_json",
         ) from None
-    validate(document)
+    if check:
+        validate(document)
     return document

@@ -132,7 +132,7 @@ def backup_restore(request: HttpRequest) -> HttpResponse:
     path = _save(upload, token)
     try:
         # As ``manage.py restore FILE`` reads it: the same checks, the same messages.
-        document = backup.read_backup(path)
+        document = backup.read_backup(path, check=False)  # the preview checks every record
         outcome = backup.preview(document, allow_duplicates=allow_duplicates)
     except backup.BackupError as error:
         path.unlink(missing_ok=True)
@@ -167,7 +167,7 @@ def backup_restore_confirm(request: HttpRequest) -> HttpResponse:
         return redirect("organiser:backups")
     path = pending_dir() / f"{pending['token']}.backup"
     try:
-        outcome = backup.restore(backup.read_backup(path), allow_duplicates=pending["allow_duplicates"])
+        outcome = backup.restore(backup.read_backup(path, check=False), allow_duplicates=pending["allow_duplicates"])
     except backup.BackupError as error:
         return _refuse(request, _refusal_text(error))
     finally:

@@ -29,7 +29,7 @@ class Command(BaseCommand):
     def handle(self, *args, file: Path, allow_duplicates: bool, language: str, **options):
         translation.activate(language)
         try:
-            document = backup.read_backup(file)
+            document = backup.read_backup(file, check=False)  # restore checks every record
             outcome = backup.restore(document, allow_duplicates=allow_duplicates)
         except backup.BackupError as error:
             raise CommandError(translate(error)) from None
