@@ -1,4 +1,4 @@
-"""The hall keeps playing during a restore (issue 38, point 4): tablets enter deals through the
+"""The hall keeps playing during a restore: tablets enter deals through the
 server while the organiser checks (preview) and restores a club database of ten years.
 
 Run: ``make bench`` or ``.venv/bin/python bench/bench_restore.py [--records 150000]``.

@@ -29,7 +29,7 @@ class ContentSecurityPolicyMiddleware:
 
 
 class SecurityHeadersMiddleware:
-    """The security headers of every page on every answer, error pages included (issue 38): the
+    """The security headers of every page on every answer, error pages included: the
     413 of :mod:`bruus_tournament.request_limits`, a 500 or 503 for a failure in a middleware and
     the CSRF failure page are made outside the middleware that set them on a page
     (``SecurityMiddleware``, ``XFrameOptionsMiddleware``, :class:`ContentSecurityPolicyMiddleware`).

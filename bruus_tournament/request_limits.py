@@ -5,7 +5,7 @@ Every form of the app posts a few kilobytes; only the player import uploads a fi
 URL's own limit in ``settings.REQUEST_BODY_LIMITS``, by URL name) is refused with 413 and a short
 page in the browser's language before a byte of it is read, on every URL. The URLs with a limit of
 their own (the organiser's uploads: the player import, the restore) take a body only from a
-logged-in user: anyone else is sent to the login page before a byte is read (issue 38: 16
+logged-in user: anyone else is sent to the login page before a byte is read (16
 anonymous 16 MB bodies at once took 100-140 MB of each worker); Django's
 ``DATA_UPLOAD_MAX_MEMORY_SIZE`` would not stop an upload, whose file parts go to temporary files.
 

@@ -159,7 +159,7 @@ AUTHENTICATION_BACKENDS = [
     "scoring.hall.auth_backends.OrganiserBackend",
 ]
 # Five wrong passwords lock the login for 15 minutes: per user name and address, and per address
-# whatever the names (one password sprayed over many names is five tries too, issue 38).
+# whatever the names (one password sprayed over many names is five tries too).
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]

@@ -52,8 +52,6 @@ SQLITE_MESSAGES = (
 SQLITE_CODES = frozenset({8, 10, 11, 13, 14, 26})
 #: PostgreSQL's SQLSTATEs of the same: disk full, I/O error, data or index corrupted, read-only.
 POSTGRES_STATES = frozenset({"53100", "58030", "XX001", "XX002", "25006"})
-#: Kept for callers of issue 26: PostgreSQL's "disk full".
-POSTGRES_DISK_FULL = "53100"
 #: OSError numbers of a file that cannot be written for want of room or permission, or for a failing disk.
 OS_ERRNOS = frozenset(
     n for n in (errno.ENOSPC, errno.EROFS, errno.EIO, getattr(errno, "EDQUOT", None)) if n is not None

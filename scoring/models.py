@@ -506,7 +506,7 @@ class DealChange(models.Model):
 
 
 class RoundEvent(models.Model):
-    """What happened to a round at a table besides its deals (issue 36, point 6): finished by the
+    """What happened to a round at a table besides its deals: finished by the
     scorer, disputed by the other team ("Stimmt nicht"), reopened by a correction, confirmed;
     or to a whole round: locked and unlocked. Written by the services that do it, in their
     transaction; shown in time order with the deal changes (``scoring.selectors.table_entry``).

@@ -87,7 +87,7 @@ OLD_FIELD_NAMES: dict[tuple[str, str], str] = {
 }
 
 
-#: Where a change came from, kept before as a sentence (issue 25, point 5): key -> (the field of
+#: Where a change came from, kept before as a sentence: key -> (the field of
 #: older files, the prefix of today's fields). Read with scoring.hall.origin.origin_from_text, as
 #: migration 0018 read the database.
 OLD_ORIGIN_TEXTS: dict[str, tuple[str, str]] = {

@@ -127,7 +127,7 @@ def _refuse(key: str, record_id: Any, message: str, **params: Any) -> None:
 
 def check_graph(objects: dict[str, list]) -> None:
     """Raise BackupError naming the record unless the records fit together as the draw and the
-    services make them (issue 38, point 1): a partnership of two (three) distinct players, one
+    services make them: a partnership of two (three) distinct players, one
     partnership per player per session (the team a replacement joins, ``Substitution``, aside),
     nobody both sitting out and playing a session; a seating of two different partnerships of
     its round's session at a table of its evening; a round's sit-out partnership of its session;

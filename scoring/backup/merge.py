@@ -1,7 +1,7 @@
 """Restoring a checked backup into a database that may hold other evenings: players reused, new
 primary keys, table links and codes kept unless taken, users by username, short transactions.
 
-The hall keeps playing during a restore (issue 38, point 4): the file is checked completely in
+The hall keeps playing during a restore: the file is checked completely in
 memory (:func:`scoring.backup.contents.read_contents`, no transaction, no query per record); the
 preview (:func:`preview`) only reads; the restore writes bulk inserts (in statements below SQLite's
 limit of variables) in short transactions of at most :data:`ROWS_PER_TRANSACTION` rows, so SQLite's

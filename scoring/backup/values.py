@@ -1,5 +1,5 @@
-"""The values of a record checked as the forms and services would have made them (issue 38,
-point 1): times within a sane range, counters within their columns, enumerations known, texts
+"""The values of a record checked as the forms and services would have made them:
+times within a sane range, counters within their columns, enumerations known, texts
 within their limits and free of invisible and direction characters. A crafted file with a valid
 checksum must not bring into the database what the app itself never writes: a ``changed_at`` of
 the year 9999 answered 500 on the round's page for good, a version of 2^63-1 stopped growing.

@@ -6,7 +6,7 @@ get one; a place shared by several players gives each of them a certificate ("3.
 The prize list is one table of the same places to note the prizes on: place, name, club, total
 and an empty column "Preis". Both say "vorläufig" while any deal is missing, as the ranking does,
 and the prize list keeps the footer of every document (title, printed date and time, "Seite X
-von Y"); a certificate, handed to a player, has no page footer (issue 36).
+von Y"); a certificate, handed to a player, has no page footer.
 
 A total with a sit-out credit (the exact average of the teams that played the round) can be a
 fraction: the certificate prints it as the ranking does (one decimal, :func:`pdf_base.matchsticks`),
@@ -94,7 +94,7 @@ def build_certificates(
     return base.render(story, title=title, decor=decor, templates=[template], subject=gettext("Certificates"))
 
 
-#: How far a certificate's type shrinks at most to fit one page (a name of 100 letters, issue 38).
+#: How far a certificate's type shrinks at most to fit one page (a name of 100 letters).
 SMALLEST_SCALE = 0.25
 
 

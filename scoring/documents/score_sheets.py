@@ -38,7 +38,7 @@ SHEET_WIDTH = base.PAGE_WIDTH - 14 * mm  # the frame of cut_template(1, 2)
 RED_SUITS = ("♥", "♦")
 DEAL_W = 15 * mm
 TEAM_COLUMNS = (0.19, 0.17, 0.30, 0.34)  # five tricks, to nil, daring and striking, matchsticks
-#: A rule set without bonus matchsticks (Treia, Bräus): no bonus column (issue 36).
+#: A rule set without bonus matchsticks (Treia, Bräus): no bonus column.
 TEAM_COLUMNS_NO_BONUS = (0.30, 0.26, 0.44)  # five (six) tricks, to nil, matchsticks
 
 

@@ -205,7 +205,7 @@ def settled(state: ClockState, now: datetime) -> ClockState:
 
 
 def outlived(state: ClockState, *, round_done: bool, evening_over: bool) -> bool:
-    """Whether the clock has outlived what it timed and is to be switched off (issue 36): a round's
+    """Whether the clock has outlived what it timed and is to be switched off: a round's
     clock once its round is done (confirmed at every table, or its session closed; a later
     session is drawn only after every round of the one before is confirmed, so a clock never
     outlives its session), any clock (a break's too) once the evening is over. A clock that is

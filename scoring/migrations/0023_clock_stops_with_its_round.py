@@ -1,4 +1,4 @@
-"""Issue 36: a round clock never outlives its round. From now on the write that finishes a round
+"""A round clock never outlives its round. From now on the write that finishes a round
 switches its clock off (scoring.services.clock.stop_outlived_clock); this switches off the clocks
 stored before that still run (or are paused or ended) for a round confirmed at every table or of
 a closed session, and any clock of an evening that is over. The rules are written out here (as

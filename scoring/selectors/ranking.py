@@ -53,7 +53,7 @@ def evening_ranking(evening: Evening) -> list[RankingRow]:
     """The live individual ranking of an evening (5 queries).
 
     Every matchstick a team wins counts for both partners; a player who sits out a round is
-    credited the exact average of the teams that played in it (DOMAIN.md); while the round runs,
+    credited the exact average of the teams that played in it (docs/rules.md, "Sitting out"); while the round runs,
     only tables that have finished it count, and the credit is provisional
     (:func:`scoring.domain.ranking.round_sitout_credit`, ``RankingRow.provisional``). Who appears:
     :func:`scoring.domain.ranking.ranked_in_evening` (once a session is drawn, everybody drawn,
@@ -200,8 +200,8 @@ class PlayedFigures:
 
 
 def tiebreak_values(sessions, deals_won: int, bonus: int, sat_out: int) -> dict[Criterion, int | Fraction]:
-    """Every tie-break criterion's value for one player of an evening (DOMAIN.md, "Ties in the
-    ranking"): best single session (the highest session total, sit-out credit included, in
+    """Every tie-break criterion's value for one player of an evening (docs/rules.md, "Equal
+    totals"): best single session (the highest session total, sit-out credit included, in
     matchsticks), deals won by the player's team, matchsticks from daring and striking of the
     player's teams, rounds sat out."""
     return {

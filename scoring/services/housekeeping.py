@@ -1,4 +1,4 @@
-"""Housekeeping of an evening (issue 36, point 5): rename it, archive it and bring it back, delete
+"""Housekeeping of an evening: rename it, archive it and bring it back, delete
 it with a backup written first. The Turnierleitung's, each one transaction with the permission
 and the evening's state checked inside.
 

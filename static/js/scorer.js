@@ -373,7 +373,7 @@
   flush();
 }());
 
-/* Issue 28: on a phone, the common deal (a team wins, no bonus) without scrolling: once the winner
+/* On a phone, the common deal (a team wins, no bonus) without scrolling: once the winner
  * is tapped, the page moves up just enough that the save button is on the screen. */
 (function () {
   "use strict";
@@ -387,7 +387,7 @@
   });
 }());
 
-/* Issue 36: a phone as the table's tablet. The step's action bar ([data-action-bar]) is fixed at the
+/* A phone as the table's tablet. The step's action bar ([data-action-bar]) is fixed at the
  * bottom of a phone's screen (bruus.css): the page keeps room for it below its content, --action-bar
  * its height in px, which also stops a field scrolled to above it. Where everyone sits next
  * (details[data-fold-on-phone]) comes folded on a phone, so that the new round's form is on the

@@ -1,4 +1,4 @@
-"""Restore fuzzed with whole crafted backups (issue 38): Hypothesis builds documents record by
+"""Restore fuzzed with whole crafted backups: Hypothesis builds documents record by
 record (players, an evening, its tables, sessions, partnerships, rounds, seatings and deals, with
 references that may point anywhere and values from the odd corners of each type), seals them with
 a matching checksum and restores them. Whatever the file, restore either refuses it with a

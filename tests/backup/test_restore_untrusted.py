@@ -1,4 +1,4 @@
-"""A backup is untrusted input (issue 38): restore checks the whole graph before it writes, a
+"""A backup is untrusted input: restore checks the whole graph before it writes, a
 restored copy cannot collide with the original, the memory a restore takes is bounded by what it
 parses, the preview writes nothing and a restore of any size fits SQLite's limit of variables."""
 

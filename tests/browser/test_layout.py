@@ -169,7 +169,7 @@ PAGES: dict[str, list[tuple[str, str, Url]]] = {
     "organiser:evening_delete": [
         ("evening-delete", ORGANISER, lambda ev: reverse("organiser:evening_delete", args=[ev.evening.pk]))
     ],
-    # "Sperren" of a round that tables have not begun: the question first (issue 36).
+    # "Sperren" of a round that tables have not begun: the question first.
     "organiser:round_lock": [
         (
             "round-lock-confirm",

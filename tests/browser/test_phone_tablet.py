@@ -1,4 +1,4 @@
-"""A phone as the table's tablet (issue 36, point 4): at 360x640 and 390x844 the step's main button
+"""A phone as the table's tablet: at 360x640 and 390x844 the step's main button
 is on the screen as the page opens, without scrolling, on every step of a round:
 
 - the first deal of the evening (the form, "Spiel 1 speichern");

@@ -1,4 +1,4 @@
-"""The projector as the room sees it (issue 36, point 7), in real Chromium:
+"""The projector as the room sees it, in real Chromium:
 
 - the round clock's own view: its figures large (at least 30 % of the screen's height, twice what
   they were) and in the middle of the screen, at 1280x720 and 1920x1080;

@@ -1,4 +1,4 @@
-"""A whole small evening in Chromium at phone size (issue 36, point 7): 12 players, 3 sessions, as
+"""A whole small evening in Chromium at phone size: 12 players, 3 sessions, as
 the organiser's guide (docs/organiser-guide.de.md) walks through it, the organiser and every table
 on a 360×640 phone.
 

@@ -138,12 +138,12 @@ def test_every_document_fits_with_long_names_and_the_footer_is_complete(count, t
         assert problems(data, boxes) == [], name
         for page in range(1, len(sizes) + 1):
             footer = [t.text for t in lines if t.page == page and t.y < 8 * mm]
-            if name == "certificates":  # handed to a player: no page footer (issue 36)
+            if name == "certificates":  # handed to a player: no page footer
                 assert footer == [] and not any("Gedruckt" in t.text for t in lines), (page, footer)
                 continue
             assert any(t.endswith(PRINTED) for t in footer), (name, page, footer)
             assert f"Seite {page} von {len(sizes)}" in footer, (name, page, footer)
-            # The title wraps instead of being cut: the evening's whole name, no "…" (issue 36).
+            # The title wraps instead of being cut: the evening's whole name, no "…".
             title = " ".join(t.text for t in lines if t.page == page and t.y < 12 * mm and t.size < 10)
             assert dd.LONG_EVENING in title and "…" not in title, (name, page, title)
 
@@ -415,7 +415,7 @@ def test_a_balanced_long_table_shares_its_rows_out_evenly_over_the_same_pages():
     ids=["words", "one-word"],
 )
 def test_a_certificate_for_a_name_of_any_width_fits_one_page(name, club):
-    """Issue 38: a certificate for a 100-letter name spilled onto a second page."""
+    """A certificate for a 100-letter name spilled onto a second page."""
     from scoring.models import Player
 
     rnd = random.Random(1)

@@ -155,7 +155,7 @@ def test_score_sheets_of_teams_of_two_have_no_seat_numbers(organiser_client):
 @pytest.mark.django_db
 @pytest.mark.parametrize(("rule_set", "players"), [("braeus6", 24), ("braeus", 8)])
 def test_braeus_score_sheets_have_no_bonus_column(organiser_client, rule_set, players):
-    """Bräus scores no bonus matchsticks: no column headed "–" full of 0s (issue 36). The rule set
+    """Bräus scores no bonus matchsticks: no column headed "–" full of 0s. The rule set
     is asked (``has_bonus``), not its code compared."""
     evening = make_evening(players, rule_set=rule_set, name="Bräus")
     assert not evening.rules.has_bonus

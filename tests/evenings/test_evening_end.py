@@ -1,4 +1,4 @@
-"""An evening that ends (issue 36, point 2): after the last session's last confirmation the
+"""An evening that ends: after the last session's last confirmation the
 tablets, "Where do I sit?" and the projector say the evening is over and show or link the final
 ranking, instead of waiting for a next draw that never comes."""
 

@@ -1,4 +1,4 @@
-"""A model-based test of the whole evening (issue 36): Hypothesis's stateful testing drives the
+"""A model-based test of the whole evening: Hypothesis's stateful testing drives the
 services as the organiser's pages and the tablets do, in any order, and after every step checks
 what a club would notice if it went wrong.
 

@@ -1,4 +1,4 @@
-"""Who is ranked in an evening and who counts as having played it (issue 36, point 1): the players
+"""Who is ranked in an evening and who counts as having played it: the players
 drawn into a session, checked out since or not; before the first draw those checked in; never a
 player checked out before the draw, never a stand-in. The same players on the ranking page, the
 projector, the PDF, CSV, Excel, the website's file, the season and the player's own page."""

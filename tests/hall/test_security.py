@@ -30,7 +30,7 @@ def test_login_is_locked_after_five_wrong_passwords(organiser):
 
 @pytest.mark.django_db
 def test_one_password_sprayed_over_many_names_is_locked_per_address(settings, organiser):
-    """Issue 38: the lockout counted per name and device only, so one password tried on many
+    """The lockout counted per name and device only, so one password tried on many
     names never stopped. Now five failures from one address lock it, whatever the names; another
     device still logs in."""
     settings.TRUSTED_PROXY_COUNT = 1

@@ -420,7 +420,7 @@ def test_the_manifest_is_standalone_with_local_icons_in_every_language(client, l
 
 
 def test_the_manifest_speaks_the_language_it_is_asked_for(client):
-    """Issue 36: the home-screen icon's name was German in every language."""
+    """The home-screen icon's name was German in every language."""
     names = {
         code: json.loads(client.get(reverse("public:manifest", args=[code])).content) for code in ("de", "da", "sv")
     }

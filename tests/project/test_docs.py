@@ -24,9 +24,6 @@ DOTTED_NAME = re.compile(r"`((?:scoring|bruus_tournament)(?:\.\w+)+)`")
 #: What names a place outside the repository (the workshop folder, its brief, its rule texts by their
 #: file names, even shortened to the number and an ellipsis). Written so that this line does not match itself.
 OUTSIDE = re.compile(r"\.\./shared|/w[o]rk/|shared[/]|DOMAIN[.]md|seeds[/]|\b\d{3}_(?:[0-9a-f]{16}|…|\.\.\.)")
-#: Files that still name such a place, to be fixed by the engineer who owns them (the draw, the
-#: ranking selector). The test fails when one of them no longer does: then remove it from here.
-NOT_YET_CLEAN = {"scoring/domain/draw/pairs.py", "scoring/domain/draw/threes.py", "scoring/selectors/ranking.py"}
 #: A markdown link or image: ](target) or ](target "title").
 LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 
@@ -144,19 +141,14 @@ def test_no_path_outside_the_repository():
     tracks."""
     files = tracked_files()
     assert "README.md" in files and "scoring/models.py" in files and len(files) > 100
-    found, still = [], set()
+    found: list[str] = []
     for name in files:
         try:
             text = (ROOT / name).read_text(encoding="utf-8")
         except (UnicodeDecodeError, FileNotFoundError):
             continue  # a font, an image (or a file deleted but not yet committed)
-        if references := outside_references(name, text):
-            if name in NOT_YET_CLEAN:
-                still.add(name)
-            else:
-                found += references
+        found += outside_references(name, text)
     assert not found, "references to files outside the repository:\n" + "\n".join(found)
-    assert still == NOT_YET_CLEAN, f"no longer names a file outside the repository: {NOT_YET_CLEAN - still}"
 
 
 def test_outside_references_are_caught():

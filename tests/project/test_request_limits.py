@@ -198,7 +198,7 @@ def test_the_servers_refuse_a_big_body_before_it_arrives(database, server):  # n
         process.wait(timeout=20)
 
 
-# --- Issue 38, point 6 ---------------------------------------------------------------------------
+# --- Every error page with the same security headers, in the user's language ----------------------
 
 PAGE_HEADERS = {
     "X-Frame-Options": "DENY",

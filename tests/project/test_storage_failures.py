@@ -185,7 +185,7 @@ def test_serve_waits_for_its_port_instead_of_giving_up(database):
         server.communicate(timeout=30)
 
 
-# --- Issue 38, point 5: every failure of the storage, not only a full one --------------------------
+# --- Every failure of the storage, not only a full one ---------------------------------------------
 
 
 def _sqlite_error(kind: type, message: str, code: int | None) -> Exception:

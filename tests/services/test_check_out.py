@@ -1,4 +1,4 @@
-"""Checking players out (issue 36, point 7): the undo of a bulk check-in counts only who it would
+"""Checking players out: the undo of a bulk check-in counts only who it would
 really check out; the wishes "not together" offer only players checked in; a player with a seat in
 the session under way is not checked out without a word."""
 

@@ -1,4 +1,4 @@
-"""The clock stops with its round (issue 36, point 3): once every table has confirmed the round a
+"""The clock stops with its round: once every table has confirmed the round a
 clock was started for, it is gone from the projector, the tablets and "Where do I sit?"; it never
 counts on into the next session; at the evening's end no clock at all."""
 

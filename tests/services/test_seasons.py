@@ -220,7 +220,7 @@ def test_season_spreadsheets(organiser_client, small_season):
     sheet = load_workbook(io.BytesIO(xlsx.content)).active
     assert sheet.cell(2, 1).value == first.place
     assert sheet.cell(2, 5 + len(ranking.evenings)).value == int(first.total)
-    # Named as the season's PDF, another extension (issue 36).
+    # Named as the season's PDF, another extension.
     pdf = organiser_client.get(reverse("organiser:season_pdf", args=[small_season.pk]))["Content-Disposition"]
     for response, extension in ((csv, "csv"), (xlsx, "xlsx")):
         stem, found = response["Content-Disposition"].split("filename*=utf-8''")[1].rsplit(".", 1)

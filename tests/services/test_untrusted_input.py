@@ -240,7 +240,7 @@ INVISIBLE = [
     "\u034f",
     "\ufe0f",
     "\u2800",
-    "\u2028",  # issue 38: the line and paragraph separators
+    "\u2028",  # the line and paragraph separators
     "\u2029",
 ]
 

@@ -231,7 +231,7 @@ def test_formulas_in_names_stay_text_and_file_names_keep_umlauts(organiser_clien
     cells = [c for row in book.active.iter_rows() for c in row if isinstance(c.value, str) and "HYPERLINK" in c.value]
     assert cells and all(c.data_type == "s" and c.value.startswith("'=") for c in cells)
     header = response["Content-Disposition"]
-    # The PDF's scheme: kind, evening, date (issue 36).
+    # The PDF's scheme: kind, evening, date.
     assert filename(response) == "Rangliste (vorläufig) – Süderlügum -Pokal-2026 – 2026-11-21.xlsx"
     assert 'filename="rangliste-vorlaeufig-suederluegum-pokal-2026-2026-11-21.xlsx"' in header
     rows = csv_rows(organiser_client.get(reverse("organiser:deal_results", args=[evening.pk]) + "?_export=csv"))
@@ -340,7 +340,7 @@ def test_a_ranking_csv_imports_back_as_a_player_list(organiser_client, roster_ev
 
 
 def test_csv_and_xlsx_are_named_as_the_pdf_with_the_date(organiser_client, roster_evening):
-    """One file-name scheme (issue 36): the ranking's CSV and XLSX are the PDF's name with another
+    """One file-name scheme: the ranking's CSV and XLSX are the PDF's name with another
     extension; the deals and the fairness report follow it: kind – evening – date."""
     play(roster_evening, seed=3)
     url = reverse("organiser:ranking", args=[roster_evening.pk])

@@ -1,4 +1,4 @@
-"""Housekeeping of an evening (issue 36, point 5): rename, archive and bring back, delete with a
+"""Housekeeping of an evening: rename, archive and bring back, delete with a
 backup written first and a confirmation naming what goes."""
 
 from __future__ import annotations

@@ -108,7 +108,7 @@ def test_live_overview_query_count_does_not_grow_with_tables(organiser_client):
 def test_lock_and_unlock_a_round(organiser_client, drawn):
     round_2 = Round.objects.get(session__evening=drawn, number=2)
     url = reverse("organiser:round_lock", args=[drawn.pk, round_2.pk])
-    # Round 2 has not started at any table: "Sperren" asks first, naming the tables (issue 36).
+    # Round 2 has not started at any table: "Sperren" asks first, naming the tables.
     response = organiser_client.post(url, {"locked": "1"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 204 and response["HX-Redirect"] == url
     round_2.refresh_from_db()

@@ -107,7 +107,7 @@ def test_certificates_for_the_first_three_places(organiser_client, drawn_roster)
         else:
             assert f"mit insgesamt {format_matchsticks(row.total)} (mit Freilos-Gutschrift)" in page
             assert "Streichh" not in page
-    # Handed to a player: no page footer (issue 36).
+    # Handed to a player: no page footer.
     assert not any("Seite" in page or "Gedruckt" in page for page in pages)
 
 

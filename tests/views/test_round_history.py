@@ -1,4 +1,4 @@
-"""The round's history tells the whole round (issue 36, point 6): finished, disputed, reopened,
+"""The round's history tells the whole round: finished, disputed, reopened,
 confirmed, locked and unlocked, each with who, where and when, in time order with the deals."""
 
 from __future__ import annotations

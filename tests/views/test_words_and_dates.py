@@ -1,4 +1,4 @@
-"""Small things a club notices (issue 36, point 7), in the organiser's and the room's languages:
+"""Small things a club notices, in the organiser's and the room's languages:
 
 - the Swedish check-in button "Som vid senaste kvällen (…, 2026-10-17)" broke its date at the
   hyphen ("2026-" / "10-17"): its hyphens are non-breaking;

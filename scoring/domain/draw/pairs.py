@@ -1,7 +1,7 @@
 """The draw of one session (Durchgang): partnerships, sit-outs and the tables of every round.
 
-Source: DOMAIN.md, "The Schwesing tournament format" and "Decisions where the sources are
-silent". At the start of each session the present players are drawn into new random
+Source: docs/rules.md, "The evening: the Schwesing format" and "Partners and opponents" (after
+McLeod, *Bruus*, "Tournament Scoring"). At the start of each session the present players are drawn into new random
 partnerships of two that stay together for the session; in every round the partnerships are
 matched in pairs at tables (two partnerships, four players); opponents change from round to
 round.

@@ -1,11 +1,11 @@
 """The draw of one session of six-handed Bräus: teams of three at tables of six.
 
-Source: seed files ``003_7f8e8fd326cdc838.txt`` ("Bräus is a partnership game for either two
-teams of two with partners sitting opposite, or two teams of three with partners
-alternating") and ``004_4efc8a8d4ca0340b.txt`` ("if six play, the team players sit
-alternately"); the tournament format is DOMAIN.md's ("Rule sets": "six-handed Bräus draws
-teams of three at tables of six, nobody in the same team twice whenever the numbers allow,
-sit-outs credited as above") and issue 14. The result has the shape of the draw for teams of
+Source: *Bräus* (Gotland) ("Bräus is a partnership game for either two teams of two with
+partners sitting opposite, or two teams of three with partners alternating") and *Bräus*
+(encyclopedia), "Playing" ("if six play, the team players sit alternately"); the tournament
+format is ours, docs/rules.md, "Six-handed Bräus": teams of three at tables of six, nobody in
+the same team twice whenever the numbers allow, sit-outs credited as in the four-handed game.
+The result has the shape of the draw for teams of
 two (:class:`scoring.domain.draw.SessionDraw`), with three players a partnership.
 
 What the draw guarantees, in this order of priority:
