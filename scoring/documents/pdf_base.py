@@ -204,7 +204,9 @@ def document_name(kind: str, evening, detail: str = "") -> str:
 # --- Reused drawings ---------------------------------------------------------------------------
 
 
-def _forms_done(canvas) -> set[str]:
+def forms_done(canvas) -> set[str]:
+    """The names of the PDF forms (XObjects) already drawn into this canvas's document; a drawing
+    adds its name after ``beginForm``/``endForm`` so later pages only place it."""
     return canvas.__dict__.setdefault("_bruus_forms", set())
 
 
@@ -228,7 +230,7 @@ class Stamp(Flowable):
 
     def draw(self):
         canvas = self.canv
-        done = _forms_done(canvas)
+        done = forms_done(canvas)
         if self.name not in done:
             canvas.beginForm(self.name, 0, 0, self.width, self.height)
             y = self.height

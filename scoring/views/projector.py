@@ -25,7 +25,7 @@ from scoring.models import Evening, ProjectorMode
 from scoring.views import clock as clock_views
 from scoring.views.access import leader_required
 from scoring.views.common import evening_or_404
-from scoring.views.screens import _screen_data as ranking_screen_data
+from scoring.views.screens import screen_data as ranking_screen_data
 from scoring.web import links, screen_cache
 from scoring.web.htmx import HtmxHttpRequest
 from scoring.web.messages import translate

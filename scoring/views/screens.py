@@ -46,7 +46,7 @@ def _evening(request: HttpRequest, pk: int) -> Evening:
     return screen_cache.room_evening(request, pk) or evening_or_404(pk)
 
 
-def _screen_data(evening: Evening, hidden: bool) -> dict:
+def screen_data(evening: Evening, hidden: bool) -> dict:
     """What the ranking screen shows, for the shared cache (scoring.web.screen_cache)."""
     rows = [] if hidden else selectors.evening_ranking(evening)
     names = selectors.evening_display_names(evening.pk) if rows else {}
@@ -81,7 +81,7 @@ def ranking_screen(request: HtmxHttpRequest, screen: screen_cache.Screen) -> Htt
             "ranking_screen",
             evening.pk,
             evening.version,
-            lambda: _screen_data(evening, hidden),
+            lambda: screen_data(evening, hidden),
             variant=f"{hidden}:{get_language()}",
             floor=floor,
         )
