@@ -43,6 +43,7 @@ from scoring.documents.pdf_text import (  # noqa: F401 (re-exported: builders wr
     lines,
     long_date,
     matchsticks,
+    name_club_widths,
     para,
     printed_text,
     register_fonts,

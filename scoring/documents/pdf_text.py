@@ -146,6 +146,24 @@ def text_width(text: str, size: float, *, bold: bool = False) -> float:
     return stringWidth(text, FONT_BOLD if bold else FONT, size)
 
 
+def name_club_widths(
+    names: Sequence[str], clubs: Sequence[str], room: float, size: float, padding: float
+) -> tuple[float, float]:
+    """The widths (points) of a table's name and club columns sharing ``room``, sized from the
+    content in ``size`` points, each cell with ``padding``: both on one line if they fit; else
+    the clubs' longest word keeps its line ("Oster-Ohrstedt" never becomes "Oster-/Ohrstedt"; up
+    to half the room) and the names wrap at spaces. Returns (name width, club width)."""
+
+    def widest(texts) -> float:
+        return max((text_width(t, size) for t in texts), default=0) + padding
+
+    name_need = widest([gettext("Name"), *names])
+    club_need = widest([gettext("Club"), *clubs])
+    club_word = widest([w for club in clubs for w in club.split()])
+    club_w = min(club_need, max(room - name_need, min(club_word, room * 0.5)))
+    return room - club_w, club_w
+
+
 def matchsticks(value) -> str:
     """Matchsticks as on the pages: whole numbers as they are, sit-out averages with one decimal
     in the active language ("6,2")."""

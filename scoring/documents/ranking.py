@@ -214,14 +214,7 @@ def _table(
             (v, ahead_note(row, names, rules) if criteria else "") for row, v in zip(rows, values, strict=True)
         ]
     rest = width - place_w - session_count * number_w - total_w - sum(criterion_ws)
-    # Sized from the content: both on one line if they fit; else the clubs' longest word keeps
-    # its line ("Oster-Ohrstedt" never becomes "Oster-/Ohrstedt"; up to half the room) and the
-    # names wrap at spaces.
-    name_need = widest([gettext("Name"), *(c[1] for c in cells)], body)
-    club_need = widest([gettext("Club"), *(c[2] for c in cells)], body)
-    club_word = widest([w for c in cells for w in c[2].split()], body)
-    club_w = min(club_need, max(rest - name_need, min(club_word, rest * 0.5)))
-    name_w = rest - club_w
+    name_w, club_w = base.name_club_widths([c[1] for c in cells], [c[2] for c in cells], rest, body, pad)
 
     # "Durchgang" centred over the session columns. Drawn from the first of them, overflowing
     # into the others: a SPAN would make reportlab recompute spans on every page break.

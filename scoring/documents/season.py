@@ -150,13 +150,8 @@ def _table(ranking: SeasonRanking, width: float) -> LongTable:
         rest = width - place_w - count * number_w - played_w - total_w
         if rest >= NAME_MIN:
             break
-    # Name and club share the rest as on the evening ranking: both on one line if they fit; else
-    # the club's longest word keeps its line (up to half the room) and the names wrap at spaces.
-    name_need = widest([gettext("Name"), *(c[1] for c in cells)], size)
-    club_need = widest([gettext("Club"), *(c[2] for c in cells)], size)
-    club_word = widest([w for c in cells for w in c[2].split()], size)
-    club_w = min(club_need, max(rest - name_need, min(club_word, rest * 0.5)))
-    name_w = rest - club_w
+    # Name and club share the rest as on the evening ranking.
+    name_w, club_w = base.name_club_widths([c[1] for c in cells], [c[2] for c in cells], rest, size, pad)
     data: list[list] = [
         [
             gettext("Place"),
