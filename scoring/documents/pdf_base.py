@@ -1,10 +1,10 @@
-"""What every printed document shares: embedded fonts, text styles, table cells that print names
-literally, the page decoration ("Seite X von Y", title, printed date and time, a marker such as
-"vorläufig" on every page) and page layouts, including sheets cut from one A4 page.
+"""What every printed document shares: drawings reused across pages, the page decoration ("Seite
+X von Y", title, printed date and time, a marker such as "vorläufig" on every page) and page
+layouts, including sheets cut from one A4 page and long tables laid out a page at a time.
 
-Fonts: DejaVu Sans and DejaVu Sans Bold from ``scoring/fonts/`` (Debian's fonts-dejavu-core,
-licence in ``scoring/fonts/LICENSE``). They cover German (ä ö ü ß), the suit symbols ♣ ♠ ♥ ♦ and
-almost any name; reportlab embeds the glyphs used (subset) into each PDF.
+Fonts, styles, cells and the words of the pages live in :mod:`scoring.documents.pdf_text`; they
+are re-exported here, so every builder needs only ``from scoring.documents import pdf_base as
+base``.
 """
 
 from __future__ import annotations
@@ -12,22 +12,12 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
-from functools import cache, lru_cache
-from pathlib import Path
-from xml.sax.saxutils import escape
 
-from django.utils import formats, timezone
 from django.utils.translation import get_language, gettext
 from reportlab.lib import colors
-from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
-from reportlab.lib.fonts import addMapping
 from reportlab.lib.pagesizes import A4
-from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as pdfcanvas
 from reportlab.platypus import (
     BaseDocTemplate,
@@ -36,19 +26,31 @@ from reportlab.platypus import (
     NextPageTemplate,
     PageBreak,
     PageTemplate,
-    Paragraph,
     Table,
     TableStyle,
 )
 from reportlab.platypus.tables import LINECOMMANDS
 
 from bruus_tournament import __version__
-from scoring.templatetags.bruus import format_matchsticks
-from scoring.transfer.filenames import download_name
+from scoring.documents.pdf_text import (  # noqa: F401 (re-exported: builders write base.cell, base.FONT)
+    FONT,
+    FONT_BOLD,
+    FONT_DIR,
+    Para,
+    cell,
+    document_name,
+    fits,
+    lines,
+    long_date,
+    matchsticks,
+    name_club_widths,
+    para,
+    printed_text,
+    register_fonts,
+    style,
+    text_width,
+)
 
-FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
-FONT = "DejaVuSans"
-FONT_BOLD = "DejaVuSans-Bold"
 AUTHOR = "Bruus Turnier"
 #: The metadata's creator of every PDF: the program and its version (``Bruus Turnier 0.9.0``).
 CREATOR = f"{AUTHOR} {__version__}"
@@ -63,148 +65,12 @@ RULE = colors.HexColor("#999999")
 ALERT = colors.HexColor("#b00020")
 
 
-def register_fonts() -> None:
-    """Register DejaVu Sans (+ Bold) with reportlab; safe to call any number of times."""
-    registered = set(pdfmetrics.getRegisteredFontNames())
-    for name, filename in ((FONT, "DejaVuSans.ttf"), (FONT_BOLD, "DejaVuSans-Bold.ttf")):
-        if name not in registered:
-            pdfmetrics.registerFont(TTFont(name, str(FONT_DIR / filename)))
-    # <b> inside a Paragraph switches to the bold face.
-    addMapping(FONT, 0, 0, FONT)
-    addMapping(FONT, 1, 0, FONT_BOLD)
-    addMapping(FONT, 0, 1, FONT)
-    addMapping(FONT, 1, 1, FONT_BOLD)
-
-
-register_fonts()
-
-
-# --- Text ------------------------------------------------------------------------------------
-
-
-@cache
-def style(
-    size: float,
-    *,
-    bold: bool = False,
-    align: str = "left",
-    color: str = "#000000",
-    leading: float | None = None,
-    space_after: float = 0,
-) -> ParagraphStyle:
-    """A paragraph style in DejaVu Sans (cached: styles are shared, never changed)."""
-    alignment = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}[align]
-    return ParagraphStyle(
-        f"bruus-{size}-{bold}-{align}-{color}-{leading}-{space_after}",
-        fontName=FONT_BOLD if bold else FONT,
-        fontSize=size,
-        leading=leading if leading is not None else round(size * 1.22, 1),
-        alignment=alignment,
-        textColor=colors.HexColor(color),
-        spaceAfter=space_after,
-        # Names such as "Hans-Peter" or "Oster-Ohrstedt" may break after their hyphen.
-        embeddedHyphenation=1,
-        hyphenationLang="",
-        splitLongWords=1,
-    )
-
-
-class Para(Paragraph):
-    """A Paragraph that remembers its last line breaking: tables and frames wrap the same cell
-    several times at the same width, and a document may place one instance on many pages
-    (one after the other, e.g. the legend of every score sheet)."""
-
-    _wrapped_at: float | None = None
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        # reportlab's wrap() replaces ``frags`` by its words, a name split at its hyphen ("Anna-"
-        # at a line's end) as two of them; wrapped again at another width (KeepInFrame shrinks
-        # by wrapping at several widths) the two are joined without the hyphen ("AnnaKatharina").
-        # So every wrap starts again from the parsed text.
-        self._source_frags = list(self.frags)  # type: ignore[has-type]
-
-    def wrap(self, available_width, available_height):
-        # reportlab's split() deletes ``blPara`` (the line breaking) when the paragraph does not
-        # fit at the foot of a page; then the remembered size is no longer backed by lines.
-        if (
-            self._wrapped_at is not None
-            and abs(self._wrapped_at - available_width) < 1e-6
-            and "blPara" in self.__dict__
-        ):
-            return self.width, self.height
-        if self._wrapped_at is not None or "blPara" in self.__dict__:
-            self.frags = list(self._source_frags)
-            for name in ("_hyphenations", "_splitLongWordCount"):
-                self.__dict__.pop(name, None)
-        result = super().wrap(available_width, available_height)
-        # Remember only a real line breaking, not "no room at all" (which sets no lines).
-        self._wrapped_at = None if result[1] == 0x7FFFFFFF else available_width
-        return result
-
-
-def para(text: str, size: float, **kwargs) -> Para:
-    """A paragraph that prints ``text`` literally: markup characters and quotes are escaped."""
-    return Para(escape(text), style(size, **kwargs))
-
-
-def lines(texts: Sequence[str], size: float, **kwargs) -> Para:
-    """Several literal lines in one paragraph."""
-    return Para("<br/>".join(escape(t) for t in texts), style(size, **kwargs))
-
-
-def fits(text: str, size: float, width: float, *, bold: bool = False) -> bool:
-    return text_width(text, size, bold=bold) <= width
-
-
-def cell(text: str, size: float, width: float, *, bold: bool = False, padding: float = 12, **kwargs):
-    """A table cell for ``text``: the plain string when it fits on one line (fast, printed as it
-    is), else a wrapping paragraph with the text escaped, so markup prints literally too.
-
-    The table's style must set the same font and size for plain cells.
-    """
-    if fits(text, size, width - padding, bold=bold):
-        return text
-    return para(text, size, bold=bold, **kwargs)
-
-
-@lru_cache(maxsize=8192)
-def text_width(text: str, size: float, *, bold: bool = False) -> float:
-    """Width of ``text`` in points (cached: clubs, numbers and labels repeat on every row)."""
-    return stringWidth(text, FONT_BOLD if bold else FONT, size)
-
-
-def matchsticks(value) -> str:
-    """Matchsticks as on the pages: whole numbers as they are, sit-out averages with one decimal
-    in the active language ("6,2")."""
-    return _matchsticks(value, get_language())
-
-
-@lru_cache(maxsize=4096)
-def _matchsticks(value, language: str | None) -> str:
-    return format_matchsticks(value)
-
-
-def long_date(value: date) -> str:
-    """The evening's date in the active language, e.g. "21. November 2026"."""
-    return formats.date_format(value, "DATE_FORMAT")
-
-
-def printed_text(printed_at: datetime | None) -> str:
-    moment = timezone.localtime(printed_at or timezone.now())
-    return gettext("Printed %(when)s") % {"when": formats.date_format(moment, "SHORT_DATETIME_FORMAT")}
-
-
-def document_name(kind: str, evening, detail: str = "") -> str:
-    """The title and file name of a document, e.g. "Rangliste – Schwesinger Bruus-Abend –
-    2026-11-21" or "Spielzettel Durchgang 1 – … – 2026-11-21"."""
-    return download_name(kind, evening.name, evening.date, detail)
-
-
 # --- Reused drawings ---------------------------------------------------------------------------
 
 
-def _forms_done(canvas) -> set[str]:
+def forms_done(canvas) -> set[str]:
+    """The names of the PDF forms (XObjects) already drawn into this canvas's document; a drawing
+    adds its name after ``beginForm``/``endForm`` so later pages only place it."""
     return canvas.__dict__.setdefault("_bruus_forms", set())
 
 
@@ -228,7 +94,7 @@ class Stamp(Flowable):
 
     def draw(self):
         canvas = self.canv
-        done = _forms_done(canvas)
+        done = forms_done(canvas)
         if self.name not in done:
             canvas.beginForm(self.name, 0, 0, self.width, self.height)
             y = self.height
@@ -331,27 +197,27 @@ def footer_lines(decor: PageDecor, width: float) -> list[str]:
     tail = f" · {decor.printed}"
     if text_width(decor.title + tail, FOOTER_SIZE) <= width:
         return [decor.title + tail]
-    lines = _wrap_words(decor.title, FOOTER_SIZE, width)
-    if text_width(lines[-1] + tail, FOOTER_SIZE) <= width:
-        lines[-1] += tail
+    wrapped = _wrap_words(decor.title, FOOTER_SIZE, width)
+    if text_width(wrapped[-1] + tail, FOOTER_SIZE) <= width:
+        wrapped[-1] += tail
     else:
-        lines.append(decor.printed)
-    if len(lines) > FOOTER_MAX_LINES:  # a very long title: shortened on the first line
-        first = " ".join(lines[: len(lines) - FOOTER_MAX_LINES + 1])
-        lines = [_clip(first, FOOTER_SIZE, width), *lines[len(lines) - FOOTER_MAX_LINES + 1 :]]
-    return [_clip(line, FOOTER_SIZE, width) for line in lines]
+        wrapped.append(decor.printed)
+    if len(wrapped) > FOOTER_MAX_LINES:  # a very long title: shortened on the first line
+        first = " ".join(wrapped[: len(wrapped) - FOOTER_MAX_LINES + 1])
+        wrapped = [_clip(first, FOOTER_SIZE, width), *wrapped[len(wrapped) - FOOTER_MAX_LINES + 1 :]]
+    return [_clip(line, FOOTER_SIZE, width) for line in wrapped]
 
 
 def _wrap_words(text: str, size: float, width: float) -> list[str]:
-    lines, current = [], ""
+    wrapped, current = [], ""
     for word in text.split():
         candidate = f"{current} {word}".strip()
         if current and text_width(candidate, size) > width:
-            lines.append(current)
+            wrapped.append(current)
             current = word
         else:
             current = candidate
-    return [*lines, current] if current else lines
+    return [*wrapped, current] if current else wrapped
 
 
 def _canvas_class(decors: Sequence[PageDecor]) -> type[pdfcanvas.Canvas]:

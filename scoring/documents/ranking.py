@@ -178,17 +178,7 @@ def _table(
     tie-break columns in the words of the evening's rule set ``rules``; names and numbers in
     ``body`` points."""
     width = base.FRAME_WIDTH
-    cells = []
-    for row in rows:
-        sessions = [
-            base.matchsticks(row.sessions[i]) + (PROVISIONAL_MARK if i in row.provisional else "")
-            if i < drawn and i < len(row.sessions)
-            else "–"
-            for i in range(session_count)
-        ]
-        total = base.matchsticks(row.total) + (PROVISIONAL_MARK if row.provisional else "")
-        cells.append((f"{row.place}.{'*' if row.shared else ''}", row.player.name, row.player.club, sessions, total))
-
+    cells = _cells(rows, session_count, drawn)
     pad = 2 * CELL_PADDING + 2
 
     def widest(texts, size, bold=False):
@@ -224,28 +214,12 @@ def _table(
             (v, ahead_note(row, names, rules) if criteria else "") for row, v in zip(rows, values, strict=True)
         ]
     rest = width - place_w - session_count * number_w - total_w - sum(criterion_ws)
-    # Sized from the content: both on one line if they fit; else the clubs' longest word keeps
-    # its line ("Oster-Ohrstedt" never becomes "Oster-/Ohrstedt"; up to half the room) and the
-    # names wrap at spaces.
-    name_need = widest([gettext("Name"), *(c[1] for c in cells)], body)
-    club_need = widest([gettext("Club"), *(c[2] for c in cells)], body)
-    club_word = widest([w for c in cells for w in c[2].split()], body)
-    club_w = min(club_need, max(rest - name_need, min(club_word, rest * 0.5)))
-    name_w = rest - club_w
+    name_w, club_w = base.name_club_widths([c[1] for c in cells], [c[2] for c in cells], rest, body, pad)
 
     # "Durchgang" centred over the session columns. Drawn from the first of them, overflowing
     # into the others: a SPAN would make reportlab recompute spans on every page break.
     head_pad = (session_count * number_w - base.text_width(session_head, HEAD, bold=True)) / 2
-    first = ["", "", "", session_head, *[""] * (session_count - 1), "", *[""] * len(criteria)]
-    second = [
-        gettext("Place"),
-        gettext("Name"),
-        gettext("Club"),
-        *[str(n) for n in range(1, session_count + 1)],
-        gettext("Total"),
-        *[base.para(head, NOTE, bold=True, align="right") for head in criterion_heads],
-    ]
-    data = [first, second]
+    data = _header_rows(session_count, session_head, criterion_heads)
     for (place, name, club, sessions, total), (criterion_values, note) in zip(cells, tiebreaks, strict=True):
         data.append(
             [
@@ -257,6 +231,53 @@ def _table(
                 *criterion_values,
             ]
         )
+    # LongTable: row heights are computed only as far as a page reaches, so a table of 300 rows
+    # is split page by page in linear time (Table recomputes the rest at every page break).
+    return LongTable(
+        data,
+        colWidths=[place_w, name_w, club_w, *[number_w] * session_count, total_w, *criterion_ws],
+        repeatRows=2,
+        style=_table_style(session_count, body, head_pad),
+        hAlign="LEFT",
+    )
+
+
+_Cells = tuple[str, str, str, list[str], str]
+
+
+def _cells(rows: Sequence[RankingRow], session_count: int, drawn: int) -> list[_Cells]:
+    """Per row the texts of place ("3." or "3.*" when shared), name, club, the sessions ("–" for
+    one not drawn yet) and the total; a value with provisional sit-out credit marked "°"."""
+    cells = []
+    for row in rows:
+        sessions = [
+            base.matchsticks(row.sessions[i]) + (PROVISIONAL_MARK if i in row.provisional else "")
+            if i < drawn and i < len(row.sessions)
+            else "–"
+            for i in range(session_count)
+        ]
+        total = base.matchsticks(row.total) + (PROVISIONAL_MARK if row.provisional else "")
+        cells.append((f"{row.place}.{'*' if row.shared else ''}", row.player.name, row.player.club, sessions, total))
+    return cells
+
+
+def _header_rows(session_count: int, session_head: str, criterion_heads: Sequence[str]) -> list[list]:
+    """The two header rows: "Durchgang" over the first session column, then the column heads."""
+    first = ["", "", "", session_head, *[""] * (session_count - 1), "", *[""] * len(criterion_heads)]
+    second = [
+        gettext("Place"),
+        gettext("Name"),
+        gettext("Club"),
+        *[str(n) for n in range(1, session_count + 1)],
+        gettext("Total"),
+        *[base.para(head, NOTE, bold=True, align="right") for head in criterion_heads],
+    ]
+    return [first, second]
+
+
+def _table_style(session_count: int, body: float, head_pad: float) -> TableStyle:
+    """Fonts, alignment, rules and stripes of the ranking table (two header rows; the total,
+    column ``3 + session_count``, in bold; ``head_pad`` centres "Durchgang" over the sessions)."""
     last = 3 + session_count
     commands = [
         ("LEFTPADDING", (0, 0), (-1, -1), CELL_PADDING),
@@ -277,15 +298,7 @@ def _table(
         ("ROWBACKGROUNDS", (0, 2), (-1, -1), [colors.white, base.LIGHT]),
         ("BACKGROUND", (0, 0), (-1, 1), colors.HexColor("#dddddd")),
     ]
-    # LongTable: row heights are computed only as far as a page reaches, so a table of 300 rows
-    # is split page by page in linear time (Table recomputes the rest at every page break).
-    return LongTable(
-        data,
-        colWidths=[place_w, name_w, club_w, *[number_w] * session_count, total_w, *criterion_ws],
-        repeatRows=2,
-        style=TableStyle(commands),
-        hAlign="LEFT",
-    )
+    return TableStyle(commands)
 
 
 def _name_cell(name: str, note: str, width: float, pad: float, body: float = BODY):

@@ -94,7 +94,7 @@ class QrCode(Flowable):
     def draw(self):
         canvas = self.canv
         name = "qr-" + hashlib.sha1(self.url.encode()).hexdigest()[:20]
-        done = base._forms_done(canvas)
+        done = base.forms_done(canvas)
         if name not in done:
             modules = qr_modules(self.url)
             box = self.width / (len(modules) + 2 * self.border)

@@ -150,13 +150,8 @@ def _table(ranking: SeasonRanking, width: float) -> LongTable:
         rest = width - place_w - count * number_w - played_w - total_w
         if rest >= NAME_MIN:
             break
-    # Name and club share the rest as on the evening ranking: both on one line if they fit; else
-    # the club's longest word keeps its line (up to half the room) and the names wrap at spaces.
-    name_need = widest([gettext("Name"), *(c[1] for c in cells)], size)
-    club_need = widest([gettext("Club"), *(c[2] for c in cells)], size)
-    club_word = widest([w for c in cells for w in c[2].split()], size)
-    club_w = min(club_need, max(rest - name_need, min(club_word, rest * 0.5)))
-    name_w = rest - club_w
+    # Name and club share the rest as on the evening ranking.
+    name_w, club_w = base.name_club_widths([c[1] for c in cells], [c[2] for c in cells], rest, size, pad)
     data: list[list] = [
         [
             gettext("Place"),
@@ -167,38 +162,14 @@ def _table(ranking: SeasonRanking, width: float) -> LongTable:
             gettext("Total"),
         ]
     ]
-    commands = [
-        ("LEFTPADDING", (0, 0), (-1, -1), CELL_PADDING),
-        ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PADDING),
-        ("FONT", (0, 0), (-1, 0), base.FONT_BOLD, head),
-        ("FONT", (0, 1), (-1, -1), base.FONT, size, size * 1.2),
-        ("FONT", (-1, 1), (-1, -1), base.FONT_BOLD, size, size * 1.2),
-        ("ALIGN", (0, 0), (0, -1), "RIGHT"),
-        ("ALIGN", (3, 0), (-1, -1), "RIGHT"),
-        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("TOPPADDING", (0, 0), (-1, -1), ROW_PADDING),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), ROW_PADDING),
-        ("LINEBELOW", (0, 0), (-1, 0), 1.2, colors.black),
-        ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#dddddd")),
-    ]
+    commands = _table_commands(head, size)
     below_started = False
     for place, name, club, evenings, played, total in cells:
         row = len(data)
         if place == "–" and not below_started:
             below_started = True
-            note = ngettext(
-                "Not ranked yet (fewer than %(n)s evening)",
-                "Not ranked yet (fewer than %(n)s evenings)",
-                ranking.rules.min_evenings,
-            ) % {"n": ranking.rules.min_evenings}
-            data.append([note, "", "", *[""] * count, "", ""])
-            commands += [
-                ("SPAN", (0, row), (-1, row)),
-                ("ALIGN", (0, row), (-1, row), "LEFT"),
-                ("FONT", (0, row), (-1, row), base.FONT_BOLD, size, size * 1.2),
-                ("BACKGROUND", (0, row), (-1, row), base.LIGHT),
-                ("LINEABOVE", (0, row), (-1, row), 0.8, base.RULE),
-            ]
+            data.append([_not_ranked_note(ranking), "", "", *[""] * count, "", ""])
+            commands += _heading_row_commands(row, size)
             row += 1
         # A dropped result: in brackets, grey and struck through (a paragraph: table cells cannot strike).
         values = [
@@ -226,3 +197,43 @@ def _table(ranking: SeasonRanking, width: float) -> LongTable:
         style=TableStyle(commands),
         hAlign="LEFT",
     )
+
+
+def _table_commands(head: float, size: float) -> list[tuple]:
+    """The season table's style: one header row in ``head`` points bold, the rows in ``size``
+    points, the total (last column) bold; stripes are added per row by the caller."""
+    return [
+        ("LEFTPADDING", (0, 0), (-1, -1), CELL_PADDING),
+        ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PADDING),
+        ("FONT", (0, 0), (-1, 0), base.FONT_BOLD, head),
+        ("FONT", (0, 1), (-1, -1), base.FONT, size, size * 1.2),
+        ("FONT", (-1, 1), (-1, -1), base.FONT_BOLD, size, size * 1.2),
+        ("ALIGN", (0, 0), (0, -1), "RIGHT"),
+        ("ALIGN", (3, 0), (-1, -1), "RIGHT"),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("TOPPADDING", (0, 0), (-1, -1), ROW_PADDING),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), ROW_PADDING),
+        ("LINEBELOW", (0, 0), (-1, 0), 1.2, colors.black),
+        ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#dddddd")),
+    ]
+
+
+def _not_ranked_note(ranking: SeasonRanking) -> str:
+    """The heading over the players with too few evenings ("Noch nicht gewertet (weniger als 3
+    Abende)")."""
+    return ngettext(
+        "Not ranked yet (fewer than %(n)s evening)",
+        "Not ranked yet (fewer than %(n)s evenings)",
+        ranking.rules.min_evenings,
+    ) % {"n": ranking.rules.min_evenings}
+
+
+def _heading_row_commands(row: int, size: float) -> list[tuple]:
+    """Table row ``row`` as a heading across the whole table: one cell, bold, grey, a rule above."""
+    return [
+        ("SPAN", (0, row), (-1, row)),
+        ("ALIGN", (0, row), (-1, row), "LEFT"),
+        ("FONT", (0, row), (-1, row), base.FONT_BOLD, size, size * 1.2),
+        ("BACKGROUND", (0, row), (-1, row), base.LIGHT),
+        ("LINEABOVE", (0, row), (-1, row), 0.8, base.RULE),
+    ]

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 
 from scoring.domain import draw as draw_domain
 from scoring.domain.fairness import PlayedRound
@@ -273,13 +273,58 @@ def evening_histories(
             | Q(pk__in=seatings.values("team_b"))
             | Q(pk__in=rounds_qs.values("sitout_partnership"))
         )
-    partnerships: dict[int, list[PartnershipHistory]] = {pk: [] for pk in by_id}
+    partnerships, team_of = _partnership_histories(partnerships_qs, loaded, list(by_id))
+    tables = _table_histories(seatings, by_id, team_of)
+    by_evening: dict[int, list[RoundHistory]] = {pk: [] for pk in by_id}
+    for r in rounds_qs.values("id", "session_id", "number", "sitout_partnership_id"):
+        evening_id, number, sitters = loaded[r["session_id"]]
+        by_evening[evening_id].append(
+            RoundHistory(
+                id=r["id"],
+                session_id=r["session_id"],
+                session=number,
+                number=r["number"],
+                tables=tuple(tables.get(r["id"], ())),
+                sitout_team=team_of[r["sitout_partnership_id"]] if r["sitout_partnership_id"] else None,
+                session_sitters=sitters,
+                sitout_team_id=r["sitout_partnership_id"],
+            )
+        )
+
+    def history(pk: int) -> EveningHistory:
+        mine = {sid: (number, sitters) for sid, (evening_id, number, sitters) in loaded.items() if evening_id == pk}
+        own = sorted(partnerships[pk], key=lambda p: (mine[p.session_id][0], p.number))
+        return EveningHistory(
+            sessions={sid: number for sid, (number, _) in mine.items()},
+            teams={p.id: p.players for p in own},
+            rounds=tuple(sorted(by_evening[pk], key=lambda r: (r.session, r.number))),
+            partnerships=tuple(own),
+            sitters={sid: sitters for sid, (_, sitters) in mine.items()},
+        )
+
+    return {pk: history(pk) for pk in by_id}
+
+
+def _partnership_histories(
+    partnerships_qs: QuerySet[Partnership], loaded: Mapping[int, tuple[int, int, Team]], evening_ids: Iterable[int]
+) -> tuple[dict[int, list[PartnershipHistory]], dict[int, Team]]:
+    """The partnerships (one query): evening id -> its partnerships, and partnership id -> its
+    players. ``loaded``: session id -> (evening id, number, sitters)."""
+    partnerships: dict[int, list[PartnershipHistory]] = {pk: [] for pk in evening_ids}
     team_of: dict[int, Team] = {}
     for p in partnerships_qs.values("id", "session_id", "number", "player_1", "player_2", "player_3"):
         team = (p["player_1"], p["player_2"]) + ((p["player_3"],) if p["player_3"] is not None else ())
         partnership = PartnershipHistory(p["id"], p["session_id"], p["number"], team)
         partnerships[loaded[p["session_id"]][0]].append(partnership)
         team_of[partnership.id] = partnership.players
+    return partnerships, team_of
+
+
+def _table_histories(
+    seatings: QuerySet[Seating], by_id: Mapping[int, Evening], team_of: Mapping[int, Team]
+) -> dict[int, list[TableHistory]]:
+    """The tables of the rounds (one query, sums and counts of their deals included): round id ->
+    its tables by table number. ``team_of``: partnership id -> its players."""
     tables: dict[int, list[TableHistory]] = {}
     seating_rows = (
         seatings.order_by("table__number")
@@ -326,31 +371,4 @@ def evening_histories(
                 bonus_b=s["bonus_b"] or 0,
             )
         )
-    by_evening: dict[int, list[RoundHistory]] = {pk: [] for pk in by_id}
-    for r in rounds_qs.values("id", "session_id", "number", "sitout_partnership_id"):
-        evening_id, number, sitters = loaded[r["session_id"]]
-        by_evening[evening_id].append(
-            RoundHistory(
-                id=r["id"],
-                session_id=r["session_id"],
-                session=number,
-                number=r["number"],
-                tables=tuple(tables.get(r["id"], ())),
-                sitout_team=team_of[r["sitout_partnership_id"]] if r["sitout_partnership_id"] else None,
-                session_sitters=sitters,
-                sitout_team_id=r["sitout_partnership_id"],
-            )
-        )
-
-    def history(pk: int) -> EveningHistory:
-        mine = {sid: (number, sitters) for sid, (evening_id, number, sitters) in loaded.items() if evening_id == pk}
-        own = sorted(partnerships[pk], key=lambda p: (mine[p.session_id][0], p.number))
-        return EveningHistory(
-            sessions={sid: number for sid, (number, _) in mine.items()},
-            teams={p.id: p.players for p in own},
-            rounds=tuple(sorted(by_evening[pk], key=lambda r: (r.session, r.number))),
-            partnerships=tuple(own),
-            sitters={sid: sitters for sid, (_, sitters) in mine.items()},
-        )
-
-    return {pk: history(pk) for pk in by_id}
+    return tables

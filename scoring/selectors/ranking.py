@@ -44,10 +44,6 @@ class RankingRow:
     ahead_of: Player | None = None
     behind_by: Criterion | None = None
 
-    @property
-    def total_provisional(self) -> bool:
-        return bool(self.provisional)
-
 
 def evening_ranking(evening: Evening) -> list[RankingRow]:
     """The live individual ranking of an evening (5 queries).

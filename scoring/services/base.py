@@ -13,7 +13,7 @@ class ServiceError(DomainError):
     """A request the current state of the evening does not allow (message is a msgid)."""
 
 
-def _two_players(first, second) -> tuple[int, int]:
+def two_players(first, second) -> tuple[int, int]:
     """Two different player ids from a form (ASCII digits only), or ServiceError."""
     first, second = ascii_int(first), ascii_int(second)
     if first is None or second is None:
@@ -23,7 +23,7 @@ def _two_players(first, second) -> tuple[int, int]:
     return first, second
 
 
-def _set_flag(model, pk: int, field: str, value: bool):
+def set_flag(model, pk: int, field: str, value: bool):
     """Set one boolean field of one row, locked for the transaction; saved only if it changes."""
     row = model.objects.select_for_update().get(pk=pk)
     if getattr(row, field) != value:

@@ -13,10 +13,12 @@ The pure rules are :mod:`scoring.domain.clock`; the state is stored on
 **The lock at zero does not need a browser.** Nothing runs in the background: the first request
 that reads the clock after its end time (any seat page, tablet page or poll, a deal sent from a
 tablet, the live overview, the clock's own poll) calls :func:`settle_round_clock` (through
-``scoring.views.clock.settle``, which first checks in memory, without a query, whether it is
-due). Settling is idempotent: it locks the evening's row, looks again and does nothing when
-another request settled it first. So a deal sent after the end time from a tablet that was
-offline is refused by the lock exactly as if the organiser had locked the round at zero.
+:func:`settle_due_clock`, which first checks in memory, without a query, whether it is due).
+That is the one write a GET may cause, on purpose: it is what the organiser's lock at zero would
+have written, done by whichever request comes first. Settling is idempotent: it locks the
+evening's row, looks again and does nothing when another request settled it first. So a deal
+sent after the end time from a tablet that was offline is refused by the lock exactly as if the
+organiser had locked the round at zero.
 """
 
 from __future__ import annotations
@@ -265,6 +267,18 @@ def stop_outlived_clock(evening_id: int) -> bool:
         return False
     _store(evening, ClockState())
     return True
+
+
+def settle_due_clock(evening: Evening) -> Evening:
+    """The evening brought up to date before a page or poll reads its clock: when its time is up
+    (checked in memory, no query) the clock is settled (:func:`settle_round_clock`, one write
+    transaction, once per round) and the row read again; when nothing is due, the same object,
+    no query. Called by the views on GET as well: every reader would otherwise show a clock at
+    zero with its round still open."""
+    if evening.clock_state.due(timezone.now()):
+        settle_round_clock(evening_id=evening.pk)
+        evening.refresh_from_db()
+    return evening
 
 
 def settle_round_clock(*, evening_id: int, now: datetime | None = None) -> bool:

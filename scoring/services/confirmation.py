@@ -12,10 +12,10 @@ from scoring.models import RoundEvent, Seating, Table
 from scoring.services.base import ServiceError, evening_changed
 from scoring.services.clock import stop_outlived_clock
 from scoring.services.deals import (
-    _check_all_deals_entered,
-    _check_own_table,
-    _check_table_may_change,
-    _locked_seating,
+    check_all_deals_entered,
+    check_own_table,
+    check_table_may_change,
+    locked_seating,
 )
 from scoring.services.round_events import record_round_event
 
@@ -34,13 +34,13 @@ def mark_seating_entered(*, seating_id: int, table: Table, team: str) -> Seating
         ServiceError: another table's round, deals missing, the round confirmed already, its
             session closed, or no team given.
     """
-    seating = _check_own_table(_locked_seating(seating_id), table)
+    seating = check_own_table(locked_seating(seating_id), table)
     if team not in TEAMS:
         raise ServiceError(gettext_noop("Please choose the scorer's team."), code="team_missing")
-    _check_table_may_change(seating, table, entry=False)
+    check_table_may_change(seating, table, entry=False)
     if seating.entered_at is not None:
         return seating
-    _check_all_deals_entered(seating)
+    check_all_deals_entered(seating)
     seating.entered_at = timezone.now()
     seating.entered_by = team
     seating.save(update_fields=["entered_at", "entered_by"])
@@ -61,8 +61,8 @@ def reopen_seating(*, seating_id: int, table: Table) -> Seating:
 
     Raises ServiceError as :func:`enter_deal` does for a table link (confirmed, locked, closed).
     """
-    seating = _check_own_table(_locked_seating(seating_id), table)
-    _check_table_may_change(seating, table, entry=True)
+    seating = check_own_table(locked_seating(seating_id), table)
+    check_table_may_change(seating, table, entry=True)
     if seating.entered_at is not None:
         disputing = other_team(seating.entered_by) if seating.entered_by in TEAMS else ""
         seating.entered_at = None
@@ -101,13 +101,13 @@ def confirm_seating(
         ServiceError: another table's round, not finished by the scorer (from a table), the team
             that entered confirming, deals missing, session closed (from a table).
     """
-    seating = _check_own_table(_locked_seating(seating_id), table)
+    seating = check_own_table(locked_seating(seating_id), table)
     if seating.confirmed_at is not None:
         return seating
     if team not in TEAMS:
         raise ServiceError(gettext_noop("Please choose a team."), code="team_missing")
     if table is not None:
-        _check_table_may_change(seating, table, entry=False)
+        check_table_may_change(seating, table, entry=False)
         if seating.entered_at is None:
             raise ServiceError(
                 gettext_noop(
@@ -125,7 +125,7 @@ def confirm_seating(
             team=team,
             other=other_team(team),
         )
-    _check_all_deals_entered(seating)
+    check_all_deals_entered(seating)
     now = timezone.now()
     seating.entered_at = seating.entered_at or now
     seating.confirmed_at = now
@@ -149,12 +149,12 @@ def enter_and_confirm_seating(*, seating_id: int, table: Table | None = None) ->
     Raises:
         ServiceError: deals are missing, or the seating belongs to another table.
     """
-    seating = _locked_seating(seating_id)
+    seating = locked_seating(seating_id)
     if seating is None or (table is not None and seating.table_id != table.pk):
         raise ServiceError(gettext_noop("This round belongs to another table."), code="foreign_table")
     if seating.confirmed_at is not None:
         return seating
-    _check_all_deals_entered(seating)
+    check_all_deals_entered(seating)
     seating.confirmed_at = timezone.now()
     seating.entered_at = seating.entered_at or seating.confirmed_at
     seating.save(update_fields=["confirmed_at", "entered_at"])

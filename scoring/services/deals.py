@@ -41,7 +41,7 @@ def _snapshot(deal: Deal) -> dict:
     }
 
 
-def _locked_seating(seating_id) -> Seating | None:
+def locked_seating(seating_id) -> Seating | None:
     """The seating, locked for this transaction (PostgreSQL row lock; SQLite takes its write lock
     at the start of every transaction), with its round, session and evening."""
     seating_id = ascii_int(seating_id)
@@ -56,7 +56,9 @@ def _locked_seating(seating_id) -> Seating | None:
     )
 
 
-def _check_own_table(seating: Seating | None, table: Table | None) -> Seating:
+def check_own_table(seating: Seating | None, table: Table | None) -> Seating:
+    """The seating, if it exists and (with a table link) belongs to that table; else ServiceError
+    (``no_seating``, ``foreign_table``). ``table`` None: the organiser, any table."""
     if seating is None:
         raise ServiceError(gettext_noop("This round does not exist."), code="no_seating")
     if table is not None and seating.table_id != table.pk:
@@ -64,7 +66,7 @@ def _check_own_table(seating: Seating | None, table: Table | None) -> Seating:
     return seating
 
 
-def _check_table_may_change(seating: Seating, table: Table, *, entry: bool) -> None:
+def check_table_may_change(seating: Seating, table: Table, *, entry: bool) -> None:
     """Raise ServiceError unless a table link may change this seating now.
 
     ``entry``: entering or correcting deals (refused in a locked round); finishing and confirming
@@ -105,7 +107,7 @@ def _check_organiser_may_change(seating: Seating, user, *, accept_impossible: bo
 
     A Helfer (a login without the permission to run the evening, ``scoring.hall.roles``) types in paper
     score sheets: never a change of a confirmed round, never an "impossible" result accepted;
-    both are the Turnierleitung's decision. Called with the seating locked (:func:`_locked_seating`,
+    both are the Turnierleitung's decision. Called with the seating locked (:func:`locked_seating`,
     the row :func:`~scoring.services.confirmation.confirm_seating` locks too), so a confirmation
     that commits while the Helfer's form is on its way is seen here.
     """
@@ -123,7 +125,8 @@ def _check_organiser_may_change(seating: Seating, user, *, accept_impossible: bo
         )
 
 
-def _check_all_deals_entered(seating: Seating) -> None:
+def check_all_deals_entered(seating: Seating) -> None:
+    """Raise ServiceError (``deals_missing``) unless the seating has all the evening's deals per round."""
     expected = seating.round.session.evening.deals_per_round
     entered = seating.deals.count()
     if entered < expected:
@@ -269,7 +272,7 @@ def _enter_deal(
     based_on_version: int | None,
     client: str,
 ) -> Deal:
-    seating = _check_own_table(_locked_seating(seating_id), table)
+    seating = check_own_table(locked_seating(seating_id), table)
     _check_deal_number(seating, number)
     if key is not None:
         sent = (
@@ -281,7 +284,7 @@ def _enter_deal(
         if sent is not None:
             return _replayed(sent, number, result)
     if table is not None:
-        _check_table_may_change(seating, table, entry=True)
+        check_table_may_change(seating, table, entry=True)
     _check_organiser_may_change(seating, user, accept_impossible=accept_impossible)
     rules = seating.round.session.evening.rules
     if not rules.uses_deal(result):
@@ -398,7 +401,7 @@ def record_draw(
             change (as :func:`enter_deal`), or a deal already entered.
     """
     with transaction.atomic():
-        seating = _check_own_table(_locked_seating(seating_id), table)
+        seating = check_own_table(locked_seating(seating_id), table)
         _check_deal_number(seating, number)
         seating.round.session.evening.rules.check_result(DealResult(DRAW, False, 0, 0))
         if key is not None:
@@ -407,7 +410,7 @@ def record_draw(
                 sent.outcome = "replayed"
                 return sent
         if table is not None:
-            _check_table_may_change(seating, table, entry=True)
+            check_table_may_change(seating, table, entry=True)
         _check_organiser_may_change(seating, user)
         if Deal.objects.filter(seating=seating, number=number).exists():
             raise ServiceError(

@@ -282,7 +282,7 @@ def _ensure_tables(evening: Evening, count: int) -> dict[int, Table]:
     return existing
 
 
-def _locked_session(session_id) -> Session:
+def locked_session(session_id) -> Session:
     """The session, its row locked, and its seatings locked too: deal entries for it wait until
     this transaction ends (on SQLite the whole database is locked by the transaction anyway)."""
     session = Session.objects.select_for_update(of=("self",)).select_related("evening").filter(pk=session_id).first()
@@ -292,7 +292,8 @@ def _locked_session(session_id) -> Session:
     return session
 
 
-def _has_entries(session: Session) -> bool:
+def has_entries(session: Session) -> bool:
+    """True once the session has a deal entered or a round confirmed (it may then not be redrawn)."""
     return (
         Deal.objects.filter(seating__round__session=session).exists()
         or Seating.objects.filter(round__session=session, confirmed_at__isnull=False).exists()
@@ -317,7 +318,7 @@ def redraw_session(*, session_id, user=None, seed: int | None = None) -> Session
         session.evening, evening_history(session.evening, exclude=session).for_draw(), seed, session.number
     )
     with transaction.atomic():
-        session = _locked_session(session_id)
+        session = locked_session(session_id)
         evening = session.evening
         _check_redrawable(session)
         history = evening_history(evening, exclude=session).for_draw()
@@ -356,7 +357,7 @@ def redraw_session(*, session_id, user=None, seed: int | None = None) -> Session
 
 def _check_redrawable(session: Session) -> None:
     """Raise SessionStartedError if a deal of the session is entered or a later session exists."""
-    if _has_entries(session):
+    if has_entries(session):
         raise SessionStartedError(
             gettext_noop(
                 "Deals of session %(number)s have already been entered: it can no longer be "

@@ -25,7 +25,7 @@ from scoring.models import (
 )
 from scoring.selectors.evenings import evening_has_deals, tables_not_started
 from scoring.selectors.history import evening_history
-from scoring.services.base import ServiceError, _set_flag, _two_players, evening_changed
+from scoring.services.base import ServiceError, evening_changed, set_flag, two_players
 from scoring.services.round_events import record_round_event
 
 
@@ -119,7 +119,7 @@ def set_stand_in(*, evening: Evening, player: Player, stand_in: bool) -> Partici
 @transaction.atomic
 def set_mix_clubs(*, evening_id: int, mix: bool) -> Evening:
     """Switch the option "mix clubs" for the following draws."""
-    evening = _set_flag(Evening, evening_id, "mix_clubs", mix)
+    evening = set_flag(Evening, evening_id, "mix_clubs", mix)
     evening_changed(evening_id)
     return evening
 
@@ -133,7 +133,7 @@ def add_partner_exclusion(*, evening: Evening, player_a_id, player_b_id) -> tupl
         ServiceError: the same player twice, or a player who is not checked in for this evening
             (``not_participant``: a player checked out is not drawn).
     """
-    a, b = sorted(_two_players(player_a_id, player_b_id))
+    a, b = sorted(two_players(player_a_id, player_b_id))
     with transaction.atomic():
         known = set(
             Participant.objects.filter(evening=evening, player_id__in=(a, b), checked_in=True).values_list(
@@ -225,7 +225,7 @@ def set_session_closed(*, session_id: int, closed: bool) -> Session:
     switches off the clock of one of its rounds (:func:`scoring.services.clock.stop_outlived_clock`)."""
     from scoring.services.clock import stop_outlived_clock  # the clock's services use this module
 
-    session = _set_flag(Session, session_id, "closed", closed)
+    session = set_flag(Session, session_id, "closed", closed)
     evening_changed(session.evening_id)
     if closed:
         stop_outlived_clock(session.evening_id)
@@ -235,7 +235,7 @@ def set_session_closed(*, session_id: int, closed: bool) -> Session:
 @transaction.atomic
 def set_ranking_hidden(*, evening_id: int, hidden: bool) -> Evening:
     """Hide the public ranking screen (for the last rounds) or reveal it."""
-    evening = _set_flag(Evening, evening_id, "ranking_hidden", hidden)
+    evening = set_flag(Evening, evening_id, "ranking_hidden", hidden)
     evening_changed(evening_id)
     return evening
 

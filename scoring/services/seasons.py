@@ -58,6 +58,33 @@ def save_season(
     season_domain.check_rules(rules, planned_evenings)
     tie_break = chain_text(parse_chain(tie_break))
     wanted = sorted(set(evening_ids))
+    _check_evenings(season, wanted, planned_evenings)
+    if season is None:
+        season = Season()
+    else:
+        season = Season.objects.select_for_update().get(pk=season.pk)
+    season.name = name
+    season.year = year
+    season.scoring = scoring
+    season.placement_points = list(rules.placement_points)
+    season.best_of = best_of
+    season.min_evenings = min_evenings
+    season.planned_evenings = planned_evenings
+    season.tie_break = tie_break
+    season.public_player_pages = public_player_pages
+    try:
+        season.full_clean(exclude=["evenings"])
+    except ValidationError as error:
+        raise ServiceError(gettext_noop("Please check the season's settings."), code="invalid") from error
+    season.save()
+    _set_evenings(season, wanted)
+    return season
+
+
+def _check_evenings(season: Season | None, wanted: Sequence[int], planned_evenings: int) -> None:
+    """Lock the evenings chosen for the season (ids ``wanted``, sorted, distinct) and raise
+    ServiceError (``evening_missing``, ``too_many_evenings``, ``evening_taken``) unless they all
+    exist, are no more than planned and belong to no other season."""
     evenings = {e.pk: e for e in Evening.objects.select_for_update().filter(pk__in=wanted)}
     if len(evenings) != len(wanted):
         raise ServiceError(gettext_noop("One of the evenings chosen no longer exists."), code="evening_missing")
@@ -83,31 +110,16 @@ def save_season(
             evening=other.evening.name,
             season=other.season.name,
         )
-    if season is None:
-        season = Season()
-    else:
-        season = Season.objects.select_for_update().get(pk=season.pk)
-    season.name = name
-    season.year = year
-    season.scoring = scoring
-    season.placement_points = list(rules.placement_points)
-    season.best_of = best_of
-    season.min_evenings = min_evenings
-    season.planned_evenings = planned_evenings
-    season.tie_break = tie_break
-    season.public_player_pages = public_player_pages
-    try:
-        season.full_clean(exclude=["evenings"])
-    except ValidationError as error:
-        raise ServiceError(gettext_noop("Please check the season's settings."), code="invalid") from error
-    season.save()
-    # The evenings leaving and joining the season (and those staying: its name is on their pages).
+
+
+def _set_evenings(season: Season, wanted: Sequence[int]) -> None:
+    """Make ``wanted`` (evening ids) the season's evenings; every evening leaving, joining or
+    staying counts as changed (the season's name is on their pages)."""
     before = set(SeasonEvening.objects.filter(season=season).values_list("evening_id", flat=True))
     SeasonEvening.objects.filter(season=season).exclude(evening_id__in=wanted).delete()
     have = set(SeasonEvening.objects.filter(season=season).values_list("evening_id", flat=True))
     SeasonEvening.objects.bulk_create([SeasonEvening(season=season, evening_id=pk) for pk in wanted if pk not in have])
     evening_changed(pk__in=before | set(wanted))
-    return season
 
 
 @transaction.atomic

@@ -26,8 +26,8 @@ from scoring.models import (
     Substitution,
 )
 from scoring.selectors.history import evening_history
-from scoring.services.base import ServiceError, _two_players, evening_changed
-from scoring.services.draw import SessionStartedError, _has_entries, _locked_session
+from scoring.services.base import ServiceError, evening_changed, two_players
+from scoring.services.draw import SessionStartedError, has_entries, locked_session
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ def _check_wishes(evening: Evening, pairs: Iterable[tuple[int, int]]) -> None:
 def _check_not_started(session: Session, message: str) -> None:
     """Raise SessionStartedError (``message``: a msgid with ``%(number)s``) once a deal of the
     session has been entered or a round confirmed."""
-    if _has_entries(session):
+    if has_entries(session):
         raise SessionStartedError(message, code="session_started", number=session.number)
 
 
@@ -117,9 +117,9 @@ def swap_players(*, session_id, player_a_id, player_b_id, user=None) -> SwapOutc
         ServiceError: the same player twice, two partners, neither player in the session, a
             player not checked in, or a wish "not together" broken by the swap.
     """
-    a_id, b_id = _two_players(player_a_id, player_b_id)
+    a_id, b_id = two_players(player_a_id, player_b_id)
     with transaction.atomic():
-        session = _locked_session(session_id)
+        session = locked_session(session_id)
         evening = session.evening
         _check_not_started(
             session,
@@ -267,10 +267,10 @@ def replace_player(*, session_id, leaving_id, replacement_id, user=None) -> Subs
             instead), the leaver does not play in the session or has finished it, the
             replacement is not checked in or already plays, or a wish "not together" is broken.
     """
-    leaving_id, replacement_id = _two_players(leaving_id, replacement_id)
+    leaving_id, replacement_id = two_players(leaving_id, replacement_id)
     with transaction.atomic():
-        session = _locked_session(session_id)
-        if not _has_entries(session):
+        session = locked_session(session_id)
+        if not has_entries(session):
             raise ServiceError(
                 gettext_noop(
                     "Nothing has been entered in session %(number)s yet: swap the players instead "

@@ -1,6 +1,6 @@
-"""The round clock: the organiser's buttons and lengths (live overview), the clock's own small
-poll for pages that do not poll themselves, and :func:`settle`, which every page that shows the
-clock calls first (the lock at zero without a browser: ``scoring.services.clock``)."""
+"""The round clock: the organiser's buttons and lengths (live overview) and the clock's own small
+poll for pages that do not poll themselves. Every page that shows the clock first calls
+``services.settle_due_clock`` (the lock at zero without a browser: ``scoring.services.clock``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
@@ -28,18 +27,9 @@ CLOCK_POLL_SECONDS = 15
 SIZES = ("large", "small")
 
 
-def settle(evening: Evening) -> Evening:
-    """The evening with its clock settled when its time is up (one write transaction, once per
-    round: ``services.settle_round_clock``); when nothing is due, the same object, no query."""
-    if evening.clock_state.due(timezone.now()):
-        services.settle_round_clock(evening_id=evening.pk)
-        evening.refresh_from_db()
-    return evening
-
-
 def clock_context(evening: Evening, size: str = "small", poll: bool = False) -> dict:
     """The context of ``public/_round_clock.html`` for ``evening`` (settled first)."""
-    evening = settle(evening)
+    evening = services.settle_due_clock(evening)
     return {"round_clock": selectors.round_clock(evening), "size": size, "clock_poll": poll, "evening": evening}
 
 
@@ -51,7 +41,7 @@ def clock_fragment(request: HttpRequest, pk: int) -> HttpResponse:
     evening = screen_cache.room_evening(request, pk)
     if evening is None:
         raise Http404
-    evening = settle(evening)
+    evening = services.settle_due_clock(evening)
     size = request.GET["size"] if request.GET.get("size") in SIZES else "small"
     variant = screen_cache.public_variant(request)
     if unchanged := screen_cache.not_modified(request, evening.clock_version, variant):

@@ -21,7 +21,6 @@ from scoring.domain.numbers import ascii_int
 from scoring.hall.origin import Origin
 from scoring.models import Evening, ProjectorMode, Round, Seating, Session
 from scoring.templatetags import grids
-from scoring.views import clock as clock_views
 from scoring.views.access import helper_required, leader_required
 from scoring.views.common import evening_or_404 as _evening
 from scoring.web import links, screen_cache
@@ -98,7 +97,7 @@ def _poll_floor(request: HtmxHttpRequest) -> float:
 
 @helper_required
 @require_safe
-@screen_cache.conditional(private=True, floor=_poll_floor, settle=clock_views.settle)
+@screen_cache.conditional(private=True, floor=_poll_floor, settle=services.settle_due_clock)
 def live_dashboard(request: HtmxHttpRequest, screen: screen_cache.Screen) -> HttpResponse:
     """Tables x rounds with each one's state; the grid reloads itself every few seconds (a poll
     that finds the evening unchanged gets 304, scoring.web.screen_cache). While deals arrive, the

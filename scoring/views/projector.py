@@ -22,10 +22,9 @@ from scoring import selectors, services
 from scoring.domain.errors import DomainError
 from scoring.domain.numbers import ascii_int
 from scoring.models import Evening, ProjectorMode
-from scoring.views import clock as clock_views
 from scoring.views.access import leader_required
 from scoring.views.common import evening_or_404
-from scoring.views.screens import _screen_data as ranking_screen_data
+from scoring.views.screens import screen_data as ranking_screen_data
 from scoring.web import links, screen_cache
 from scoring.web.htmx import HtmxHttpRequest
 from scoring.web.messages import translate
@@ -82,7 +81,7 @@ def _data(evening: Evening, version: int, hidden: bool, mode: ProjectorMode, flo
 
 @require_safe
 @screen_cache.conditional(
-    floor=screen_cache.screen_floor, settle=clock_views.settle, parts=lambda evening: (evening.projector_mode,)
+    floor=screen_cache.screen_floor, settle=services.settle_due_clock, parts=lambda evening: (evening.projector_mode,)
 )
 def projector(request: HtmxHttpRequest, screen: screen_cache.Screen) -> HttpResponse:
     """The projector page of the evening (404 for none). A poll (htmx) gets the fragment; both

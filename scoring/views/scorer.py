@@ -60,7 +60,7 @@ def _table(request: HttpRequest, token: str) -> Table | HttpResponse:
     if table is _UNREAD:
         table = Table.objects.select_related("evening").filter(token=token).first()
     if table is not None:
-        clock_views.settle(table.evening)  # the round clock's lock at zero, when due
+        services.settle_due_clock(table.evening)  # the round clock's lock at zero, when due
         return table
     limit, window = settings.TABLE_LINK_FAILURE_LIMIT, settings.TABLE_LINK_FAILURE_WINDOW
     if throttle.attempt(_failure_key(request), limit, window) is not None:

@@ -14,7 +14,7 @@ from django.utils.http import parse_etags
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
-from scoring import selectors
+from scoring import selectors, services
 from scoring.domain.names import initial
 from scoring.domain.numbers import ascii_int
 from scoring.models import Evening, Player
@@ -46,7 +46,7 @@ def _evening(request: HttpRequest, pk: int) -> Evening:
     return screen_cache.room_evening(request, pk) or evening_or_404(pk)
 
 
-def _screen_data(evening: Evening, hidden: bool) -> dict:
+def screen_data(evening: Evening, hidden: bool) -> dict:
     """What the ranking screen shows, for the shared cache (scoring.web.screen_cache)."""
     rows = [] if hidden else selectors.evening_ranking(evening)
     names = selectors.evening_display_names(evening.pk) if rows else {}
@@ -81,7 +81,7 @@ def ranking_screen(request: HtmxHttpRequest, screen: screen_cache.Screen) -> Htt
             "ranking_screen",
             evening.pk,
             evening.version,
-            lambda: _screen_data(evening, hidden),
+            lambda: screen_data(evening, hidden),
             variant=f"{hidden}:{get_language()}",
             floor=floor,
         )
@@ -118,13 +118,13 @@ def _screen_context(request: HttpRequest, evening: Evening, data: screen_cache.C
 
 @require_safe
 @screen_cache.conditional(
-    floor=screen_cache.screen_floor, version=lambda evening: evening.seating_version, settle=clock_views.settle
+    floor=screen_cache.screen_floor, version=lambda evening: evening.seating_version, settle=services.settle_due_clock
 )
 def seat_finder(request: HttpRequest, screen: screen_cache.Screen) -> HttpResponse:
     """Every player of the current session A to Z as big buttons, with a search box: 304 while the
     seatings and the clock have not changed (``Evening.seating_version``: deals arriving leave it
     alone), or while the client's copy is younger than the floor; a clock whose time is up is
-    settled first (:func:`scoring.views.clock.settle`)."""
+    settled first (:func:`scoring.services.settle_due_clock`)."""
     evening = screen.evening
     query = request.GET.get("q", "").strip()[:100]
 
@@ -176,7 +176,7 @@ def seat(request: HtmxHttpRequest, pk: int, player_pk: int) -> HttpResponse:
     evening = screen_cache.room_evening(request, pk) or Evening.objects.filter(pk=pk).first()
     if evening is None:
         raise Http404
-    evening = clock_views.settle(evening)
+    evening = services.settle_due_clock(evening)
     variant = screen_cache.public_variant(request)
     if unchanged := _seat_unchanged(request, evening, variant, player_pk):
         return unchanged

@@ -264,7 +264,7 @@ def conditional(
         version: the evening's counter the page depends on (default ``Evening.version``, bumped
             by every change; the seat pages: ``Evening.seating_version``, which deals leave alone).
         settle: called with the evening before anything else, returns it brought up to date (the
-            round clock's lock at zero, :func:`scoring.views.clock.settle`).
+            round clock's lock at zero, :func:`scoring.services.settle_due_clock`).
         parts: what else of the evening the page depends on, part of the variant (the
             projector's mode).
     The evening comes from the language middleware on the public pages (no query), else from one

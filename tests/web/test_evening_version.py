@@ -83,6 +83,10 @@ def test_every_service_write_bumps_the_evening_version(organiser):
     Evening.objects.filter(pk=evening.pk).update(clock_ends_at=timezone.now() - timedelta(seconds=1))
     walk("settle_round_clock", evening_id=evening.pk)  # locks round 1 (the lock at zero)
     walk("set_round_locked", round_id=seating.round_id, locked=False)
+    walk("start_round_clock", evening_id=evening.pk, round_id=seating.round_id)
+    Evening.objects.filter(pk=evening.pk).update(clock_ends_at=timezone.now() - timedelta(seconds=1))
+    walk("settle_due_clock", evening=Evening.objects.get(pk=evening.pk))  # what a page calls before reading
+    walk("set_round_locked", round_id=seating.round_id, locked=False)
     walk("regenerate_table_link", table_id=table.pk)
     for number in range(1, evening.deals_per_round + 1):
         walk(
