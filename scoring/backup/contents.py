@@ -296,8 +296,8 @@ def _deserialize(key: str, model: type[models.Model], records: list[dict], users
             elif isinstance(value, datetime) and timezone.is_naive(value):
                 setattr(obj, f.attname, value.replace(tzinfo=UTC))  # not written by the backup: UTC
         try:
-            obj.clean_fields(exclude=relations)
-            check_values(key, obj, fields)
+            check_values(key, obj, fields)  # first: the same message on every database
+            obj.clean_fields(exclude=relations)  # (PostgreSQL's fields add range validators)
         except ValidationError as error:
             raise invalid(key, obj.pk, messages_of(error)) from None
         except OverflowError:  # a moment whose offset takes it beyond the year 9999
