@@ -15,6 +15,7 @@ Standard library only: no Django import.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Final
 
 from scoring.domain.errors import gettext_noop
@@ -82,12 +83,9 @@ TREIA_RULES: Final = RuleSet(
     derive_pairs=_schwesing_pairs,
     language="de",
     no_winner=BOCK,
-    wording=Wording(
-        won_column=gettext_noop("Five tricks"),
-        winner_question=gettext_noop("Who reached five tricks?"),
-        to_nil=gettext_noop("To nil (opponents took no trick)"),
-        to_nil_short=gettext_noop("to nil"),
-        bonus=gettext_noop("Daring and striking"),
+    # Schwesing's words; 4:4 and the legend are Treia's own.
+    wording=replace(
+        SCHWESING_RULES.wording,
         no_winner=gettext_noop("Bock (4:4)"),
         no_winner_short=gettext_noop("Bock"),
         legend=gettext_noop(
