@@ -8,7 +8,8 @@ An evening is **being played** when
   table), and
 - it is current: its date is today or yesterday (an evening runs past midnight; local time,
   ``TIME_ZONE``), or one of its sessions was drawn within the last :data:`RECENT_DRAW` (an evening
-  created with a wrong date still works on the night it is played).
+  created with a wrong date still works on the night it is played), and
+- it is not archived: an archived evening is put away, its table cards open nothing.
 
 A table code opens only a table of an evening being played: old table cards open nothing, and the
 chance of guessing a code grows with the number of these evenings, not with every evening ever
@@ -40,7 +41,9 @@ def evenings_being_played(now: datetime | None = None) -> QuerySet[Evening]:
         sessions.filter(drawn_at__gte=now - RECENT_DRAW)
     )
     not_finished = ~Exists(sessions.filter(number__gte=OuterRef("sessions_count"))) | Exists(open_rounds)
-    return Evening.objects.filter(Exists(Table.objects.filter(evening=OuterRef("pk"))), current, not_finished)
+    return Evening.objects.filter(
+        Exists(Table.objects.filter(evening=OuterRef("pk"))), current, not_finished, archived_at__isnull=True
+    )
 
 
 def evenings_being_played_count() -> int:

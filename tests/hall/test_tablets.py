@@ -270,6 +270,21 @@ def test_the_code_of_an_old_evening_opens_nothing(evening_factory):
 
 
 @pytest.mark.django_db
+def test_the_code_of_an_archived_evening_opens_nothing(evening_factory):
+    """An evening archived tonight (put away by mistake or on purpose) is not being played: its table
+    cards open nothing and the help page does not count it; brought back, its cards work again."""
+    evening = evening_factory(8)
+    services.draw_session(evening=evening, seed=1)
+    card = evening.tables.get(number=1)
+    Evening.objects.filter(pk=evening.pk).update(archived_at=timezone.now())
+    assert selectors.evenings_being_played_count() == 0
+    assert join(tablet(), 1, card.code).status_code == 422
+    Evening.objects.filter(pk=evening.pk).update(archived_at=None)
+    assert selectors.evenings_being_played_count() == 1
+    assert join(tablet("10.0.0.2"), 1, card.code).status_code == 302
+
+
+@pytest.mark.django_db
 def test_the_help_page_counts_the_evenings_being_played(client, evening_factory):
     page = client.get(reverse("public:help")).content.decode()
     assert "höchstens 70 Versuche" in page and "(jetzt: 0)" in page
