@@ -73,9 +73,55 @@ def test_services_and_selectors_do_not_import_the_web_layer():
     assert not found, sorted(found)
 
 
-def test_the_origin_migration_imports_no_live_code():
-    """Migration 0018 reads the old sentences with a frozen copy of what ``scoring.hall.origin``
-    held then: a later change to the live module cannot change what the migration does."""
+def _dotted(node: ast.AST) -> str | None:
+    """``scoring.validators.x`` for the attribute chain ``scoring.validators.x``, else None."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    return ".".join([node.id, *reversed(parts)]) if isinstance(node, ast.Name) else None
+
+
+def _live_code_in_migration(path: Path) -> list[str]:
+    """What a migration uses of the app's live code, other than what Django itself writes into a
+    migration and requires to stay importable: a field's callable ``default`` and its
+    ``validators``, referenced by their dotted path (``import scoring.models`` and
+    ``default=scoring.models.new_version_start``), never called."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    allowed: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.keyword) and node.arg == "default":
+            allowed.add(id(node.value))
+        elif isinstance(node, ast.keyword) and node.arg == "validators" and isinstance(node.value, ast.List):
+            allowed.update(id(element) for element in node.value.elts)
+    inner = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "scoring":
+            found.append(f"line {node.lineno}: from {node.module} import …")
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                at_top = node in tree.body and not alias.asname and "." in alias.name
+                if alias.name.split(".")[0] == "scoring" and not at_top:
+                    found.append(f"line {node.lineno}: import {alias.name}")
+        elif isinstance(node, ast.Attribute) and id(node) not in allowed | inner:
+            name = _dotted(node)
+            if name and name.split(".")[0] == "scoring":
+                found.append(f"line {node.lineno}: {name}")
+    return found
+
+
+def test_migrations_import_no_live_code():
+    """A migration must do the same on every later version of the code: its data steps use frozen
+    copies (as 0005 and 0018 do), never the app's functions or constants. Allowed: a field's
+    callable default or validator, named by its path, which Django writes into the migration and
+    requires to stay importable."""
+    migrations = sorted((ROOT / "scoring" / "migrations").glob("0*.py"))
+    assert len(migrations) > 20
+    found = {f"{path.name} {use}" for path in migrations for use in _live_code_in_migration(path)}
+    assert not found, sorted(found)
+    # Migration 0018 reads the old sentences with a frozen copy of what ``scoring.hall.origin`` held
+    # then, and imports nothing of the app at all.
     imported = _imported_modules(ROOT / "scoring" / "migrations" / "0018_origin_as_data.py")
     assert "django.db" in imported
     assert not {name for name in imported if name.split(".")[0] == "scoring"}
