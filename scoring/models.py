@@ -9,7 +9,6 @@ Vocabulary follows docs/rules.md ("The evening: the Schwesing format"): an *even
 from __future__ import annotations
 
 import secrets
-import string
 from typing import Literal
 
 from django.conf import settings
@@ -23,6 +22,7 @@ from scoring.domain import clock, rulesets
 from scoring.domain.names import match_key
 from scoring.domain.rules import TEAM_A, TEAM_B
 from scoring.domain.rulesets import RULE_SETS, RuleSet, rule_set
+from scoring.hall import table_links
 from scoring.hall.origin import OriginRole, Source
 from scoring.hall.table_codes import new_table_code
 from scoring.validators import validate_no_bidi_controls, validate_tiebreak_chain
@@ -60,23 +60,10 @@ def new_version_start() -> int:
     return secrets.randbits(40)
 
 
-#: Random bytes of a table link token (192 bits).
-TABLE_TOKEN_BYTES = 24
-#: Its length written as URL-safe base64 without padding, as ``secrets.token_urlsafe`` writes it.
-TABLE_TOKEN_LENGTH = -(-TABLE_TOKEN_BYTES * 4 // 3)
-#: The characters of URL-safe base64 (RFC 4648, section 5).
-TABLE_TOKEN_ALPHABET = frozenset(string.ascii_letters + string.digits + "-_")
-
-
 def new_table_token() -> str:
-    """A fresh table link token: 24 random bytes (192 bits), URL-safe base64, 32 characters."""
-    return secrets.token_urlsafe(TABLE_TOKEN_BYTES)
-
-
-def is_table_token(value: object) -> bool:
-    """Whether ``value`` is a token :func:`new_table_token` could have made (a restored backup
-    holds nothing else: ``scoring.backup.contents``)."""
-    return isinstance(value, str) and len(value) == TABLE_TOKEN_LENGTH and set(value) <= TABLE_TOKEN_ALPHABET
+    """A fresh table link token (:func:`scoring.hall.table_links.new_token`; the field's default
+    stays here, where the migrations name it)."""
+    return table_links.new_token()
 
 
 class Player(models.Model):

@@ -39,7 +39,8 @@ from scoring.backup.values import check_values
 from scoring.domain.errors import DomainError, gettext_noop
 from scoring.hall import table_codes
 from scoring.hall.origin import origin_from_text
-from scoring.models import TABLE_TOKEN_LENGTH, Table, is_table_token
+from scoring.hall.table_links import TOKEN_LENGTH, is_table_token
+from scoring.models import Table
 
 #: The longest ``app_version`` read from a file (a version such as ``0.9.0`` or ``1.0.0rc1+g1a2b3c4``).
 APP_VERSION_LENGTH = 40
@@ -307,7 +308,7 @@ def _deserialize(key: str, model: type[models.Model], records: list[dict], users
 
 def _check_table_links(tables: list[Table]) -> None:
     """Raise BackupError naming the table unless its link and code are ones the app makes
-    (:func:`scoring.models.is_table_token`, :func:`scoring.hall.table_codes.is_table_code`): a crafted
+    (:func:`scoring.hall.table_links.is_table_token`, :func:`scoring.hall.table_codes.is_table_code`): a crafted
     file must not bring a short, guessable table link into the hall."""
     for table in tables:
         if not is_table_token(table.token):
@@ -316,7 +317,7 @@ def _check_table_links(tables: list[Table]) -> None:
                 table.pk,
                 DomainError(
                     gettext_noop("Its table link is not one Bruus Turnier makes (%(length)s letters, digits, - or _)."),
-                    length=TABLE_TOKEN_LENGTH,
+                    length=TOKEN_LENGTH,
                 ),
             )
         if not table_codes.is_table_code(table.code):

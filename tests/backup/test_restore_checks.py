@@ -16,7 +16,8 @@ from django.utils import translation
 from scoring import backup, services
 from scoring.backup import BackupError
 from scoring.hall import table_codes
-from scoring.models import Evening, PartnerExclusion, Player, Table, is_table_token, new_table_token
+from scoring.hall.table_links import is_table_token
+from scoring.models import Evening, PartnerExclusion, Player, Table, new_table_token
 from scoring.web.messages import translate
 from tests.backup.test_backup import reseal, row_counts, snapshot, wipe
 
