@@ -30,167 +30,34 @@ that fails the start checks) with its explanation and exit status 1.
 from __future__ import annotations
 
 import argparse
-import errno
 import os
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from bruus_tournament.start_checks import (
+    PORT_WAIT_SECONDS,
+    StartError,
+    check_port_free,
+    hall_addresses,
+    listen_address,
+    port_number,
+    switch_interval,
+    url_host,
+    worker_count,
+)
 
 #: Exit status of a start that could not happen (a setting, the data folder, the port, the database).
 EXIT_START_ERROR = 2
 SERVERS = ("auto", "gunicorn", "waitress")
 
 
-class StartError(Exception):
-    """A start that cannot happen; the message is the one line the person reads."""
-
-
 def _version() -> str:
     from bruus_tournament import __version__
 
     return __version__
-
-
-def _port(raw: str | int) -> int:
-    """A TCP port 1–65535 from the command line or ``PORT``; :class:`StartError` otherwise."""
-    text = str(raw).strip()
-    if text.isascii() and text.isdigit() and 1 <= int(text) <= 65535:
-        return int(text)
-    raise StartError(f"PORT must be a number from 1 to 65535, not {text!r}.")
-
-
-def _positive(name: str, raw: str | int) -> int:
-    text = str(raw).strip()
-    if text.isascii() and text.isdigit() and 1 <= int(text) <= 64:
-        return int(text)
-    raise StartError(f"{name} must be a whole number from 1 to 64, not {text!r}.")
-
-
-def _seconds(raw: str) -> float:
-    """A time in seconds above 0 and at most 1 (``GIL_SWITCH_INTERVAL``); :class:`StartError` otherwise."""
-    try:
-        value = float(raw)
-    except ValueError:
-        value = -1.0
-    if not 0 < value <= 1:
-        raise StartError(f"GIL_SWITCH_INTERVAL must be a number of seconds above 0 and at most 1, not {raw!r}.")
-    return value
-
-
-def _address(raw: str) -> str:
-    """An IPv4 or IPv6 address to listen on (``LISTEN_ADDRESS``); :class:`StartError` otherwise."""
-    text = raw.strip().strip("[]")
-    for family in (socket.AF_INET, socket.AF_INET6):
-        try:
-            socket.inet_pton(family, text)
-            return text
-        except (OSError, ValueError):
-            continue
-    raise StartError(f"LISTEN_ADDRESS must be an IP address such as 127.0.0.1 or 0.0.0.0, not {raw!r}.")
-
-
-def url_host(address: str) -> str:
-    """``address`` as it stands in a URL (IPv6 in brackets)."""
-    return f"[{address}]" if ":" in address else address
-
-
-#: How long ``serve`` waits for its port to become free (seconds): gunicorn's workers, orphaned when
-#: their master was killed, hold it for about 16 s before they notice and stop.
-PORT_WAIT_SECONDS = 30.0
-
-
-def check_port_free(address: str, port: int, wait: float = 0.0) -> None:
-    """Raise :class:`StartError` naming the port when a server cannot listen on ``address:port``
-    (taken by another program, not an address of this machine, or reserved for administrators).
-
-    A port in use is tried again for up to ``wait`` seconds (one line on standard error says so);
-    if it stays in use, the error names the program holding it where the system tells
-    (:func:`port_holder`)."""
-    deadline = time.monotonic() + wait
-    said = False
-    while True:
-        try:
-            _bind_probe(address, port)
-            return
-        except _PortInUse:
-            if time.monotonic() >= deadline:
-                holder = port_holder(port)
-                raise StartError(
-                    f"Port {port} ist belegt / is in use on {address}: another program (an earlier Bruus "
-                    f"Turnier?) listens there{f' ({holder})' if holder else ''}. Stop it, or choose another "
-                    f"port (--port or PORT)."
-                ) from None
-            if not said:
-                sys.stderr.write(
-                    f"bruus-turnier: Port {port} ist noch belegt, warte bis zu {wait:.0f} s / is still in use, "
-                    f"waiting up to {wait:.0f} s ...\n"
-                )
-                sys.stderr.flush()
-                said = True
-            time.sleep(0.5)
-
-
-class _PortInUse(Exception):
-    pass
-
-
-def _bind_probe(address: str, port: int) -> None:
-    family = socket.AF_INET6 if ":" in address else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as probe:
-        if os.name != "nt":  # as the servers do: a port in TIME_WAIT is free (Windows means "share")
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind((address, port))
-        except OSError as error:
-            if error.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", -1)):
-                raise _PortInUse from None
-            if error.errno in (errno.EADDRNOTAVAIL, getattr(errno, "WSAEADDRNOTAVAIL", -1)):
-                raise StartError(f"LISTEN_ADDRESS {address} is not an address of this machine.") from None
-            if error.errno in (errno.EACCES, getattr(errno, "WSAEACCES", -1)):
-                raise StartError(f"Port {port} needs administrator rights; choose a port above 1023.") from None
-            raise StartError(f"Cannot listen on {address} port {port}: {error.strerror or error}.") from None
-
-
-def port_holder(port: int) -> str:
-    """The programs listening on ``port`` ("Prozess / process 1234: gunicorn: worker ..."), as far
-    as the system tells (psutil; on Linux the processes of other users only to root); "" else."""
-    try:
-        import psutil
-
-        holders = []
-        for connection in psutil.net_connections(kind="tcp"):
-            listens = connection.status == psutil.CONN_LISTEN and connection.laddr and connection.laddr.port == port
-            if listens and connection.pid and connection.pid not in holders:
-                holders.append(connection.pid)
-        described = []
-        for pid in holders[:3]:
-            try:
-                process = psutil.Process(pid)
-                command = " ".join(process.cmdline()) or process.name()
-            except psutil.Error:
-                command = ""
-            described.append(f"Prozess / process {pid}" + (f": {command[:80]}" if command else ""))
-        return "; ".join(described)
-    except Exception:  # noqa: BLE001 - only a hint in a message: never the reason a start fails
-        return ""
-
-
-def hall_addresses() -> list[str]:
-    """This machine's IPv4 addresses on its networks (not loopback, not link-local), the order
-    the system lists its network interfaces in."""
-    import psutil
-
-    found: list[str] = []
-    for addresses in psutil.net_if_addrs().values():
-        for item in addresses:
-            usable = item.family == socket.AF_INET and not item.address.startswith(("127.", "169.254."))
-            if usable and item.address not in found:
-                found.append(item.address)
-    return found
 
 
 def _setup_django() -> None:
@@ -262,8 +129,8 @@ def command_run(args: argparse.Namespace) -> int:
     from django.utils.autoreload import DJANGO_AUTORELOAD_ENV
 
     os.environ["DEBUG"] = "true"
-    address = _address(args.address or os.environ.get("LISTEN_ADDRESS") or "127.0.0.1")
-    port = _port(args.port or os.environ.get("PORT") or 8000)
+    address = listen_address(args.address or os.environ.get("LISTEN_ADDRESS") or "127.0.0.1")
+    port = port_number(args.port or os.environ.get("PORT") or 8000)
     reloading = os.environ.get(DJANGO_AUTORELOAD_ENV) == "true"
     if not reloading:  # the reloader's child: the parent did all this already (and set DATA_DIR)
         check_port_free(address, port)  # before anything is written
@@ -341,11 +208,11 @@ def command_serve(args: argparse.Namespace) -> int:
     from bruus_tournament import envfile, servers
 
     os.environ["DEBUG"] = "false"
-    address = _address(args.address or os.environ.get("LISTEN_ADDRESS") or "0.0.0.0")
-    port = _port(args.port or os.environ.get("PORT") or 8000)
+    address = listen_address(args.address or os.environ.get("LISTEN_ADDRESS") or "0.0.0.0")
+    port = port_number(args.port or os.environ.get("PORT") or 8000)
     server = _choose_server((args.server or os.environ.get("SERVER") or "auto").strip().lower())
-    workers = _positive("WORKERS", args.workers or os.environ.get("WORKERS") or 4)
-    threads = _positive("THREADS", args.threads or os.environ.get("THREADS") or (4 if server == "gunicorn" else 8))
+    workers = worker_count("WORKERS", args.workers or os.environ.get("WORKERS") or 4)
+    threads = worker_count("THREADS", args.threads or os.environ.get("THREADS") or (4 if server == "gunicorn" else 8))
     addresses = _hall_environment(address, port)
     _setup_django()
     from django.conf import settings
@@ -469,12 +336,12 @@ def _check_setting(key: str, value: str) -> None:
             "DATA_DIR cannot be kept inside the data folder; set it in the environment (or a checkout's .env)."
         )
     checks = {
-        "PORT": _port,
-        "LISTEN_ADDRESS": _address,
-        "WORKERS": lambda v: _positive("WORKERS", v),
-        "THREADS": lambda v: _positive("THREADS", v),
+        "PORT": port_number,
+        "LISTEN_ADDRESS": listen_address,
+        "WORKERS": lambda v: worker_count("WORKERS", v),
+        "THREADS": lambda v: worker_count("THREADS", v),
         "SERVER": _server_name,
-        "GIL_SWITCH_INTERVAL": _seconds,
+        "GIL_SWITCH_INTERVAL": switch_interval,
     }
     if key in checks:
         checks[key](value)

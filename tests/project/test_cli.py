@@ -13,7 +13,7 @@ import socket
 import pytest
 from django.core.management import call_command
 
-from bruus_tournament import cli, servers, translations
+from bruus_tournament import cli, servers, start_checks, translations
 from tests.checkout_guard import CHECKOUT
 
 
@@ -197,15 +197,15 @@ def test_a_port_in_use_names_the_program_holding_it(capsys):
         taken.listen()
         port = taken.getsockname()[1]
         if os.geteuid() == 0:  # psutil sees every process's sockets only as root
-            assert f"Prozess / process {os.getpid()}" in cli.port_holder(port)
-        with pytest.raises(cli.StartError, match=f"Port {port} ist belegt"):
-            cli.check_port_free("127.0.0.1", port, wait=0.6)
+            assert f"Prozess / process {os.getpid()}" in start_checks.port_holder(port)
+        with pytest.raises(start_checks.StartError, match=f"Port {port} ist belegt"):
+            start_checks.check_port_free("127.0.0.1", port, wait=0.6)
     assert "warte bis zu 1 s / is still in use" in capsys.readouterr().err
-    assert cli.port_holder(port) == ""
+    assert start_checks.port_holder(port) == ""
 
 
 def test_the_machines_network_addresses_leave_out_loopback():
-    found = cli.hall_addresses()
+    found = start_checks.hall_addresses()
     assert all(not a.startswith(("127.", "169.254.")) and a.count(".") == 3 for a in found)
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from bruus_tournament import __version__, cli
+from bruus_tournament import __version__, cli, start_checks
 from tests import checkout_guard
 
 ROOT = checkout_guard.CHECKOUT
@@ -105,13 +105,13 @@ def test_a_port_in_use_is_named():
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        with pytest.raises(cli.StartError, match=f"Port {port} ist belegt / is in use on 127.0.0.1"):
-            cli.check_port_free("127.0.0.1", port)
-    cli.check_port_free("127.0.0.1", port)  # free again: no error
+        with pytest.raises(start_checks.StartError, match=f"Port {port} ist belegt / is in use on 127.0.0.1"):
+            start_checks.check_port_free("127.0.0.1", port)
+    start_checks.check_port_free("127.0.0.1", port)  # free again: no error
 
 
 class FakeClock:
-    """``cli``'s clock in a test: ``sleep`` moves ``monotonic`` on at once and runs ``on_sleep``
+    """``start_checks``'s clock in a test: ``sleep`` moves ``monotonic`` on at once and runs ``on_sleep``
     (what happens elsewhere meanwhile); ``sleeps`` lists the seconds asked for."""
 
     def __init__(self, on_sleep=lambda: None):
@@ -129,17 +129,17 @@ class FakeClock:
 
 
 def test_a_port_in_use_is_waited_for_then_named_with_who_holds_it(capsys, monkeypatch):
-    """``serve`` waits (cli.PORT_WAIT_SECONDS, here 2 s) and says so in one line; the refusal then
+    """``serve`` waits (start_checks.PORT_WAIT_SECONDS, here 2 s) and says so in one line; the refusal then
     names the process listening there where the system tells (on Linux: this test's own). The
     wait is counted on a fake clock: tried again every half second for the whole wait, no longer."""
     clock = FakeClock()
-    monkeypatch.setattr(cli, "time", clock)
+    monkeypatch.setattr(start_checks, "time", clock)
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        with pytest.raises(cli.StartError) as error:
-            cli.check_port_free("127.0.0.1", port, wait=2)
+        with pytest.raises(start_checks.StartError) as error:
+            start_checks.check_port_free("127.0.0.1", port, wait=2)
         assert clock.sleeps == [0.5, 0.5, 0.5, 0.5]
     assert str(error.value).startswith(f"Port {port} ist belegt / is in use on 127.0.0.1")
     if sys.platform.startswith("linux"):
@@ -157,8 +157,8 @@ def test_a_port_freed_while_waiting_is_taken(capsys, monkeypatch):
     taken.listen()
     port = taken.getsockname()[1]
     clock = FakeClock(on_sleep=lambda: len(clock.sleeps) == 2 and taken.close())
-    monkeypatch.setattr(cli, "time", clock)
-    cli.check_port_free("127.0.0.1", port, wait=30)
+    monkeypatch.setattr(start_checks, "time", clock)
+    start_checks.check_port_free("127.0.0.1", port, wait=30)
     assert clock.sleeps == [0.5, 0.5]
     assert capsys.readouterr().err.count("\n") == 1
 
