@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import NamedTuple
 
 from django.utils.translation import gettext
 from reportlab.lib import colors
@@ -200,17 +201,22 @@ def _partner_cell(mates: list[str], width: float, size: float = LIST):
     return _cell(mates[0] if mates else "–", size, width)
 
 
-def _players_table(plan: SessionPlan, heading: str, first_room: float, room: float, size: float = LIST) -> list[Table]:
-    """The players A to Z in ``size`` points, a table per page (:func:`base.page_by_page`, rows
-    shared out evenly), the heading ("Spieler von A bis Z · Durchgang 1") and the column names
-    on top of each."""
-    seats = seats_by_player(plan)
-    partners = partners_of(plan)
-    players = sorted(seats, key=person_sort_key)
-    rounds = [r.number for r in plan.rounds]
-    width = base.FRAME_WIDTH
+class _RoundColumns(NamedTuple):
+    """The round columns of the players' list: width and padding (pt), the headings and the size
+    of their words and of "setzt aus" (pt)."""
+
+    width: float
+    pad: float
+    heads: list[str]
+    head_size: float
+    sits_size: float
+
+
+def _round_columns(rounds: list[int], size: float, width: float) -> _RoundColumns:
+    """Narrow round columns ("setzt aus" may take two lines), so that names rarely wrap; with six to
+    eight rounds half the page's ``width``, less padding. "Runde 8" and "setzt aus" a little smaller
+    where a word would not fit its column: never broken inside a word ("Ru/nd/e 8", "set/zt")."""
     sits_out = gettext("sits out")
-    # Narrow round columns ("setzt aus" may take two lines), so that names rarely wrap.
     heads = [gettext("Round %(n)s") % {"n": n} for n in rounds]
     widest_word = max(
         [base.text_width(word, SITS_OUT) for word in sits_out.split()]
@@ -220,43 +226,39 @@ def _players_table(plan: SessionPlan, heading: str, first_room: float, room: flo
     pad = 6  # pt, each side of a round column (reportlab's default)
     if len(rounds) * round_w > width * 0.5:  # six to eight rounds: half the width, less padding
         round_w, pad = width * 0.5 / max(len(rounds), 1), 2
-    # "Runde 8" and "setzt aus" a little smaller where a word would not fit its column: never
-    # broken inside a word ("Ru/nd/e 8", "set/zt").
     inner = round_w - 2 * pad  # pt, the room for text in a round column
     head_size = min(
         [SITS_OUT, *(SITS_OUT * inner / base.text_width(w, SITS_OUT, bold=True) for h in heads for w in h.split())]
     )
     sits_size = min([SITS_OUT, *(SITS_OUT * inner / base.text_width(w, SITS_OUT) for w in sits_out.split())])
-    name_w = (width - len(rounds) * round_w) * 0.52
-    partner_w = width - len(rounds) * round_w - name_w
-    data: list[list] = [
-        [base.para(heading, 24, bold=True), "", *[""] * len(rounds)],
-        [
-            gettext("Name"),
-            gettext("Partner"),
-            *[base.para(head, head_size, bold=True, align="center") for head in heads],
-        ],
-    ]
-    for player in players:
+    return _RoundColumns(round_w, pad, heads, head_size, sits_size)
+
+
+def _player_rows(plan: SessionPlan, columns: _RoundColumns, name_w: float, partner_w: float, size: float) -> list:
+    """One row per player A to Z: name, partner, and per round the table, "setzt aus" or "–"."""
+    seats = seats_by_player(plan)
+    partners = partners_of(plan)
+    sits_out = gettext("sits out")
+    rows = []
+    for player in sorted(seats, key=person_sort_key):
         by_round = {s.round: s for s in seats[player]}
         mates = [p.label for p in partners.get(player, ())]
         cells = []
-        for n in rounds:
-            seat = by_round.get(n)
+        for round_ in plan.rounds:
+            seat = by_round.get(round_.number)
             if seat is None:  # left the session (replaced) or joined it later as a replacement
                 cells.append("–")
             elif seat.sits_out:
-                cells.append(_cell(sits_out, sits_size, round_w, padding=2 * pad, align="center"))
+                cells.append(_cell(sits_out, columns.sits_size, columns.width, padding=2 * columns.pad, align="center"))
             else:
                 cells.append(str(seat.table))
-        data.append(
-            [
-                _cell(player.label, size, name_w),
-                _partner_cell(mates, partner_w, size),
-                *cells,
-            ]
-        )
-    commands = [
+        rows.append([_cell(player.label, size, name_w), _partner_cell(mates, partner_w, size), *cells])
+    return rows
+
+
+def _players_table_style(size: float, pad: float) -> list[tuple]:
+    """The players' list's table style: heading spanned, column names bold, rows striped."""
+    return [
         ("FONT", (0, 0), (-1, 0), base.FONT, 11),  # every cell in DejaVu Sans, the spanned ones too
         ("SPAN", (0, 0), (-1, 0)),
         ("LEFTPADDING", (0, 0), (0, 0), 0),
@@ -274,9 +276,31 @@ def _players_table(plan: SessionPlan, heading: str, first_room: float, room: flo
         ("LEFTPADDING", (2, 1), (-1, -1), pad),
         ("RIGHTPADDING", (2, 1), (-1, -1), pad),
     ]
+
+
+def _players_table(plan: SessionPlan, heading: str, first_room: float, room: float, size: float = LIST) -> list[Table]:
+    """The players A to Z in ``size`` points, a table per page (:func:`base.page_by_page`, rows
+    shared out evenly), the heading ("Spieler von A bis Z · Durchgang 1") and the column names
+    on top of each."""
+    rounds = [r.number for r in plan.rounds]
+    width = base.FRAME_WIDTH
+    columns = _round_columns(rounds, size, width)
+    round_w, pad = columns.width, columns.pad
+    name_w = (width - len(rounds) * round_w) * 0.52
+    partner_w = width - len(rounds) * round_w - name_w
+    data: list[list] = [
+        [base.para(heading, 24, bold=True), "", *[""] * len(rounds)],
+        [
+            gettext("Name"),
+            gettext("Partner"),
+            *[base.para(head, columns.head_size, bold=True, align="center") for head in columns.heads],
+        ],
+        *_player_rows(plan, columns, name_w, partner_w, size),
+    ]
+    commands = _players_table_style(size, pad)
     small: dict[int, Sequence[tuple]] = {  # "setzt aus" and "–" in the round columns (every such cell of a row)
         row: [
-            ("FONT", column, column, base.FONT, sits_size)
+            ("FONT", column, column, base.FONT, columns.sits_size)
             for column, value in enumerate(line[2:], start=2)
             if not (isinstance(value, str) and value.isdigit())
         ]

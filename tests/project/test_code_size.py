@@ -20,7 +20,6 @@ LONG_FUNCTIONS: dict[str, str] = {
     "scoring/documents/ranking.py:_table": "not split yet",  # 75 lines
     "scoring/documents/ranking.py:build_ranking": "not split yet",  # 82 lines
     "scoring/documents/season.py:_table": "not split yet",  # 69 lines
-    "scoring/documents/table_lists.py:_players_table": "not split yet",  # 92 lines
     "scoring/domain/fairness.py:_reasons": "not split yet",  # 76 lines
     "scoring/domain/fairness.py:evening_fairness": "not split yet",  # 64 lines
     "scoring/domain/player_import.py:_check_row": "not split yet",  # 69 lines
