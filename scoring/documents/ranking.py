@@ -79,6 +79,21 @@ def build_ranking(
     session_count = max([evening.sessions_count, *(len(r.sessions) for r in rows)])
     drawn = session_count if sessions_drawn is None else sessions_drawn
     title = ranking_name(evening, complete=complete)
+    decor = base.PageDecor(
+        title=title,
+        printed=base.printed_text(printed_at),
+        marker=None if complete else gettext("provisional").upper(),
+        footnotes=_footnotes(rows, chain),
+    )
+    story = _heading(evening, complete)
+    story.append(_fitting_table(story, rows, session_count, drawn, tuple(criteria), names or {}, decor, evening.rules))
+    story += _legend(evening, chain)
+    return base.render(story, title=title, decor=decor, subject=gettext("Ranking"))
+
+
+def _footnotes(rows: Sequence[RankingRow], chain: Sequence[Criterion]) -> tuple[str, ...]:
+    """The notes at the foot of each page: what "*" (a shared place) and "°" (provisional) mean,
+    each only when a row has it."""
     notes = []
     if any(r.shared for r in rows):
         if chain:
@@ -87,13 +102,12 @@ def build_ranking(
             notes.append(gettext("* shared place: equal totals share a place."))
     if any(r.provisional for r in rows):
         notes.append(PROVISIONAL_LEGEND())
-    decor = base.PageDecor(
-        title=title,
-        printed=base.printed_text(printed_at),
-        marker=None if complete else gettext("provisional").upper(),
-        footnotes=tuple(notes),
-    )
+    return tuple(notes)
 
+
+def _heading(evening, complete: bool) -> list:
+    """Above the table: "Endstand" (or "Rangliste (vorläufig)" in red), the evening's name, date,
+    venue and rules, and while deals are missing a line saying so."""
     story = [
         base.para(
             gettext("Final ranking") if complete else gettext("Ranking (provisional)"),
@@ -113,8 +127,13 @@ def build_ranking(
         story.append(
             base.para(gettext("Provisional: deals are still missing."), BODY, bold=True, color="#b00020", space_after=6)
         )
-    story.append(_fitting_table(story, rows, session_count, drawn, tuple(criteria), names or {}, decor, evening.rules))
-    story += [
+    return story
+
+
+def _legend(evening, chain: Sequence[Criterion]) -> list:
+    """Below the table: how places are shared and sit-outs credited, and the evening's tie-break
+    chain in order."""
+    story = [
         Spacer(1, 3 * mm),
         base.para(
             gettext("* shared place. Sit-outs are credited with the average of the teams that played in that round."),
@@ -133,7 +152,7 @@ def build_ranking(
                 color="#555555",
             )
         )
-    return base.render(story, title=title, decor=decor, subject=gettext("Ranking"))
+    return story
 
 
 def _fitting_table(
