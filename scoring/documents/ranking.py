@@ -184,6 +184,59 @@ def _rules_text(evening) -> str:
     return gettext("Rules: %(name)s") % {"name": gettext(evening.rules.name)}
 
 
+def _widest(texts, size: float, pad: float, bold: bool = False) -> float:
+    """The width (pt) of the widest of ``texts`` in ``size`` points, plus ``pad``; ``pad`` if none."""
+    return max((base.text_width(t, size, bold=bold) for t in texts), default=0) + pad
+
+
+def _number_widths(
+    cells: list[_Cells], session_count: int, session_head: str, body: float, pad: float
+) -> tuple[float, float, float]:
+    """The widths (pt) of the place, each session's and the total's column: headings are set in
+    HEAD (bold), values in ``body``."""
+    place_w = max(_widest([gettext("Place")], HEAD, pad, bold=True), _widest([c[0] for c in cells], body, pad))
+    number_w = max(
+        _widest(["000", *(s for c in cells for s in c[3])], body, pad),
+        12 * mm,
+        _widest([session_head], HEAD, pad, bold=True) / session_count,
+    )
+    total_w = max(
+        _widest([gettext("Total")], HEAD, pad, bold=True),
+        _widest(["000", *(c[4] for c in cells)], body, pad, bold=True),
+    )
+    return place_w, number_w, total_w
+
+
+def _tiebreak_columns(
+    rows: Sequence[RankingRow],
+    cells: list[_Cells],
+    criteria: tuple[Criterion, ...],
+    names: dict[int, str],
+    rules: RuleSet,
+    room: float,
+    body: float,
+    pad: float,
+) -> tuple[list[str], list[float], list[tuple[list[str], str]]]:
+    """The tie-break columns' headings and widths (pt), and per row its values and note. Columns
+    when they leave the names and clubs their longest words on one line within ``room`` (pt); else
+    (many sessions and criteria) no columns, the values go under the name with the note, as on
+    the projector ("Bester Durchgang 26 · Gewonnene Spiele 15 · vor … durch …")."""
+    values = [[base.matchsticks(row.tiebreaks[c]) for c in criteria] for row in rows]
+    criterion_heads = [tiebreak_labels.column(c, rules) for c in criteria]
+    criterion_ws = [
+        max(_widest(head.split(), NOTE, pad, bold=True), _widest(["000", *(v[i] for v in values)], body, pad), 12 * mm)
+        for i, head in enumerate(criterion_heads)
+    ]
+    words = _widest([w for c in cells for w in c[1].split()], body, pad) + _widest(
+        [w for c in cells for w in c[2].split()], body, pad
+    )
+    if criteria and room - sum(criterion_ws) < words:
+        notes = tiebreak_labels.tie_notes(rows, criteria, names, rules)
+        return [], [], [([], notes.get(row.player.pk, "")) for row in rows]
+    tiebreaks = [(v, ahead_note(row, names, rules) if criteria else "") for row, v in zip(rows, values, strict=True)]
+    return criterion_heads, criterion_ws, tiebreaks
+
+
 def _table(
     rows: Sequence[RankingRow],
     session_count: int,
@@ -199,40 +252,11 @@ def _table(
     width = base.FRAME_WIDTH
     cells = _cells(rows, session_count, drawn)
     pad = 2 * CELL_PADDING + 2
-
-    def widest(texts, size, bold=False):
-        return max((base.text_width(t, size, bold=bold) for t in texts), default=0) + pad
-
     session_head = gettext("Session")
-    # Headings are set in HEAD (bold), values in body.
-    place_w = max(widest([gettext("Place")], HEAD, bold=True), widest([c[0] for c in cells], body))
-    number_w = max(
-        widest(["000", *(s for c in cells for s in c[3])], body),
-        12 * mm,
-        widest([session_head], HEAD, bold=True) / session_count,
-    )
-    total_w = max(widest([gettext("Total")], HEAD, bold=True), widest(["000", *(c[4] for c in cells)], body, bold=True))
-    # Tie-break columns when they leave the names and clubs their longest words on one line;
-    # else (many sessions and criteria) the values go under the name with the note, as on the
-    # projector ("Bester Durchgang 26 · Gewonnene Spiele 15 · vor … durch …").
-    values = [[base.matchsticks(row.tiebreaks[c]) for c in criteria] for row in rows]
-    criterion_heads = [tiebreak_labels.column(c, rules) for c in criteria]
-    criterion_ws = [
-        max(widest(head.split(), NOTE, bold=True), widest(["000", *(v[i] for v in values)], body), 12 * mm)
-        for i, head in enumerate(criterion_heads)
-    ]
-    words = widest([w for c in cells for w in c[1].split()], body) + widest(
-        [w for c in cells for w in c[2].split()], body
-    )
-    if criteria and width - place_w - session_count * number_w - total_w - sum(criterion_ws) < words:
-        notes = tiebreak_labels.tie_notes(rows, criteria, names, rules)
-        tiebreaks: list[tuple[list[str], str]] = [([], notes.get(row.player.pk, "")) for row in rows]
-        criterion_heads, criterion_ws, criteria = [], [], ()
-    else:
-        tiebreaks = [
-            (v, ahead_note(row, names, rules) if criteria else "") for row, v in zip(rows, values, strict=True)
-        ]
-    rest = width - place_w - session_count * number_w - total_w - sum(criterion_ws)
+    place_w, number_w, total_w = _number_widths(cells, session_count, session_head, body, pad)
+    room = width - place_w - session_count * number_w - total_w
+    criterion_heads, criterion_ws, tiebreaks = _tiebreak_columns(rows, cells, criteria, names, rules, room, body, pad)
+    rest = room - sum(criterion_ws)
     name_w, club_w = base.name_club_widths([c[1] for c in cells], [c[2] for c in cells], rest, body, pad)
 
     # "Durchgang" centred over the session columns. Drawn from the first of them, overflowing
