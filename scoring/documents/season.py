@@ -10,6 +10,7 @@ Until the season is final it says "vorläufig" in the title and on every page.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import NamedTuple
 from xml.sax.saxutils import escape
 
 from django.utils.formats import date_format
@@ -128,11 +129,22 @@ def _cells(ranking: SeasonRanking):
     return out
 
 
-def _table(ranking: SeasonRanking, width: float) -> LongTable:
-    cells = _cells(ranking)
-    count = len(ranking.evenings)
-    headings = [season_evening_heading(e) + ("°" if not e.confirmed else "") for e in ranking.evenings]
-    pad = 2 * CELL_PADDING + 2
+class _Widths(NamedTuple):
+    """The season table's type size (pt) and the widths (pt) of its number columns; ``rest`` is
+    left for name and club."""
+
+    size: float
+    place: float
+    number: float
+    played: float
+    total: float
+    rest: float
+
+
+def _widths(cells: list, headings: list[str], width: float, pad: float) -> _Widths:
+    """The largest of :data:`SIZES` that leaves name and club at least :data:`NAME_MIN` of
+    ``width`` (else the smallest)."""
+    count = len(headings)
 
     def widest(texts, size, bold=False):
         return max((base.text_width(t, size, bold=bold) for t in texts), default=0) + pad
@@ -150,8 +162,18 @@ def _table(ranking: SeasonRanking, width: float) -> LongTable:
         rest = width - place_w - count * number_w - played_w - total_w
         if rest >= NAME_MIN:
             break
+    return _Widths(size, place_w, number_w, played_w, total_w, rest)
+
+
+def _table(ranking: SeasonRanking, width: float) -> LongTable:
+    cells = _cells(ranking)
+    count = len(ranking.evenings)
+    headings = [season_evening_heading(e) + ("°" if not e.confirmed else "") for e in ranking.evenings]
+    pad = 2 * CELL_PADDING + 2
+    widths = _widths(cells, headings, width, pad)
+    size, head = widths.size, widths.size - 2
     # Name and club share the rest as on the evening ranking.
-    name_w, club_w = base.name_club_widths([c[1] for c in cells], [c[2] for c in cells], rest, size, pad)
+    name_w, club_w = base.name_club_widths([c[1] for c in cells], [c[2] for c in cells], widths.rest, size, pad)
     data: list[list] = [
         [
             gettext("Place"),
@@ -163,6 +185,29 @@ def _table(ranking: SeasonRanking, width: float) -> LongTable:
         ]
     ]
     commands = _table_commands(head, size)
+    _add_rows(data, commands, ranking, cells, size, name_w, club_w, pad)
+    return LongTable(
+        data,
+        colWidths=[widths.place, name_w, club_w, *[widths.number] * count, widths.played, widths.total],
+        repeatRows=1,
+        style=TableStyle(commands),
+        hAlign="LEFT",
+    )
+
+
+def _add_rows(
+    data: list[list],
+    commands: list[tuple],
+    ranking: SeasonRanking,
+    cells: list,
+    size: float,
+    name_w: float,
+    club_w: float,
+    pad: float,
+) -> None:
+    """The players' rows appended to ``data`` (their stripes to ``commands``), the ranked first;
+    above those not ranked a row with the note why."""
+    count = len(ranking.evenings)
     below_started = False
     for place, name, club, evenings, played, total in cells:
         row = len(data)
@@ -190,13 +235,6 @@ def _table(ranking: SeasonRanking, width: float) -> LongTable:
         )
         if row % 2 == 0:
             commands.append(("BACKGROUND", (0, row), (-1, row), base.LIGHT))
-    return LongTable(
-        data,
-        colWidths=[place_w, name_w, club_w, *[number_w] * count, played_w, total_w],
-        repeatRows=1,
-        style=TableStyle(commands),
-        hAlign="LEFT",
-    )
 
 
 def _table_commands(head: float, size: float) -> list[tuple]:

@@ -17,7 +17,6 @@ LONG_FUNCTIONS: dict[str, str] = {
     "scoring/backup/report.py:restore_summary": "not split yet",  # 67 lines
     "scoring/documents/certificates.py:build_prize_list": "not split yet",  # 71 lines
     "scoring/documents/pdf_base.py:page_by_page": "not split yet",  # 71 lines
-    "scoring/documents/season.py:_table": "not split yet",  # 69 lines
     "scoring/domain/fairness.py:_reasons": "not split yet",  # 76 lines
     "scoring/domain/fairness.py:evening_fairness": "not split yet",  # 64 lines
     "scoring/domain/player_import.py:_check_row": "not split yet",  # 69 lines
