@@ -153,8 +153,32 @@ def build_prize_list(
     (arguments as :func:`build_certificates`)."""
     title = prize_list_name(evening)
     decor = _decor(title, complete, printed_at)
+    table = _prize_table(certificate_rows(rows, places))
+    story = [
+        base.para(gettext("Prize list"), 24, bold=True, space_after=4),
+        base.para(evening.name, 18, bold=True, space_after=2),
+        base.para(
+            " · ".join(x for x in (base.long_date(evening.date), evening.venue) if x), PRIZE_LIST_BODY, space_after=8
+        ),
+        table,
+    ]
+    if not complete:
+        story.insert(
+            3,
+            base.para(
+                gettext("Provisional: deals are still missing."),
+                PRIZE_LIST_BODY,
+                bold=True,
+                color="#b00020",
+                space_after=6,
+            ),
+        )
+    return base.render(story, title=title, decor=decor, subject=gettext("Prize list"))
+
+
+def _prize_table(chosen: Sequence[RankingRow]) -> LongTable:
+    """Place, name, club, total and an empty column to write the prize in, a row per player."""
     width = base.FRAME_WIDTH
-    chosen = certificate_rows(rows, places)
     pad = 12
     place_w = max(base.text_width(gettext("Place"), 12, bold=True), base.text_width("000.", PRIZE_LIST_BODY)) + pad
     total_w = max(base.text_width(gettext("Total"), 12, bold=True), base.text_width("0000,0", PRIZE_LIST_BODY)) + pad
@@ -175,7 +199,7 @@ def build_prize_list(
                 "",
             ]
         )
-    table = LongTable(
+    return LongTable(
         data,
         colWidths=[place_w, name_w, club_w, total_w, prize_w],
         repeatRows=1,
@@ -197,23 +221,3 @@ def build_prize_list(
             ]
         ),
     )
-    story = [
-        base.para(gettext("Prize list"), 24, bold=True, space_after=4),
-        base.para(evening.name, 18, bold=True, space_after=2),
-        base.para(
-            " · ".join(x for x in (base.long_date(evening.date), evening.venue) if x), PRIZE_LIST_BODY, space_after=8
-        ),
-        table,
-    ]
-    if not complete:
-        story.insert(
-            3,
-            base.para(
-                gettext("Provisional: deals are still missing."),
-                PRIZE_LIST_BODY,
-                bold=True,
-                color="#b00020",
-                space_after=6,
-            ),
-        )
-    return base.render(story, title=title, decor=decor, subject=gettext("Prize list"))
