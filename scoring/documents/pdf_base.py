@@ -502,12 +502,7 @@ def page_by_page(
         The tables, in order; put them into the story one after the other. A single row taller
         than a page gets a table of its own, which reportlab splits as it would.
     """
-    own = [
-        (name, (first, row), (last, row), *args)
-        for row, row_cmds in (row_commands or {}).items()
-        for name, first, last, *args in row_cmds
-    ]
-    whole = Table(data, colWidths=list(col_widths), repeatRows=repeat_rows, style=TableStyle([*commands, *own]))
+    whole = _whole_table(data, col_widths, repeat_rows, commands, row_commands)
     if len(data) <= repeat_rows:  # the heading alone
         return [whole]
     whole.wrap(sum(col_widths), float("inf"))
@@ -515,24 +510,47 @@ def page_by_page(
     # Each page's table takes its cells' styles (fonts, paddings, alignment) from the whole
     # table, as reportlab's own split does, and only the lines, backgrounds and spans anew.
     drawn = [c for c in commands if c[0] in LINECOMMANDS or c[0] in _DRAWN_COMMANDS]
+    return [
+        Table(
+            data[:repeat_rows] + data[start:end],
+            colWidths=list(col_widths),
+            rowHeights=heights[:repeat_rows] + heights[start:end],
+            repeatRows=repeat_rows,
+            cellStyles=styles[:repeat_rows] + styles[start:end],
+            style=TableStyle(drawn),
+        )
+        for start, end in _page_rows(heights, repeat_rows, first_room, room, balance)
+    ]
+
+
+def _whole_table(
+    data: list[list],
+    col_widths: Sequence[float],
+    repeat_rows: int,
+    commands: Sequence[tuple],
+    row_commands: dict[int, Sequence[tuple]] | None,
+) -> Table:
+    """All rows as one table, with ``commands`` and each row's own commands (arguments as
+    :func:`page_by_page`), for reportlab to measure."""
+    own = [
+        (name, (first, row), (last, row), *args)
+        for row, row_cmds in (row_commands or {}).items()
+        for name, first, last, *args in row_cmds
+    ]
+    return Table(data, colWidths=list(col_widths), repeatRows=repeat_rows, style=TableStyle([*commands, *own]))
+
+
+def _page_rows(
+    heights: list[float], repeat_rows: int, first_room: float, room: float, balance: bool
+) -> list[tuple[int, int]]:
+    """The rows (start, end) of each page (:func:`_pages`); with ``balance`` shared out evenly
+    over as many pages, when that takes no more of them."""
     pages = _pages(heights, repeat_rows, first_room, room)
     if balance and len(pages) > 1:
         balanced = _pages(heights, repeat_rows, first_room, room, spread=len(pages))
         if len(balanced) == len(pages):
             pages = balanced
-    tables = []
-    for start, end in pages:
-        tables.append(
-            Table(
-                data[:repeat_rows] + data[start:end],
-                colWidths=list(col_widths),
-                rowHeights=heights[:repeat_rows] + heights[start:end],
-                repeatRows=repeat_rows,
-                cellStyles=styles[:repeat_rows] + styles[start:end],
-                style=TableStyle(drawn),
-            )
-        )
-    return tables
+    return pages
 
 
 def one_a_page(tables: Sequence[Flowable]) -> list[Flowable]:
