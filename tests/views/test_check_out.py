@@ -13,7 +13,7 @@ from scoring import selectors, services
 from scoring.models import Participant, Player
 from scoring.services.base import ServiceError
 from scoring.setup.builders import evening_with_players, play_session
-from tests.services.test_check_in import present, register
+from tests.views.test_check_in import present, register
 
 pytestmark = pytest.mark.django_db
 

@@ -298,7 +298,7 @@ def test_the_clock_poll_answers_304_after_one_query_until_the_clock_changes(clie
     fresh = client.get(url, HTTP_IF_NONE_MATCH=off["ETag"], **HTMX)
     assert fresh.status_code == 200 and "data-clock-time" in fresh.content.decode()
     # Deals everywhere and a confirmation at one table: the clock is the same (the round's last
-    # confirmation switches it off: tests/services/test_clock_stops.py).
+    # confirmation switches it off: tests/services/test_clock.py).
     first = Seating.objects.filter(round=_round(drawn)).order_by("table__number").first()
     builders.play_seating(first, result=PLAIN_A, origin=Origin.other("t"))
     with django_assert_num_queries(1):
