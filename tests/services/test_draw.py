@@ -8,6 +8,7 @@ from scoring import services
 from scoring.domain.rules import DealResult, ImpossibleResult
 from scoring.hall.origin import Origin
 from scoring.models import Deal, DealChange, Partnership, Round, Seating, Session
+from tests import factories
 from tests.conftest import make_evening
 
 PLAIN_A = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
@@ -15,11 +16,7 @@ PLAIN_A = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
 
 def play_session(session: Session, result: DealResult = PLAIN_A) -> None:
     for seating in Seating.objects.filter(round__session=session).select_related("table"):
-        for number in range(1, session.evening.deals_per_round + 1):
-            services.enter_deal(
-                seating_id=seating.pk, number=number, result=result, origin=Origin.other("t"), table=seating.table
-            )
-        services.enter_and_confirm_seating(seating_id=seating.pk, table=seating.table)
+        factories.enter_round(seating, result, finish=True)
 
 
 @pytest.mark.django_db
@@ -75,21 +72,9 @@ def test_too_few_players_saves_nothing(evening_factory):
 def test_deal_entry_scores_and_keeps_every_previous_value(roster_evening, organiser):
     session = services.draw_session(evening=roster_evening, seed=3)
     seating = Seating.objects.filter(round__session=session, round__number=1).select_related("table").first()
-    deal = services.enter_deal(
-        seating_id=seating.pk,
-        number=1,
-        result=DealResult("A", True, 0, 1),
-        origin=Origin.other("Tisch 1"),
-        table=seating.table,
-    )
+    deal = factories.enter_deal(seating, to_nil=True, bonus_b=1, origin=Origin.other("Tisch 1"))
     assert (deal.points_a, deal.points_b) == (2, 1)
-    deal = services.enter_deal(
-        seating_id=seating.pk,
-        number=1,
-        result=DealResult("B", False, 0, 0),
-        origin=Origin.other("Tisch 1"),
-        table=seating.table,
-    )
+    deal = factories.enter_deal(seating, 1, "B", origin=Origin.other("Tisch 1"))
     assert (deal.points_a, deal.points_b) == (0, 1)
     changes = list(DealChange.objects.filter(deal=deal).order_by("id"))
     assert changes[0].previous is None and changes[0].new["points_a"] == 2
@@ -103,28 +88,13 @@ def test_impossible_result_saves_nothing_unless_the_organiser_accepts_it(roster_
     seating = Seating.objects.filter(round__session=session, round__number=1).select_related("table").first()
     impossible = DealResult("A", False, 2, 2)
     with pytest.raises(ImpossibleResult):
-        services.enter_deal(
-            seating_id=seating.pk, number=1, result=impossible, origin=Origin.other("t"), table=seating.table
-        )
+        factories.enter_deal(seating, 1, result=impossible)
     assert not Deal.objects.exists()
     with pytest.raises(services.ServiceError) as error:
-        services.enter_deal(
-            seating_id=seating.pk,
-            number=1,
-            result=impossible,
-            origin=Origin.other("o"),
-            user=organiser,
-            accept_impossible=True,
-        )
+        factories.enter_deal(seating, 1, result=impossible, user=organiser, accept_impossible=True)
     assert error.value.code == "reason_missing"
-    deal = services.enter_deal(
-        seating_id=seating.pk,
-        number=1,
-        result=impossible,
-        origin=Origin.other("o"),
-        user=organiser,
-        accept_impossible=True,
-        reason="Ortsbrauch in Treia",
+    deal = factories.enter_deal(
+        seating, 1, result=impossible, user=organiser, accept_impossible=True, reason="Ortsbrauch in Treia"
     )
     assert (deal.points_a, deal.points_b) == (3, 2) and deal.override_reason == "Ortsbrauch in Treia"
 
@@ -135,9 +105,7 @@ def test_deal_number_out_of_range(roster_evening, number):
     session = services.draw_session(evening=roster_evening, seed=3)
     seating = Seating.objects.filter(round__session=session).select_related("table").first()
     with pytest.raises(services.ServiceError) as error:
-        services.enter_deal(
-            seating_id=seating.pk, number=number, result=PLAIN_A, origin=Origin.other("t"), table=seating.table
-        )
+        factories.enter_deal(seating, number)
     assert error.value.code == "deal_out_of_range"
     assert not Deal.objects.exists()
 
@@ -147,32 +115,19 @@ def test_table_link_cannot_touch_another_table_or_a_finished_round(roster_evenin
     session = services.draw_session(evening=roster_evening, seed=3)
     first, second = Seating.objects.filter(round__session=session, round__number=1).select_related("table")[:2]
     with pytest.raises(services.ServiceError) as error:
-        services.enter_deal(seating_id=first.pk, number=1, result=PLAIN_A, origin=Origin.other("t"), table=second.table)
+        factories.enter_deal(first, table=second.table)
     assert error.value.code == "foreign_table"
     with pytest.raises(services.ServiceError) as error:
         services.enter_and_confirm_seating(seating_id=first.pk, table=first.table)
     assert error.value.code == "deals_missing"
     for n in range(1, 5):
-        services.enter_deal(seating_id=first.pk, number=n, result=PLAIN_A, origin=Origin.other("t"), table=first.table)
+        factories.enter_deal(first, n)
     services.enter_and_confirm_seating(seating_id=first.pk, table=first.table)
     with pytest.raises(services.ServiceError) as error:
-        services.enter_deal(
-            seating_id=first.pk,
-            number=1,
-            result=DealResult("B", False, 0, 0),
-            origin=Origin.other("t"),
-            table=first.table,
-        )
+        factories.enter_deal(first, 1, "B")
     assert error.value.code == "round_complete"
     # The organiser can still correct, with the trail kept.
-    deal = services.enter_deal(
-        seating_id=first.pk,
-        number=1,
-        result=DealResult("B", False, 0, 0),
-        origin=Origin.other("org"),
-        user=organiser,
-        reason="Streit am Tisch",
-    )
+    deal = factories.enter_deal(first, 1, "B", user=organiser, reason="Streit am Tisch")
     assert deal.points_b == 1
     assert deal.changes.last().reason == "Streit am Tisch" and deal.changes.last().changed_by == organiser
 

@@ -35,6 +35,7 @@ from scoring.models import (
     Table,
 )
 from scoring.setup import builders
+from tests import factories
 from tests.conftest import make_evening
 
 PLAIN_A = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
@@ -353,7 +354,7 @@ def test_a_round_begun_stays_with_the_leaver():
     session = services.draw_session(evening=evening, seed=8)
     play_round(session, 1)
     seating = Seating.objects.filter(round__session=session, round__number=2).select_related("table").first()
-    services.enter_deal(seating_id=seating.pk, number=1, result=PLAIN_A, origin=Origin.other("t"), table=seating.table)
+    factories.enter_deal(seating)
     change = services.replace_player(
         session_id=session.pk, leaving_id=seating.team_a.player_1_id, replacement_id=session.sitout_player_id
     )
@@ -409,7 +410,7 @@ def test_redraw_and_swap_after_a_deal_are_refused_and_change_nothing():
     evening = make_evening(24)
     session = services.draw_session(evening=evening, seed=12)
     seating = Seating.objects.filter(round__session=session).select_related("table").first()
-    services.enter_deal(seating_id=seating.pk, number=1, result=PLAIN_A, origin=Origin.other("t"), table=seating.table)
+    factories.enter_deal(seating)
     before = snapshot(session)
     with pytest.raises(services.SessionStartedError) as error:
         services.redraw_session(session_id=session.pk)

@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from scoring import selectors, services
 from scoring.domain.rules import DealResult
-from scoring.hall.origin import Origin
 from scoring.models import Deal, Participant, PartnerExclusion, Partnership, Player, Seating
+from tests import factories
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +28,7 @@ def small_evening(name: str, day: int, players: list[Player], deals: int = 2):
     for seating in Seating.objects.filter(round__session=session):
         for number in range(1, deals + 1):
             result = DealResult("A", False, 0, 0)
-            services.enter_deal(seating_id=seating.pk, number=number, result=result, origin=Origin.other("Test"))
+            factories.enter_deal(seating, number, result=result, table=None)
         services.enter_and_confirm_seating(seating_id=seating.pk)
     return evening
 

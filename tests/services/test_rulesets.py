@@ -11,11 +11,12 @@ from django.urls import reverse
 from django.utils import translation
 
 from scoring import backup, services
-from scoring.domain.rules import DealResult, ImpossibleResult
+from scoring.domain.rules import ImpossibleResult
 from scoring.domain.rulesets import BOCK, BRAEUS, DRAW, RINGKOBING, SCHWESING, TREIA
 from scoring.hall.origin import Origin
 from scoring.models import Deal, DealChange, DrawnDeal, Evening, Seating
 from scoring.web.messages import translate
+from tests import factories
 from tests.backup.test_backup import wipe
 from tests.conftest import make_evening
 
@@ -26,12 +27,6 @@ def first_seating(rule_set: str, players: int = 8) -> Seating:
     evening = make_evening(players, rule_set=rule_set, name=f"Abend {rule_set} {Evening.objects.count() + 1}")
     session = services.draw_session(evening=evening, seed=1)
     return Seating.objects.filter(round__session=session).order_by("round__number", "table__number").first()
-
-
-def enter(seating: Seating, number: int, result: DealResult, **kwargs) -> Deal:
-    return services.enter_deal(
-        seating_id=seating.pk, number=number, result=result, origin=Origin.other("test"), **kwargs
-    )
 
 
 def points(seating: Seating) -> list[tuple[int, int]]:
@@ -56,7 +51,7 @@ def test_the_rule_set_cannot_change_once_a_deal_is_entered():
     with pytest.raises(services.ServiceError) as unknown:
         services.set_evening_rule_set(evening_id=evening.pk, rule_set="skat")
     assert unknown.value.code == "rule_set"
-    enter(seating, 1, DealResult("A", False, 0, 0))
+    factories.enter_deal(seating, 1, "A", table=None)
     with pytest.raises(services.ServiceError) as refused:
         services.set_evening_rule_set(evening_id=evening.pk, rule_set=SCHWESING)
     with translation.override("de"):
@@ -79,7 +74,7 @@ def test_the_rule_set_page_changes_it_and_explains_a_refusal(organiser_client):
     organiser_client.post(url, {"rule_set": RINGKOBING})
     evening.refresh_from_db()
     assert evening.rule_set == RINGKOBING
-    enter(seating, 1, DealResult("A", False, 5, 0))
+    factories.enter_deal(seating, 1, "A", bonus_a=5, table=None)
     response = organiser_client.post(url, {"rule_set": SCHWESING}, follow=True)
     assert "nicht mehr geändert werden" in response.content.decode()
     evening.refresh_from_db()
@@ -91,19 +86,19 @@ def test_the_rule_set_page_changes_it_and_explains_a_refusal(organiser_client):
 
 def test_treia_bock_is_carried_to_the_next_winner_and_lapses_at_the_end():
     seating = first_seating(TREIA)
-    enter(seating, 1, DealResult(BOCK, False, 0, 0))
-    enter(seating, 2, DealResult(BOCK, False, 0, 1))
-    enter(seating, 3, DealResult("B", True, 0, 0))
-    enter(seating, 4, DealResult(BOCK, False, 0, 0))
+    factories.enter_deal(seating, 1, BOCK, table=None)
+    factories.enter_deal(seating, 2, BOCK, bonus_b=1, table=None)
+    factories.enter_deal(seating, 3, "B", to_nil=True, table=None)
+    factories.enter_deal(seating, 4, BOCK, table=None)
     assert points(seating) == [(0, 0), (0, 1), (0, 4), (0, 0)]
 
 
 def test_correcting_a_bock_rescores_the_later_deal_with_a_history_entry():
     seating = first_seating(TREIA)
-    enter(seating, 1, DealResult(BOCK, False, 0, 0))
-    deal_2 = enter(seating, 2, DealResult("A", False, 0, 0))
+    factories.enter_deal(seating, 1, BOCK, table=None)
+    deal_2 = factories.enter_deal(seating, 2, "A", table=None)
     assert points(seating) == [(0, 0), (2, 0)]
-    enter(seating, 1, DealResult("B", False, 0, 0))
+    factories.enter_deal(seating, 1, "B", table=None)
     assert points(seating) == [(0, 1), (1, 0)]
     deal_2.refresh_from_db()
     assert deal_2.version == 2
@@ -114,14 +109,14 @@ def test_correcting_a_bock_rescores_the_later_deal_with_a_history_entry():
 def test_a_bock_is_refused_outside_treia_with_a_message():
     seating = first_seating(SCHWESING)
     with pytest.raises(ImpossibleResult):
-        enter(seating, 1, DealResult(BOCK, False, 0, 0))
+        factories.enter_deal(seating, 1, BOCK, table=None)
     assert not Deal.objects.exists()
 
 
 def test_braeus_has_no_bonus_and_a_draw_does_not_use_up_the_deal():
     seating = first_seating(BRAEUS)
     with pytest.raises(ImpossibleResult) as bonus:
-        enter(seating, 1, DealResult("A", False, 1, 0))
+        factories.enter_deal(seating, 1, "A", bonus_a=1, table=None)
     assert bonus.value.code == "no_bonus"
     key = uuid.uuid4()
     drawn = services.record_draw(seating_id=seating.pk, number=1, origin=Origin.other("test"), key=key)
@@ -129,9 +124,9 @@ def test_braeus_has_no_bonus_and_a_draw_does_not_use_up_the_deal():
     assert (drawn.outcome, again.outcome, DrawnDeal.objects.count()) == ("created", "replayed", 1)
     assert not Deal.objects.exists()
     with pytest.raises(services.ServiceError) as not_a_deal:
-        enter(seating, 1, DealResult(DRAW, False, 0, 0))
+        factories.enter_deal(seating, 1, DRAW, table=None)
     assert not_a_deal.value.code == "draw_not_a_deal"
-    enter(seating, 1, DealResult("B", True, 0, 0))
+    factories.enter_deal(seating, 1, "B", to_nil=True, table=None)
     assert points(seating) == [(0, 2)]
     with pytest.raises(services.ServiceError) as entered:
         services.record_draw(seating_id=seating.pk, number=1, origin=Origin.other("test"))
@@ -147,12 +142,14 @@ def test_a_draw_outside_braeus_is_refused():
 
 def test_ringkobing_accepts_the_hawk_that_schwesing_refuses(organiser):
     seating = first_seating(RINGKOBING)
-    assert points([enter(seating, 1, DealResult("A", False, 5, 0))][0].seating) == [(6, 0)]
+    assert points([factories.enter_deal(seating, 1, "A", bonus_a=5, table=None)][0].seating) == [(6, 0)]
     schwesing = first_seating(SCHWESING)
     with pytest.raises(ImpossibleResult):
-        enter(schwesing, 1, DealResult("A", False, 5, 0))
+        factories.enter_deal(schwesing, 1, "A", bonus_a=5, table=None)
     # The organiser may accept it there with a reason; scored by the rule set.
-    deal = enter(schwesing, 1, DealResult("A", False, 5, 0), user=organiser, reason="Hausregel", accept_impossible=True)
+    deal = factories.enter_deal(
+        schwesing, 1, "A", bonus_a=5, user=organiser, reason="Hausregel", accept_impossible=True
+    )
     assert (deal.points_a, deal.points_b) == (6, 0)
 
 
@@ -161,11 +158,11 @@ def test_ringkobing_accepts_the_hawk_that_schwesing_refuses(organiser):
 
 def test_backup_round_trip_keeps_rule_set_bocks_and_draws():
     seating = first_seating(TREIA)
-    enter(seating, 1, DealResult(BOCK, False, 0, 0))
-    enter(seating, 2, DealResult("A", True, 0, 0))
+    factories.enter_deal(seating, 1, BOCK, table=None)
+    factories.enter_deal(seating, 2, "A", to_nil=True, table=None)
     braeus = first_seating(BRAEUS)
     services.record_draw(seating_id=braeus.pk, number=1, origin=Origin.other("Tisch 1"))
-    enter(braeus, 1, DealResult("B", False, 0, 0))
+    factories.enter_deal(braeus, 1, "B", table=None)
     documents = [backup.export_evening(s.round.session.evening) for s in (seating, braeus)]
     wipe()
     restored = [backup.restore(document).evenings[0] for document in documents]
@@ -183,8 +180,8 @@ def test_score_sheets_ranking_and_exports_name_the_rule_set(organiser_client):
 
     seating = first_seating(TREIA)
     evening = seating.round.session.evening
-    enter(seating, 1, DealResult(BOCK, False, 0, 0))
-    enter(seating, 2, DealResult("B", False, 0, 0))
+    factories.enter_deal(seating, 1, BOCK, table=None)
+    factories.enter_deal(seating, 2, "B", table=None)
     _, _, blank, _ = get_pdf(organiser_client, "score_sheets_pdf", evening.pk, 1, query="?leer=1")
     assert "Spielzettel · Abend treia 1 · Treia" in blank[0]
     assert "4:4isteinBock" in squeeze(blank[0])  # the Treia legend

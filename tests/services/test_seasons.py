@@ -20,9 +20,9 @@ from scoring.documents.season import build_season_ranking
 from scoring.domain.errors import DomainError
 from scoring.domain.rules import DealResult
 from scoring.domain.tiebreaks import Criterion
-from scoring.hall.origin import Origin
 from scoring.models import Deal, Evening, Player, Season, SeasonEvening, Seating
 from scoring.setup.demo import play_evening
+from tests import factories
 from tests.pdf_check import Box, problems
 from tests.tracing import pdf_texts
 
@@ -395,9 +395,7 @@ def test_a_season_tie_break_chain_is_saved_from_the_form_and_separates_equal_val
     winners = set()
     for seating in Seating.objects.filter(round__session=session).select_related("table", "team_a"):
         result = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=1)
-        services.enter_deal(
-            seating_id=seating.pk, number=1, result=result, origin=Origin.other("Test"), table=seating.table
-        )
+        factories.enter_deal(seating, 1, result=result)
         services.enter_and_confirm_seating(seating_id=seating.pk, table=seating.table)
         winners |= {seating.team_a.player_1_id, seating.team_a.player_2_id}
     season = season_with([evening], planned_evenings=1)

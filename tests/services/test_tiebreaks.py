@@ -23,26 +23,15 @@ from django.urls import reverse
 from django.utils import translation
 
 from scoring import selectors, services
-from scoring.domain.rules import DealResult
 from scoring.domain.tiebreaks import Criterion
-from scoring.hall.origin import Origin
 from scoring.models import Deal, Evening, Round, Seating
+from tests import factories
 from tests.conftest import make_evening
 from tests.tracing import pdf_texts
 
 pytestmark = pytest.mark.django_db
 
 B, D, S, F = Criterion.BEST_SESSION, Criterion.DEALS_WON, Criterion.BONUS_STICKS, Criterion.FEWEST_SITOUTS
-
-
-def enter(seating, results):
-    for number, (winner, bonus_a, bonus_b) in enumerate(results, start=1):
-        services.enter_deal(
-            seating_id=seating.pk,
-            number=number,
-            result=DealResult(winner, False, bonus_a, bonus_b),
-            origin=Origin.other("Test"),
-        )
 
 
 @pytest.fixture
@@ -55,8 +44,10 @@ def tied():
         .order_by("table__number")
         .select_related(*selectors.PARTNERSHIP_PLAYERS)
     )
-    enter(first, [("A", 0, 0)] * 4)
-    enter(second, [("A", 1, 0), ("A", 1, 0), ("B", 0, 0), ("B", 0, 0)])
+    factories.enter_deals(first, [factories.A_WINS] * 4, table=None)
+    factories.enter_deals(
+        second, [("A", False, 1, 0), ("A", False, 1, 0), ("B", False, 0, 0), ("B", False, 0, 0)], table=None
+    )
     for seating in (first, second):
         services.enter_and_confirm_seating(seating_id=seating.pk)
     return evening, first.team_a.players, second.team_a.players
@@ -242,7 +233,11 @@ def test_a_played_evening_with_sit_outs_is_ordered_by_the_chain(django_assert_ma
     for number in (1, 2):
         session = services.draw_session(evening=evening, seed=number)
         for seating in Seating.objects.filter(round__session=session):
-            enter(seating, [(rng.choice("AB"), *rng.choice([(0, 0), (1, 0), (0, 1)])) for _ in range(2)])
+            factories.enter_deals(
+                seating,
+                [(rng.choice("AB"), False, *rng.choice([(0, 0), (1, 0), (0, 1)])) for _ in range(2)],
+                table=None,
+            )
             services.enter_and_confirm_seating(seating_id=seating.pk)
     evening.refresh_from_db()
     expected = independent_values(evening)
@@ -275,7 +270,9 @@ def test_ranking_page_with_a_chain_query_count_does_not_grow_with_players(
     services.set_evening_tiebreaks(evening_id=evening.pk, criteria=["best_session", "deals_won"])
     session = services.draw_session(evening=evening, seed=1)
     for seating in Seating.objects.filter(round__session=session, round__number=1):
-        enter(seating, [("A", 0, 0)] * 4)  # every team A on 4: ties everywhere, notes on the page
+        factories.enter_deals(
+            seating, [factories.A_WINS] * 4, table=None
+        )  # every team A on 4: ties everywhere, notes on the page
     # As without a chain (8, tests/views/test_pages.py) + the names shown in the notes (1)
     with django_assert_num_queries(9):
         response = organiser_client.get(reverse("organiser:ranking", args=[evening.pk]))

@@ -12,6 +12,7 @@ from django.urls import reverse
 from scoring import services
 from scoring.models import Participant
 from scoring.services.check_in import check_in_everyone, check_in_like_last_evening, undo_check_in
+from tests import factories
 from tests.transfer.test_exports import play
 
 pytestmark = pytest.mark.django_db
@@ -157,14 +158,10 @@ def test_no_late_arrival_note_before_the_draw_or_for_a_seated_player(organiser_c
 
 
 def play_session_first_deal(session) -> None:
-    from scoring.domain.rules import DealResult
-    from scoring.hall.origin import Origin
     from scoring.models import Seating
 
     seating = Seating.objects.filter(round__session=session).first()
-    services.enter_deal(
-        seating_id=seating.pk, number=1, result=DealResult("A", False, 0, 0), origin=Origin.other("Test")
-    )
+    factories.enter_deal(seating, table=None)
 
 
 @pytest.mark.no_cover  # the pages' code at two field sizes: measured by the pages' own tests (tests/conftest.py)

@@ -13,10 +13,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring import selectors, services
-from scoring.domain.rules import DealResult
-from scoring.hall.origin import Origin
 from scoring.models import Seating
 from scoring.web import charts
+from tests import factories
 from tests.services.test_player_merge import small_evening
 
 pytestmark = pytest.mark.django_db
@@ -42,13 +41,7 @@ def anke_evenings():
     anke, *others = roster("Anke Hansen", "Bernd Jensen", "Carla Lorenzen", "Dirk Petersen")
     evenings = [small_evening(f"Abend {n}", n, [anke, *others], deals=n + 1) for n in (1, 2, 3)]
     _, _, seating = team_of(evenings[2], anke)
-    services.enter_deal(
-        seating_id=seating.pk,
-        number=1,
-        result=DealResult("A", False, 1, 0),
-        origin=Origin.other("Organiser"),
-        reason="Wagen vergessen",
-    )
+    factories.enter_deal(seating, bonus_a=1, table=None, reason="Wagen vergessen")
     return anke, evenings
 
 
@@ -165,9 +158,7 @@ def test_best_evening_counts_only_evenings_that_are_over(organiser_client):
     seating = Seating.objects.get(round__session=session)
     anke_team = "A" if anke.pk in seating.team_a.player_ids else "B"
     for number in (1, 2):  # Anke's team wins both deals: place 1 there, but not confirmed
-        services.enter_deal(
-            seating_id=seating.pk, number=number, result=DealResult(anke_team, True, 0, 0), origin=Origin.other("T")
-        )
+        factories.enter_deal(seating, number, anke_team, to_nil=True, table=None)
     history = selectors.player_history(anke)
     assert [e.evening.name for e in history.evenings] == ["Vorbei", "Läuft noch"]
     assert history.evenings[1].place == 1 and not history.evenings[1].finished

@@ -20,6 +20,7 @@ from scoring.models import Evening, Partnership, Round, Seating
 from scoring.services.base import ServiceError
 from scoring.setup import builders
 from scoring.web import screen_cache
+from tests import factories
 from tests.conftest import make_evening
 from tests.services.test_draw_wishes import PLAIN_A, play_round
 
@@ -385,13 +386,11 @@ def test_a_deal_leaves_the_seat_pages_etag_a_swap_redraw_confirmation_or_clock_c
     etags = [client.get(url, **HTMX)["ETag"] for url in urls]
     seating = Seating.objects.filter(round__session=session, round__number=1).select_related("table").first()
     for number in (1, 2, 3):
-        services.enter_deal(
-            seating_id=seating.pk, number=number, result=PLAIN_A, origin=Origin.other("t"), table=seating.table
-        )
+        factories.enter_deal(seating, number)
     later.move()  # long past the floor: only the version decides
     for url, etag in zip(urls, etags, strict=True):
         assert client.get(url, HTTP_IF_NONE_MATCH=etag, **HTMX).status_code == 304, url
-    services.enter_deal(seating_id=seating.pk, number=4, result=PLAIN_A, origin=Origin.other("t"), table=seating.table)
+    factories.enter_deal(seating, 4)
     services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="A")
     assert tags() == swapped  # finished at the table, not confirmed: nobody moves yet
     services.confirm_seating(seating_id=seating.pk, team="B", table=seating.table)
@@ -407,7 +406,7 @@ def test_a_seat_poll_while_deals_arrive_is_304_after_one_query(client, drawn, mo
     url = reverse("public:seat", args=[drawn.pk, player.pk])
     first = client.get(url, **HTMX)
     seating = Seating.objects.filter(round=_round(drawn)).select_related("table").first()
-    services.enter_deal(seating_id=seating.pk, number=1, result=PLAIN_A, origin=Origin.other("t"), table=seating.table)
+    factories.enter_deal(seating)
     later.move()
     with django_assert_num_queries(1):
         assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], **HTMX).status_code == 304
@@ -454,9 +453,7 @@ def test_a_confirmation_elsewhere_leaves_a_players_poll_at_304_their_own_tables_
     theirs = reverse("public:seat", args=[drawn.pk, there.team_a.player_1_id])
     tags = {url: client.get(url, **HTMX)["ETag"] for url in (mine, theirs)}
     for number in range(1, drawn.deals_per_round + 1):
-        services.enter_deal(
-            seating_id=there.pk, number=number, result=PLAIN_A, origin=Origin.other("t"), table=there.table
-        )
+        factories.enter_deal(there, number)
     services.enter_and_confirm_seating(seating_id=there.pk)
     later.move()
     unchanged = client.get(mine, HTTP_IF_NONE_MATCH=tags[mine], **HTMX)

@@ -16,10 +16,9 @@ from openpyxl import load_workbook
 
 from scoring import selectors, services
 from scoring.documents.season import season_ranking_name
-from scoring.domain.rules import DealResult
-from scoring.hall.origin import Origin
 from scoring.models import Seating
 from scoring.setup.demo import play_evening
+from tests import factories
 from tests.services.test_seasons import played_evening, pool, season_with
 
 pytestmark = pytest.mark.django_db
@@ -36,13 +35,7 @@ def tied_season():
         services.set_checked_in(evening=evening, player=player, checked_in=True)
     session = services.draw_session(evening=evening, seed=41)
     for seating in Seating.objects.filter(round__session=session).select_related("table"):
-        services.enter_deal(
-            seating_id=seating.pk,
-            number=1,
-            result=DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=1),
-            origin=Origin.other("Test"),
-            table=seating.table,
-        )
+        factories.enter_deal(seating, bonus_b=1)
         services.enter_and_confirm_seating(seating_id=seating.pk, table=seating.table)
     return season_with([evening], planned_evenings=1, tie_break="deals_won")
 
