@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 
 from scoring import services
-from scoring.domain.rules import DealResult, ImpossibleResult
-from scoring.hall.origin import Origin
-from scoring.models import Deal, DealChange, Partnership, Round, Seating, Session
+from scoring.domain.rules import DealResult
+from scoring.models import Partnership, Round, Seating, Session
 from tests import factories
 from tests.conftest import make_evening
 
@@ -66,80 +65,6 @@ def test_too_few_players_saves_nothing(evening_factory):
         services.draw_session(evening=evening)
     assert "4" in str(error.value)
     assert not Session.objects.exists() and not Partnership.objects.exists()
-
-
-@pytest.mark.django_db
-def test_deal_entry_scores_and_keeps_every_previous_value(roster_evening, organiser):
-    session = services.draw_session(evening=roster_evening, seed=3)
-    seating = Seating.objects.filter(round__session=session, round__number=1).select_related("table").first()
-    deal = factories.enter_deal(seating, to_nil=True, bonus_b=1, origin=Origin.other("Tisch 1"))
-    assert (deal.points_a, deal.points_b) == (2, 1)
-    deal = factories.enter_deal(seating, 1, "B", origin=Origin.other("Tisch 1"))
-    assert (deal.points_a, deal.points_b) == (0, 1)
-    changes = list(DealChange.objects.filter(deal=deal).order_by("id"))
-    assert changes[0].previous is None and changes[0].new["points_a"] == 2
-    assert changes[1].previous["points_a"] == 2 and changes[1].new["points_b"] == 1
-    assert Deal.objects.filter(seating=seating).count() == 1
-
-
-@pytest.mark.django_db
-def test_impossible_result_saves_nothing_unless_the_organiser_accepts_it(roster_evening, organiser):
-    session = services.draw_session(evening=roster_evening, seed=3)
-    seating = Seating.objects.filter(round__session=session, round__number=1).select_related("table").first()
-    impossible = DealResult("A", False, 2, 2)
-    with pytest.raises(ImpossibleResult):
-        factories.enter_deal(seating, 1, result=impossible)
-    assert not Deal.objects.exists()
-    with pytest.raises(services.ServiceError) as error:
-        factories.enter_deal(seating, 1, result=impossible, user=organiser, accept_impossible=True)
-    assert error.value.code == "reason_missing"
-    deal = factories.enter_deal(
-        seating, 1, result=impossible, user=organiser, accept_impossible=True, reason="Ortsbrauch in Treia"
-    )
-    assert (deal.points_a, deal.points_b) == (3, 2) and deal.override_reason == "Ortsbrauch in Treia"
-
-
-@pytest.mark.django_db
-@pytest.mark.parametrize("number", [0, 5, 99])
-def test_deal_number_out_of_range(roster_evening, number):
-    session = services.draw_session(evening=roster_evening, seed=3)
-    seating = Seating.objects.filter(round__session=session).select_related("table").first()
-    with pytest.raises(services.ServiceError) as error:
-        factories.enter_deal(seating, number)
-    assert error.value.code == "deal_out_of_range"
-    assert not Deal.objects.exists()
-
-
-@pytest.mark.django_db
-def test_table_link_cannot_touch_another_table_or_a_finished_round(roster_evening, organiser):
-    session = services.draw_session(evening=roster_evening, seed=3)
-    first, second = Seating.objects.filter(round__session=session, round__number=1).select_related("table")[:2]
-    with pytest.raises(services.ServiceError) as error:
-        factories.enter_deal(first, table=second.table)
-    assert error.value.code == "foreign_table"
-    with pytest.raises(services.ServiceError) as error:
-        services.enter_and_confirm_seating(seating_id=first.pk, table=first.table)
-    assert error.value.code == "deals_missing"
-    for n in range(1, 5):
-        factories.enter_deal(first, n)
-    services.enter_and_confirm_seating(seating_id=first.pk, table=first.table)
-    with pytest.raises(services.ServiceError) as error:
-        factories.enter_deal(first, 1, "B")
-    assert error.value.code == "round_complete"
-    # The organiser can still correct, with the trail kept.
-    deal = factories.enter_deal(first, 1, "B", user=organiser, reason="Streit am Tisch")
-    assert deal.points_b == 1
-    assert deal.changes.last().reason == "Streit am Tisch" and deal.changes.last().changed_by == organiser
-
-
-@pytest.mark.django_db
-def test_player_register_recognises_known_players():
-    player, created = services.add_player(name="  Gönke   Hansen ", club="Schwesing")
-    assert created and player.name == "Gönke Hansen"
-    again, created = services.add_player(name="gönke hansen", club="SCHWESING")
-    assert not created and again.pk == player.pk
-    with pytest.raises(services.ServiceError):
-        services.add_player(name="   ", club="x")
 
 
 @pytest.mark.django_db

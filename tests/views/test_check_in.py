@@ -10,20 +10,12 @@ import pytest
 from django.urls import reverse
 
 from scoring import services
-from scoring.models import Participant
-from scoring.services.check_in import check_in_everyone, check_in_like_last_evening, undo_check_in
+from scoring.services.check_in import check_in_everyone
 from tests import factories
+from tests.services.test_check_in import present, register
 from tests.transfer.test_exports import play
 
 pytestmark = pytest.mark.django_db
-
-
-def register(count: int, prefix: str = "Spieler") -> list:
-    return [services.add_player(name=f"{prefix} {n}", club="Schwesing")[0] for n in range(1, count + 1)]
-
-
-def present(evening) -> set[int]:
-    return set(Participant.objects.filter(evening=evening, checked_in=True).values_list("player_id", flat=True))
 
 
 def test_everyone_present_checks_in_the_whole_register_and_undo_takes_back_only_those(organiser_client):
@@ -56,26 +48,6 @@ def test_everyone_present_a_second_time_says_everyone_was_here_already(organiser
     html = response.content.decode()
     assert "Alle Spieler des Spielerverzeichnisses waren schon als anwesend eingetragen." in html
     assert reverse("organiser:check_in_undo", args=[evening.pk]) not in html  # nothing new to undo
-
-
-def test_as_at_the_last_evening_copies_its_attendance():
-    players = register(8)
-    earlier = services.create_evening(name="Oktober", date=date(2026, 10, 17))
-    older = services.create_evening(name="September", date=date(2026, 9, 19))
-    later = services.create_evening(name="Dezember", date=date(2026, 12, 19))
-    for p in players[:5]:
-        services.set_checked_in(evening=earlier, player=p, checked_in=True)
-    services.set_checked_in(evening=earlier, player=players[4], checked_in=False)  # left early
-    for p in players:
-        services.set_checked_in(evening=older, player=p, checked_in=True)
-        services.set_checked_in(evening=later, player=p, checked_in=True)  # after this one: not used
-    evening = services.create_evening(name="November", date=date(2026, 11, 21))
-
-    source, ids = check_in_like_last_evening(evening_id=evening.pk)
-    assert source == earlier
-    assert present(evening) == {p.pk for p in players[:4]} and ids == sorted(p.pk for p in players[:4])
-    assert undo_check_in(evening_id=evening.pk, player_ids=ids) == ids
-    assert present(evening) == set()
 
 
 def test_as_at_the_last_evening_without_one_says_so(organiser_client):

@@ -20,11 +20,11 @@ from scoring.hall.origin import Origin
 from scoring.models import Evening, Partnership, Player, ProjectorMode, Round, Seating, Table
 from scoring.services.base import ServiceError
 from scoring.setup import builders
-from scoring.setup.builders import evening_with_players, play_round, play_seating, play_session
+from scoring.setup.builders import evening_with_players, play_seating, play_session
 from scoring.web import screen_cache
 from tests import factories
 from tests.conftest import make_evening
-from tests.services.test_clock import CLOCK, _fresh, _round, evening  # noqa: F401 (evening: a fixture)
+from tests.services.test_clock import CLOCK, _fresh, evening  # noqa: F401 (evening: a fixture)
 from tests.services.test_draw_wishes import PLAIN_A, play_round
 
 HTMX = {"HTTP_HX_REQUEST": "true"}

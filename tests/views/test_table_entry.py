@@ -14,7 +14,7 @@ from django.utils import translation
 from scoring import selectors, services
 from scoring.domain.rules import DealResult
 from scoring.hall.origin import Origin, describe
-from scoring.models import Deal, DealChange, Evening, Seating, Session, Table
+from scoring.models import Deal, DealChange, Evening, Seating, Session
 from tests import factories
 
 A_WINS = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
@@ -71,20 +71,6 @@ def test_the_same_form_sent_twice_is_saved_once(client, seating, htmx):
 
 
 @pytest.mark.django_db
-def test_a_replay_after_a_correction_does_not_undo_it(seating):
-    key = uuid.uuid4()
-    factories.enter_deal(seating, key=key, based_on_version=0)
-    factories.enter_deal(seating, 1, "B", key=uuid.uuid4(), based_on_version=1)
-    # The first form arrives once more (a tablet that lost its connection sends it again): not
-    # "saved" (the database does not hold it), a conflict naming what is stored.
-    with pytest.raises(services.ConflictError) as conflict:
-        factories.enter_deal(seating, key=key, based_on_version=0)
-    assert conflict.value.code == "changed_since" and conflict.value.params["winner"] == "B"
-    assert Deal.objects.get().winner == "B" and Deal.objects.get().version == 2
-    assert DealChange.objects.count() == 2
-
-
-@pytest.mark.django_db
 def test_a_key_used_for_another_deal_is_refused(client, seating):
     key = uuid.uuid4()
     post_deal(client, seating, 1, key=key, version=0)
@@ -123,26 +109,6 @@ def test_entries_without_key_still_work_but_the_version_is_required(client, seat
 
 
 # --- No silent overwrite -----------------------------------------------------------------------
-
-
-@pytest.mark.django_db
-def test_a_stale_form_is_refused_with_the_current_value(seating):
-    # Two tablets on one table: both showed deal 1 as not entered (version 0).
-    factories.enter_deal(seating, to_nil=True, origin=Origin.other("tablet 1"), key=uuid.uuid4(), based_on_version=0)
-    with pytest.raises(services.ConflictError) as conflict:
-        factories.enter_deal(seating, 1, "B", origin=Origin.other("tablet 2"), key=uuid.uuid4(), based_on_version=0)
-    assert conflict.value.code == "conflict" and conflict.value.deal.winner == "A"
-    assert conflict.value.params["points_a"] == 2 and conflict.value.params["points_b"] == 0
-    deal = Deal.objects.get()
-    assert (deal.winner, deal.points_a, deal.version) == ("A", 2, 1)
-    assert DealChange.objects.count() == 1
-
-
-@pytest.mark.django_db
-def test_a_stale_form_with_the_same_result_is_no_conflict(seating):
-    factories.enter_deal(seating, based_on_version=0)
-    deal = factories.enter_deal(seating, based_on_version=0, key=uuid.uuid4())
-    assert deal.outcome == "unchanged" and DealChange.objects.count() == 1
 
 
 @pytest.mark.django_db
@@ -582,16 +548,3 @@ def test_a_tablets_deal_and_poll_take_the_same_queries_for_any_field(client, dja
     with django_assert_num_queries(2):
         poll = client.get(reverse("scorer:poll", args=[table.token]) + f"?s={signature}")
     assert poll.status_code == 204
-
-
-@pytest.mark.django_db
-def test_a_table_without_a_round_of_its_own_sees_the_next_session_drawn(roster_evening):
-    """The fingerprint of a table that plays in no round (its query returns no row, so the
-    latest session comes from a second query) still changes when a session is drawn: its
-    tablet moves on from "not drawn yet"."""
-    table = Table.objects.create(evening=roster_evening, number=99)
-    before = selectors.table_signature(table)
-    assert selectors.table_signature(table) == before
-    services.draw_session(evening=roster_evening, seed=1)
-    assert not Seating.objects.filter(table=table).exists()
-    assert selectors.table_signature(table) != before
