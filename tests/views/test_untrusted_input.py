@@ -12,17 +12,9 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring import services
-from scoring.models import Deal, DealChange, Seating
+from scoring.models import Deal, DealChange
 
 SUPERSCRIPT_TWO = "²"  # "²".isdigit() is True, int("²") raises ValueError
-
-
-@pytest.fixture
-def seating(roster_evening) -> Seating:
-    services.draw_session(evening=roster_evening, seed=1)
-    return Seating.objects.select_related("table", "round__session__evening").get(
-        table__evening=roster_evening, table__number=1, round__number=1
-    )
 
 
 def deal_url(seating, number=1):
