@@ -237,6 +237,16 @@ def roster_evening(db):
     return make_roster_evening()
 
 
+@pytest.fixture
+def seating(roster_evening):
+    """Table 1 in round 1 of the roster evening's first session, drawn with seed 1
+    (:func:`tests.factories.seating`): enter its deals with :func:`tests.factories.enter_deal`."""
+    from tests import factories
+
+    factories.draw(roster_evening, seed=1)
+    return factories.seating(roster_evening)
+
+
 @pytest.fixture(autouse=True)
 def _live_server_requests_untraced(request):
     """While a test runs with the live server (the browser tests), its request threads start

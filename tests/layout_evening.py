@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from datetime import date
 
 from scoring import services
-from scoring.hall.origin import Origin
 from scoring.models import Evening, Seating, Table
 from scoring.setup.builders import play_round, play_seating, random_result
 from scoring.setup.demo import DEMO_SEED
 from scoring.transfer.player_files import parse_player_file
+from tests import factories
 from tests.conftest import ROSTER
 
 #: 30 characters, as in the issue that asked for this check.
@@ -46,13 +46,7 @@ def build_layout_evening(language: str = "de") -> LayoutEvening:
     second = {s.table.number: s for s in seatings.filter(round__number=2)}
     entering, finished, all_entered = second[1], second[2], second[4]
     for number in (1, 2):
-        services.enter_deal(
-            seating_id=entering.pk,
-            number=number,
-            result=random_result(rng),
-            origin=Origin.other("Test"),
-            table=entering.table,
-        )
+        factories.enter_deal(entering, number, result=random_result(rng))
     for seating in (finished, all_entered):
         play_seating(seating, rng, complete=False)
     services.mark_seating_entered(seating_id=finished.pk, table=finished.table, team="A")

@@ -10,6 +10,7 @@ from scoring import services
 from scoring.domain.rules import DealResult
 from scoring.hall.origin import Origin
 from scoring.models import DealChange, Evening, Participant, Round, Seating, Session
+from tests import factories
 from tests.conftest import make_roster_evening
 
 POSSIBLE = [(0, 0), (1, 0), (0, 1), (2, 0), (0, 2), (1, 1), (3, 0), (0, 3), (2, 1), (1, 2), (4, 0), (0, 4)]
@@ -22,8 +23,8 @@ def play_session(evening, user, seed: int, rng: random.Random, complete: bool = 
         for number in range(1, (deals or evening.deals_per_round) + 1):
             a, b = rng.choice(POSSIBLE)
             result = DealResult(rng.choice("AB"), rng.random() < 0.15, a, b)
-            services.enter_deal(
-                seating_id=seating.pk, number=number, result=result, origin=Origin.table_link(seating.table.number)
+            factories.enter_deal(
+                seating, number, result=result, table=None, origin=Origin.table_link(seating.table.number)
             )
         if complete:
             services.enter_and_confirm_seating(seating_id=seating.pk)
@@ -38,23 +39,8 @@ def build_played_evening(organiser) -> Evening:
     rng = random.Random(11)
     play_session(evening, organiser, seed=5, rng=rng)
     seating = Seating.objects.filter(round__session__evening=evening).order_by("pk").first()
-    services.enter_deal(
-        seating_id=seating.pk,
-        number=2,
-        result=DealResult("B", True, 0, 1),
-        origin=Origin.organiser(organiser),
-        user=organiser,
-        reason="Zählfehler",
-    )
-    services.enter_deal(
-        seating_id=seating.pk,
-        number=3,
-        result=DealResult("A", False, 3, 3),
-        origin=Origin.organiser(organiser),
-        user=organiser,
-        reason="Hausregel",
-        accept_impossible=True,
-    )
+    factories.enter_deal(seating, 2, "B", to_nil=True, bonus_b=1, user=organiser, reason="Zählfehler")
+    factories.enter_deal(seating, 3, bonus_a=3, bonus_b=3, user=organiser, reason="Hausregel", accept_impossible=True)
     play_session(evening, organiser, seed=6, rng=rng, complete=False, deals=2)
     Participant.objects.filter(evening=evening, player__name="Tom Whitfield").update(checked_in=False)
     Evening.objects.filter(pk=evening.pk).update(ranking_hidden=True)

@@ -17,7 +17,6 @@ from django.utils import timezone, translation
 from scoring import backup, selectors, services
 from scoring.backup import BackupError
 from scoring.backup.base import OLD_ORIGIN_TEXTS
-from scoring.domain.rules import DealResult
 from scoring.hall.origin import Origin, Source, describe, origin_from_text
 from scoring.models import (
     Deal,
@@ -31,6 +30,7 @@ from scoring.models import (
     Table,
 )
 from scoring.web.messages import translate
+from tests import factories
 from tests.backup.played import play_session
 
 pytestmark = pytest.mark.django_db
@@ -222,9 +222,7 @@ def six_handed_evening(db):
     session = draw_six_handed(evening)
     assert session.sitout_player_id and session.sitout_player_2_id
     for seating in Seating.objects.filter(round__session=session):
-        services.enter_deal(
-            seating_id=seating.pk, number=1, result=DealResult("B", True, 0, 0), origin=Origin.other("Test")
-        )
+        factories.enter_deal(seating, 1, "B", to_nil=True, table=None)
         if seating.round.number == 1:
             Seating.objects.filter(pk=seating.pk).update(entered_at=timezone.now(), confirmed_at=timezone.now())
     return evening

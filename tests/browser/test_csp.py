@@ -9,9 +9,9 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from scoring import selectors, services
-from scoring.domain.rules import DealResult
 from scoring.hall.origin import Origin
 from scoring.models import Table
+from tests import factories
 from tests.browser.helpers import settle
 
 pytestmark = pytest.mark.browser
@@ -75,13 +75,7 @@ def test_no_page_breaks_the_policy_and_the_questions_still_ask(
     expect(page.locator("#scorer-state")).to_contain_text("Spiel 1 gespeichert")
     assert page.evaluate("window.__same_page === true")
     seating = selectors.current_seating(table)
-    services.enter_deal(
-        seating_id=seating.pk,
-        number=2,
-        result=DealResult("B", False, 0, 0),
-        origin=Origin.other("other tablet"),
-        table=table,
-    )
+    factories.enter_deal(seating, 2, "B", table=table, origin=Origin.other("other tablet"))
     page.clock.run_for(15_000)  # the tablet's poll, every 15 s
     expect(page.locator('tr[data-deal="2"]')).to_have_attribute("data-entered", "1")
     assert not [p for p in problems if "Content Security Policy" in p or "Refused" in p], problems

@@ -13,13 +13,12 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from scoring import selectors, services
-from scoring.hall.origin import Origin
 from scoring.models import Seating
 from scoring.web import screen_cache
+from tests import factories
 from tests.browser.helpers import screenshot
 from tests.conftest import make_evening
 from tests.services.test_seasons import small_season  # noqa: F401 (fixture)
-from tests.views.test_live import A_WINS
 
 pytestmark = pytest.mark.browser
 
@@ -158,7 +157,7 @@ def test_a_poll_keeps_the_page_shown_and_brings_the_new_totals(live_server, brow
     before = page.evaluate("bruusProjector.state()")
     assert before["page"] == 1 and before["due"] > 0
     seating = Seating.objects.select_related("table").filter(round__session__evening=evening).first()
-    services.enter_deal(seating_id=seating.pk, number=1, result=A_WINS, origin=Origin.other("t"), table=seating.table)
+    factories.enter_deal(seating)
     expect(page.locator(".projector-item .place").first).to_have_text("1.*")  # nobody has played yet
     page.evaluate("document.getElementById('projector').dataset.old = 'yes'")
     page.evaluate("htmx.ajax('GET', location.pathname, {target: '#projector', swap: 'outerHTML'})")

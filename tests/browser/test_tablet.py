@@ -22,8 +22,8 @@ from playwright.sync_api import Browser, Page, Response, expect
 
 from scoring import services
 from scoring.domain.rules import DealResult
-from scoring.hall.origin import Origin
 from scoring.models import Deal, Round, Seating, Table
+from tests import factories
 from tests.browser.helpers import screenshot
 
 pytestmark = pytest.mark.browser
@@ -215,9 +215,7 @@ def test_scorer_enters_corrects_and_finishes_a_round_on_a_tablet(live_server, ta
 def test_impossible_bonus_is_refused(live_server, tablet, table_one):
     page = tablet
     table, seating = table_one
-    services.enter_deal(
-        seating_id=seating.pk, number=1, result=DealResult("A", False, 0, 0), origin=Origin.other("test setup")
-    )
+    factories.enter_deal(seating, table=None)
 
     page.goto(f"{live_server.url}/t/{table.token}/")
     expect_totals(page, 1, 0)

@@ -25,9 +25,8 @@ from pypdf import PdfReader
 from scoring import selectors, services
 from scoring.documents import pdf_base
 from scoring.domain.names import person_key
-from scoring.domain.rules import DealResult
-from scoring.hall.origin import Origin
 from scoring.models import Deal, Evening, Partnership, Round, Seating
+from tests import factories
 from tests.conftest import make_evening
 from tests.tracing import pdf_texts
 
@@ -84,17 +83,6 @@ def seatings(evening, session_number=1):
     )
 
 
-def enter(seating, results):
-    """Enter deals 1.. with the given (winner, to_nil, bonus_a, bonus_b)."""
-    for number, (winner, to_nil, bonus_a, bonus_b) in enumerate(results, start=1):
-        services.enter_deal(
-            seating_id=seating.pk,
-            number=number,
-            result=DealResult(winner, to_nil, bonus_a, bonus_b),
-            origin=Origin.other("Test"),
-        )
-
-
 def team_names(partnership) -> list[str]:
     return [partnership.player_1.name, partnership.player_2.name]
 
@@ -149,7 +137,9 @@ def drawn_roster(roster_evening):
     four deals, nothing else is entered."""
     services.draw_session(evening=roster_evening, seed=8)
     first = seatings(roster_evening)[0]
-    enter(first, [("A", False, 0, 0), ("A", True, 0, 0), ("B", False, 1, 0), ("A", False, 0, 2)])
+    factories.enter_deals(
+        first, [("A", False, 0, 0), ("A", True, 0, 0), ("B", False, 1, 0), ("A", False, 0, 2)], table=None
+    )
     return roster_evening
 
 
@@ -211,7 +201,7 @@ def test_ranking_final_says_endstand_and_not_provisional(organiser_client, roste
     evening.save()
     services.draw_session(evening=evening, seed=3)
     for index, seating in enumerate(seatings(evening)):
-        enter(seating, [("A" if index % 2 else "B", index == 0, 0, 0)])
+        factories.enter_deals(seating, [("A" if index % 2 else "B", index == 0, 0, 0)], table=None)
         services.enter_and_confirm_seating(seating_id=seating.pk)
     assert selectors.evening_is_confirmed(evening)
 
@@ -234,7 +224,11 @@ def test_ranking_200_players_every_page_has_header_and_numbers(organiser_client)
     evening = make_evening(200, name="Schwesinger Bruus-Abend")
     services.draw_session(evening=evening, seed=5)
     for index, seating in enumerate(seatings(evening)[:5]):
-        enter(seating, [("A", index == 0, 0, 0), ("B", False, 0, index % 3), ("A", False, 1, 0), ("A", False, 0, 0)])
+        factories.enter_deals(
+            seating,
+            [("A", index == 0, 0, 0), ("B", False, 0, index % 3), ("A", False, 1, 0), ("A", False, 0, 0)],
+            table=None,
+        )
 
     response, reader, pages, _ = get_pdf(organiser_client, "ranking_pdf", evening.pk)
     assert filename_star(response) == "Rangliste (vorläufig) – Schwesinger Bruus-Abend – 2026-11-21.pdf"
@@ -264,7 +258,7 @@ def test_document_queries_do_not_grow_with_players(organiser_client):
     for players in (12, 120):
         evening = make_evening(players, name=f"Abend {players}")
         services.draw_session(evening=evening, seed=1)
-        enter(seatings(evening)[0], [("A", False, 0, 0)] * 4)
+        factories.enter_deals(seatings(evening)[0], [("A", False, 0, 0)] * 4, table=None)
         counts[players] = []
         for name, args, query in (
             ("ranking_pdf", [evening.pk], ""),
@@ -359,7 +353,7 @@ def test_score_sheets_200_players_in_round_then_table_order(organiser_client):
         199: [("A", False, 1, 0), ("A", False, 0, 0)],
     }
     for index, results in played.items():
-        enter(all_seatings[index], results)
+        factories.enter_deals(all_seatings[index], results, table=None)
 
     _, reader, pages, _ = get_pdf(organiser_client, "score_sheets_pdf", evening.pk, 1)
     assert len(pages) == 100

@@ -15,9 +15,8 @@ import pytest
 from django.urls import reverse
 
 from scoring import services
-from scoring.domain.rules import DealResult
-from scoring.hall.origin import Origin
 from scoring.models import Round
+from tests import factories
 from tests.conftest import make_evening
 from tests.documents.test_documents import alphabetical, get_pdf, lines_of, seatings, squeeze
 from tests.six_handed import draw_six_handed, session_sitters, team_names
@@ -162,13 +161,7 @@ def test_braeus_score_sheets_have_no_bonus_column(organiser_client, rule_set, pl
     services.draw_session(evening=evening, seed=1)
     first = seatings(evening)[0]
     for number in range(1, evening.deals_per_round + 1):
-        services.enter_deal(
-            seating_id=first.pk,
-            number=number,
-            result=DealResult("A", False, 0, 0),
-            origin=Origin.other("t"),
-            table=first.table,
-        )
+        factories.enter_deal(first, number)
     _, _, pages, _ = get_pdf(organiser_client, "score_sheets_pdf", evening.pk, 1)
     sheet = lines_of(pages[0].split("Tisch 2")[0])
     assert "–" not in sheet, sheet

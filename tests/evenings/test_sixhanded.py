@@ -22,10 +22,9 @@ import pytest
 from django.urls import reverse
 
 from scoring import selectors, services
-from scoring.domain.rules import DealResult
-from scoring.hall.origin import Origin
 from scoring.models import DrawnDeal, Evening, Partnership, Round, Seating, Session
 from scoring.services import ServiceError
+from tests import factories
 from tests.conftest import make_evening
 from tests.evenings.test_schwesing import one_decimal
 from tests.services.test_draw_wishes import play_round
@@ -289,7 +288,7 @@ def test_correction_form_records_a_braeus_draw(organiser_client, rule_set):
     assert drawn.number == 2 and drawn.recorded_by is not None and drawn.name == "leitung" and drawn.role == "leader"
     assert not seating.deals.exists()
     # A deal already entered cannot have been drawn: refused, nothing recorded.
-    services.enter_deal(seating_id=seating.pk, number=1, result=DealResult("A", False, 0, 0), origin=Origin.other("t"))
+    factories.enter_deal(seating, table=None)
     response = organiser_client.post(url + "?deal=1", data | {"number": 1}, follow=True)
     assert "Spiel 1 ist schon eingetragen" in response.content.decode()
     assert DrawnDeal.objects.filter(seating=seating).count() == 1

@@ -8,9 +8,9 @@ import pytest
 from django.utils import translation
 
 from scoring import services
-from scoring.domain.rules import DealResult
 from scoring.hall.origin import Origin, OriginRole, Source, describe, origin_from_text
 from scoring.models import DealChange, DrawnDeal, Seating
+from tests import factories
 
 LEADER, HELPER = OriginRole.LEADER, OriginRole.HELPER
 
@@ -91,20 +91,8 @@ def test_a_history_written_in_one_language_reads_in_the_other(written, read, ros
     seating = Seating.objects.filter(round__session__evening=roster_evening).order_by("pk").first()
     number = seating.table.number
     with translation.override(written):
-        services.enter_deal(
-            seating_id=seating.pk,
-            number=1,
-            result=DealResult("A", False, 0, 0),
-            origin=Origin.table_link(number),
-            table=seating.table,
-        )
-        services.enter_deal(
-            seating_id=seating.pk,
-            number=1,
-            result=DealResult("B", False, 0, 0),
-            origin=Origin.organiser(organiser),
-            user=organiser,
-        )
+        factories.enter_deal(seating, origin=Origin.table_link(number))
+        factories.enter_deal(seating, 1, "B", user=organiser)
     changes = list(DealChange.objects.filter(deal__seating=seating).order_by("pk"))
     expected = {
         "de": [f"Tisch {number} (Tisch-Link)", "Turnierleitung (leitung)"],
@@ -126,9 +114,7 @@ def test_the_migration_reads_every_old_text(roster_evening):
     seating = Seating.objects.filter(round__session__evening=roster_evening).order_by("pk").first()
     texts = list(OLD_TEXTS)
     for number, text in enumerate(texts[: roster_evening.deals_per_round], start=1):
-        services.enter_deal(
-            seating_id=seating.pk, number=number, result=DealResult("A", False, 0, 0), origin=Origin.other(text)
-        )
+        factories.enter_deal(seating, number, table=None, origin=Origin.other(text))
     executor = MigrationExecutor(connection)
     executor.migrate([("scoring", "0017_roles_decide_not_superuser")])
     old = executor.loader.project_state(("scoring", "0017_roles_decide_not_superuser")).apps

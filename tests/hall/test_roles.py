@@ -17,6 +17,7 @@ from scoring.domain.rules import DealResult
 from scoring.hall.origin import Origin, describe
 from scoring.hall.roles import HELPER, LEADER
 from scoring.models import DealChange, PartnerExclusion, Player, Round, Seating
+from tests import factories
 from tests.conftest import make_evening, make_login
 
 A_WINS = DealResult("A", False, 0, 0)
@@ -224,10 +225,7 @@ def test_a_helper_enters_deals_from_paper_but_never_corrects_a_confirmed_round(c
 
 def _played(seating):
     """Every deal of ``seating`` entered at its table and the round finished by team A."""
-    for number in range(1, seating.round.session.evening.deals_per_round + 1):
-        services.enter_deal(
-            seating_id=seating.pk, number=number, result=A_WINS, origin=Origin.other("t"), table=seating.table
-        )
+    factories.enter_round(seating)
     services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="A")
 
 
@@ -285,14 +283,7 @@ def test_on_postgresql_the_helpers_correction_waits_for_the_confirmations_lock_a
 
     def correct():
         try:
-            services.enter_deal(
-                seating_id=seating.pk,
-                number=1,
-                result=B_WINS,
-                origin=Origin.other("x"),
-                user=helper,
-                reason="Zettel falsch gelesen",
-            )
+            factories.enter_deal(seating, 1, "B", user=helper, reason="Zettel falsch gelesen")
             outcome.append("saved")
         except services.ServiceError as error:
             outcome.append(error.code)
@@ -325,36 +316,22 @@ def test_the_correction_service_refuses_a_helper_on_a_confirmed_round_and_lets_t
     _played(seating)
     services.confirm_seating(seating_id=seating.pk, team="B", table=seating.table, origin=Origin.other("Tisch"))
     helper, leader = world["users"]["helper"], world["users"]["leader"]
-    correction = {
-        "seating_id": seating.pk,
-        "number": 1,
-        "result": B_WINS,
-        "origin": Origin.other("x"),
-        "reason": "Zettel",
-    }
     with pytest.raises(services.ServiceError) as refused:
-        services.enter_deal(**correction, user=helper)
+        factories.enter_deal(seating, 1, "B", user=helper, reason="Zettel")
     assert refused.value.code == "confirmed_leader_only"
     assert seating.deals.get(number=1).winner == "A"
-    assert services.enter_deal(**correction, user=leader).winner == "B"
+    assert factories.enter_deal(seating, 1, "B", user=leader, reason="Zettel").winner == "B"
 
 
 @pytest.mark.django_db
 def test_only_the_leader_accepts_an_impossible_result(world):
     seating = world["seating"]
-    impossible = DealResult("A", False, 2, 2)
-    entry = {
-        "seating_id": seating.pk,
-        "number": 1,
-        "result": impossible,
-        "origin": Origin.other("x"),
-        "reason": "Brauch",
-    }
+    impossible = {"bonus_a": 2, "bonus_b": 2, "reason": "Brauch", "accept_impossible": True}
     with pytest.raises(services.ServiceError) as refused:
-        services.enter_deal(**entry, user=world["users"]["helper"], accept_impossible=True)
+        factories.enter_deal(seating, 1, user=world["users"]["helper"], **impossible)
     assert refused.value.code == "impossible_leader_only"
     assert not seating.deals.exists()
-    services.enter_deal(**entry, user=world["users"]["leader"], accept_impossible=True)
+    factories.enter_deal(seating, 1, user=world["users"]["leader"], **impossible)
     assert seating.deals.get(number=1).override_reason == "Brauch"
 
 

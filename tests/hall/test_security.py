@@ -12,10 +12,9 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring import services
-from scoring.domain.rules import DealResult
 from scoring.hall.client_address import client_address
-from scoring.hall.origin import Origin
 from scoring.models import Deal, Seating, Table
+from tests import factories
 
 
 @pytest.mark.django_db
@@ -230,9 +229,7 @@ def test_organiser_can_still_correct_with_service_after_regeneration(roster_even
     services.draw_session(evening=roster_evening, seed=1)
     seating = Seating.objects.filter(round__number=1).select_related("table").first()
     services.regenerate_table_link(table_id=seating.table_id)
-    deal = services.enter_deal(
-        seating_id=seating.pk, number=1, result=DealResult("A", False, 0, 0), origin=Origin.other("org"), user=organiser
-    )
+    deal = factories.enter_deal(seating, user=organiser)
     assert deal.points_a == 1
 
 

@@ -22,18 +22,10 @@ from django.http.multipartparser import MultiPartParser
 from django.urls import reverse
 
 from bruus_tournament import request_limits
-from scoring import services
-from scoring.models import Seating
 from scoring.transfer.player_files import MAX_FILE_BYTES
 from tests.project.test_processes import ROOT, free_port
 
 MB = 1024 * 1024
-
-
-@pytest.fixture
-def seating(roster_evening) -> Seating:
-    services.draw_session(evening=roster_evening, seed=1)
-    return Seating.objects.select_related("table").get(table__evening=roster_evening, table__number=1, round__number=1)
 
 
 @pytest.fixture

@@ -20,9 +20,8 @@ from pypdf import PdfReader
 import bruus_tournament
 from bruus_tournament import __version__
 from scoring import backup, services
-from scoring.domain.rules import DealResult
-from scoring.hall.origin import Origin
 from scoring.models import Evening, Seating
+from tests import factories
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).parents[1] / "data"
@@ -141,9 +140,7 @@ def test_every_pdf_names_the_program_and_its_version_as_creator(organiser_client
     table cards, season ranking."""
     services.draw_session(evening=roster_evening, seed=1)
     seating = Seating.objects.filter(round__session__evening=roster_evening).order_by("pk").first()
-    services.enter_deal(
-        seating_id=seating.pk, number=1, result=DealResult("A", False, 0, 0), origin=Origin.other("Test")
-    )
+    factories.enter_deal(seating, table=None)
     season = services.save_season(name="Jahreswertung 2026", year=2026, scoring="sum", evening_ids=[roster_evening.pk])
     values = {"pk": roster_evening.pk, "number": 1, "season_pk": season.pk}
     routes = pdf_routes()
@@ -167,9 +164,7 @@ def test_every_pdf_names_the_program_and_its_version_as_creator(organiser_client
 def played(roster_evening):
     services.draw_session(evening=roster_evening, seed=1)
     seating = Seating.objects.filter(round__session__evening=roster_evening).order_by("pk").first()
-    services.enter_deal(
-        seating_id=seating.pk, number=1, result=DealResult("B", True, 1, 0), origin=Origin.other("Test")
-    )
+    factories.enter_deal(seating, 1, "B", to_nil=True, bonus_a=1, table=None)
     return roster_evening
 
 

@@ -5,7 +5,6 @@ also after a replacement; their query counts do not grow with the number of play
 from __future__ import annotations
 
 import pytest
-from django.urls import reverse
 
 from scoring import selectors, services
 from scoring.documents.data import load_session_plan, partner_of, seats_by_player
@@ -19,7 +18,7 @@ def _url(token: str) -> str:
     return f"http://127.0.0.1/t/{token}/"
 
 
-def _replaced(players: int = 17):
+def replaced_evening(players: int = 17):
     """An evening whose session sit-out player replaces a leaver from round 2 on."""
     evening = make_evening(players)
     session = services.draw_session(evening=evening, seed=6)
@@ -61,7 +60,7 @@ def test_a_replacements_route_card_and_table_list_are_right():
     """The session's sit-out player replaces a leaver from round 2: they sit out round 1 and
     play at a table from round 2 (once a round, not also "sits out"); the leaver's card ends with
     round 1; both partners are named right."""
-    evening, session, sitter, leaver, partner = _replaced()
+    evening, session, sitter, leaver, partner = replaced_evening()
     plan = load_session_plan(evening, 1, scorer_url=_url)
     rounds = evening.rounds_per_session
     replacement = _seats(plan, sitter.pk)
@@ -79,36 +78,8 @@ def test_a_replacements_route_card_and_table_list_are_right():
 
 
 @pytest.mark.django_db
-def test_a_replacements_route_card_pdf(organiser_client):
-    from tests.documents.test_documents import get_pdf
-
-    evening, session, sitter, leaver, partner = _replaced()
-    _, _, pages, _ = get_pdf(organiser_client, "route_cards_pdf", evening.pk, 1)
-    text = "\n".join(pages)
-    card = text[text.index(sitter.name) :].split("Laufzettel")[0]
-    assert f"Partner: {partner.name}" in card
-    assert "Sie setzen den ganzen Durchgang aus" not in card
-    assert card.count("Runde 2") == 1 and "setzt aus" in card  # round 1 sat out, round 2 at a table
-
-
-@pytest.mark.django_db
-def test_the_seat_page_of_a_replacement(client):
-    evening, session, sitter, leaver, partner = _replaced()
-    seats = selectors.player_seats(session, sitter)
-    assert seats.current.round == 2 and not seats.current.sits_out
-    assert seats.current.partner == partner
-    seating = Seating.objects.get(round__session=session, round__number=2, table__number=seats.current.table)
-    opponents = (
-        seating.team_b if partner.pk in (seating.team_a.player_1_id, seating.team_a.player_2_id) else seating.team_a
-    )
-    assert set(seats.current.opponents) == {opponents.player_1, opponents.player_2}
-    # The leaver has finished: their only round is confirmed.
-    assert selectors.player_seats(session, leaver).session_done
-
-
-@pytest.mark.django_db
 def test_next_seats_on_the_tablet_follow_the_replacement():
-    evening, session, sitter, leaver, partner = _replaced()
+    evening, session, sitter, leaver, partner = replaced_evening()
     seating = (
         Seating.objects.filter(round__session=session, round__number=1).filter(team_a__player_1=leaver).first()
         or Seating.objects.filter(round__session=session, round__number=1).filter(team_b__player_1=leaver).first()
@@ -154,7 +125,7 @@ def test_next_seats_read_from_the_tables_players_alone_are_those_of_the_whole_ro
     player's next table, partners and opponents are those the whole round gives, with a session
     sit-out player, a round's sit-out partnership, a replacement and teams of three."""
     if replaced:
-        evening, session, *_ = _replaced(players)
+        evening, session, *_ = replaced_evening(players)
     else:
         evening = make_evening(players, rule_set=rule_set) if rule_set else make_evening(players)
         session = services.draw_session(evening=evening, seed=3)
@@ -200,28 +171,3 @@ def test_seat_queries_do_not_grow_with_players(django_assert_num_queries, player
         load_session_plan(evening, 1, scorer_url=_url)
     with django_assert_num_queries(6):
         load_session_plan(evening, 1, scorer_url=_url, with_deals=True)
-
-
-@pytest.mark.django_db
-@pytest.mark.parametrize("players", [13, 62])
-@pytest.mark.no_cover  # the pages' code at two field sizes: measured by the pages' own tests (tests/conftest.py)
-def test_sixhanded_seat_queries_do_not_grow_with_players(django_assert_num_queries, client, players):
-    """Six-handed Bräus (teams of three): the seat page and "where everyone sits next" name two
-    partners and three opponents, with as many queries as with four players a table."""
-    evening = make_evening(players, name=f"Bräus {players}", rule_set="braeus6")
-    session = services.draw_session(evening=evening, seed=1)
-    play_round(session, 1)
-    seating = Seating.objects.select_related(
-        "round__session__evening", *(f"team_{t}__player_{n}" for t in "ab" for n in (1, 2, 3))
-    ).filter(round__session=session, round__number=1)[0]
-    player = seating.team_a.player_1
-    session = selectors.latest_session(evening)
-    session.evening  # noqa: B018 (loaded by the view already)
-    with django_assert_num_queries(5):
-        seats = selectors.player_seats(session, player)
-    assert len(seats.current.partners) == 2 and len(seats.current.opponents) == 3
-    with django_assert_num_queries(6):
-        following = selectors.next_seats(seating)
-    assert len(following) == 6 and all(len(seat.partners) == 2 for seat in following if seat.table)
-    page = client.get(reverse("public:seat", args=[evening.pk, player.pk])).content.decode()
-    assert "Partner:" in page and " &amp; ".join(p.name for p in seats.current.opponents) in page

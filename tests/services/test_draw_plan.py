@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection
-from django.urls import reverse
 
 from scoring import services
 from scoring.domain import draw as draw_domain
@@ -22,22 +21,6 @@ def _play_session(session) -> None:
     builders.play_session(
         session, result=DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0), origin=Origin.other("t")
     )
-
-
-@pytest.mark.django_db
-def test_the_first_draw_stores_the_plan_and_the_page_shows_it_against_the_bound(organiser_client):
-    evening = make_evening(16)
-    session = services.draw_session(evening=evening, seed=5)
-    assert session.plan_bound == 72  # 16 players, 3 sessions of 4 rounds
-    assert session.plan_bound <= session.plan_repeats <= session.plan_baseline
-    rest = draw_domain.plan_from_json(session.plan)
-    assert len(rest) == 2 and all(len(draw.partnerships) == 8 for draw in rest)
-    page = organiser_client.get(reverse("organiser:session_detail", args=[evening.pk, 1])).content.decode()
-    assert (
-        f"{session.plan_repeats} wiederholte Gegner über den Abend, wenn er wie geplant gespielt wird "
-        f"(untere Schranke: 72; Durchgang für Durchgang ausgelost: {session.plan_baseline})"
-    ) in page
-    assert "Nicht zufrieden? Vor dem ersten eingetragenen Spiel neu auslosen." in page
 
 
 @pytest.mark.django_db

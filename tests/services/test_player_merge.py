@@ -6,12 +6,11 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
-from django.urls import reverse
 
 from scoring import selectors, services
 from scoring.domain.rules import DealResult
-from scoring.hall.origin import Origin
 from scoring.models import Deal, Participant, PartnerExclusion, Partnership, Player, Seating
+from tests import factories
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +27,7 @@ def small_evening(name: str, day: int, players: list[Player], deals: int = 2):
     for seating in Seating.objects.filter(round__session=session):
         for number in range(1, deals + 1):
             result = DealResult("A", False, 0, 0)
-            services.enter_deal(seating_id=seating.pk, number=number, result=result, origin=Origin.other("Test"))
+            factories.enter_deal(seating, number, result=result, table=None)
         services.enter_and_confirm_seating(seating_id=seating.pk)
     return evening
 
@@ -109,44 +108,3 @@ def test_a_checked_in_stand_in_counts_as_taking_part(twice):
     services.set_stand_in(evening=first, player=with_club, stand_in=True)  # on the list of 1 March too
     with pytest.raises(services.ServiceError):
         services.merge_players(keep_id=without.pk, remove_id=with_club.pk)
-
-
-def test_merge_page_preview_then_merge(organiser_client, twice):
-    without, with_club, _, _ = twice
-    url = reverse("organiser:player_merge")
-    page = organiser_client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
-    assert "Diesen Eintrag behalten" in page
-    preview = organiser_client.get(url, {"keep": without.pk, "remove": with_club.pk}, HTTP_ACCEPT_LANGUAGE="de")
-    text = preview.content.decode()
-    assert "1 Abend: März II" in text and "3 gespielte Spiele" in text and "Jetzt zusammenführen" in text
-    assert Player.objects.filter(pk=with_club.pk).exists()  # a preview changes nothing
-    response = organiser_client.post(url, {"keep": without.pk, "remove": with_club.pk}, HTTP_ACCEPT_LANGUAGE="de")
-    assert response.status_code == 302
-    assert response["Location"] == reverse("organiser:player_detail", args=[without.pk])
-    assert not Player.objects.filter(pk=with_club.pk).exists()
-    done = organiser_client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="de").content.decode()
-    assert "wurde mit Jens Carstensen zusammengeführt" in done
-
-
-def test_merge_page_refusals_are_clear_and_change_nothing(organiser_client, twice):
-    without, _, others, _ = twice
-    url = reverse("organiser:player_merge")
-    before = state()
-    page = organiser_client.get(url, {"keep": without.pk, "remove": others[0].pk}, HTTP_ACCEPT_LANGUAGE="de")
-    text = page.content.decode()
-    assert "zwei verschiedene Personen" in text and "Jetzt zusammenführen" not in text
-    response = organiser_client.post(url, {"keep": without.pk, "remove": others[0].pk}, HTTP_ACCEPT_LANGUAGE="de")
-    assert response.status_code == 200 and "Nichts wurde zusammengeführt" in response.content.decode()
-    response = organiser_client.post(url, {"keep": without.pk, "remove": without.pk}, HTTP_ACCEPT_LANGUAGE="de")
-    assert "nicht mit sich selbst" in response.content.decode()
-    response = organiser_client.post(url, {"keep": "１", "remove": "x"}, HTTP_ACCEPT_LANGUAGE="de")
-    assert response.status_code == 200 and "Bitte wählen Sie zwei Spieler" in response.content.decode()
-    assert state() == before
-
-
-def test_helfer_cannot_merge(client, helper, twice):
-    without, with_club, _, _ = twice
-    client.force_login(helper)
-    response = client.post(reverse("organiser:player_merge"), {"keep": without.pk, "remove": with_club.pk})
-    assert response.status_code == 403
-    assert Player.objects.filter(pk=with_club.pk).exists()

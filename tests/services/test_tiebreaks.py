@@ -10,39 +10,23 @@ So four players have 4 matchsticks: without a chain they share place 1.
 
 from __future__ import annotations
 
-import csv
-import io
 import random
 from collections import defaultdict
 from datetime import date
 from fractions import Fraction
 
-import openpyxl
 import pytest
-from django.urls import reverse
 from django.utils import translation
 
 from scoring import selectors, services
-from scoring.domain.rules import DealResult
 from scoring.domain.tiebreaks import Criterion
-from scoring.hall.origin import Origin
-from scoring.models import Deal, Evening, Round, Seating
+from scoring.models import Deal, Round, Seating
+from tests import factories
 from tests.conftest import make_evening
-from tests.tracing import pdf_texts
 
 pytestmark = pytest.mark.django_db
 
 B, D, S, F = Criterion.BEST_SESSION, Criterion.DEALS_WON, Criterion.BONUS_STICKS, Criterion.FEWEST_SITOUTS
-
-
-def enter(seating, results):
-    for number, (winner, bonus_a, bonus_b) in enumerate(results, start=1):
-        services.enter_deal(
-            seating_id=seating.pk,
-            number=number,
-            result=DealResult(winner, False, bonus_a, bonus_b),
-            origin=Origin.other("Test"),
-        )
 
 
 @pytest.fixture
@@ -55,8 +39,10 @@ def tied():
         .order_by("table__number")
         .select_related(*selectors.PARTNERSHIP_PLAYERS)
     )
-    enter(first, [("A", 0, 0)] * 4)
-    enter(second, [("A", 1, 0), ("A", 1, 0), ("B", 0, 0), ("B", 0, 0)])
+    factories.enter_deals(first, [factories.A_WINS] * 4, table=None)
+    factories.enter_deals(
+        second, [("A", False, 1, 0), ("A", False, 1, 0), ("B", False, 0, 0), ("B", False, 0, 0)], table=None
+    )
     for seating in (first, second):
         services.enter_and_confirm_seating(seating_id=seating.pk)
     return evening, first.team_a.players, second.team_a.players
@@ -99,97 +85,6 @@ def test_the_chain_separates_and_says_by_which_rule(tied):
     result = places(evening)
     assert {result[p.name] for p in darers} == {(1, True)}
     assert {result[p.name] for p in winners} == {(3, True)}
-
-
-def test_organiser_sets_the_chain_on_the_evening_page(organiser_client, tied):
-    evening, _, _ = tied
-    url = reverse("organiser:evening_detail", args=[evening.pk])
-    with translation.override("de"):
-        page = organiser_client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
-    assert "Gleichstand in der Rangliste" in page and "teilt man sich einen Platz" in page
-    response = organiser_client.post(
-        reverse("organiser:evening_tiebreaks", args=[evening.pk]),
-        {"tiebreak": ["", "deals_won", "", "best_session"]},
-        HTTP_ACCEPT_LANGUAGE="de",
-    )
-    assert response.status_code == 302 and response["Location"].endswith("#tiebreaks")
-    evening.refresh_from_db()
-    assert evening.tiebreaks == "deals_won,best_session"  # "none" skipped, order kept
-    page = organiser_client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
-    assert "meiste gewonnene Spiele, bester einzelner Durchgang" in page
-
-
-def test_a_criterion_twice_or_unknown_is_refused_and_nothing_changes(organiser_client, tied):
-    evening, _, _ = tied
-    services.set_evening_tiebreaks(evening_id=evening.pk, criteria=["fewest_sitouts"])
-    url = reverse("organiser:evening_tiebreaks", args=[evening.pk])
-    for sent, message in (
-        (["deals_won", "deals_won"], "Jedes Kriterium kann nur einmal gewählt werden."),
-        (["luck"], "Bitte wählen Sie die Kriterien aus der Liste."),
-    ):
-        response = organiser_client.post(url, {"tiebreak": sent}, HTTP_ACCEPT_LANGUAGE="de", follow=True)
-        assert message in response.content.decode()
-        evening.refresh_from_db()
-        assert evening.tiebreaks == "fewest_sitouts"
-
-
-def test_only_turnierleitung_sets_the_chain(client, helper, tied):
-    evening, _, _ = tied
-    client.force_login(helper)
-    response = client.post(reverse("organiser:evening_tiebreaks", args=[evening.pk]), {"tiebreak": ["deals_won"]})
-    assert response.status_code == 403
-    evening.refresh_from_db()
-    assert evening.tiebreaks == ""
-    page = client.get(reverse("organiser:evening_detail", args=[evening.pk])).content.decode()
-    assert 'name="tiebreak"' not in page
-
-
-def test_ranking_page_screen_exports_and_pdf_show_the_rule(organiser_client, client, tied):
-    evening, winners, darers = tied
-    services.set_evening_tiebreaks(evening_id=evening.pk, criteria=["best_session", "deals_won"])
-    rows = selectors.evening_ranking(Evening.objects.get(pk=evening.pk))
-    upper, lower = rows[1].player.name, rows[2].player.name
-    note = f"vor {lower} durch mehr gewonnene Spiele"
-    ranking = reverse("organiser:ranking", args=[evening.pk])
-
-    page = organiser_client.get(ranking, HTTP_ACCEPT_LANGUAGE="de").content.decode()
-    assert "Bester Durchgang" in page and "Gewonnene Spiele" in page and "Wagen und Schlagen" not in page
-    assert note in page
-    assert "Gleichstand wird entschieden durch, in dieser Reihenfolge: bester einzelner Durchgang" in page
-
-    with translation.override("de"):
-        text = organiser_client.get(ranking + "?_export=csv", HTTP_ACCEPT_LANGUAGE="de").content.decode("utf-8-sig")
-    table = list(csv.reader(io.StringIO(text), delimiter=";"))  # German Excel's CSV
-    # the tie-break columns last (the rule set is not repeated on every row)
-    assert table[0][-3:] == ["Bester Durchgang", "Gewonnene Spiele", "Gleichstand"]
-    by_name = {line[1]: line for line in table[1:]}
-    assert by_name[upper][-3:] == ["4", "4", note]
-    assert by_name[lower][-3:] == ["4", "2", ""]
-
-    book = openpyxl.load_workbook(
-        io.BytesIO(organiser_client.get(ranking + "?_export=xlsx", HTTP_ACCEPT_LANGUAGE="de").content)
-    )
-    cells = {row[1]: row for row in book.active.iter_rows(min_row=2, values_only=True)}
-    assert cells[lower][-3:] == (4, 2, None) or cells[lower][-3:] == (4, 2, "")
-    assert cells[upper][-1] == note
-
-    screen = client.get(reverse("public:ranking_screen", args=[evening.pk])).content.decode()
-    assert note in screen and "Gewonnene Spiele 2" in screen
-
-    response = organiser_client.get(reverse("organiser:ranking_pdf", args=[evening.pk]))
-    pdf = " ".join(" ".join(text.split()) for text in pdf_texts(b"".join(response.streaming_content)))
-    assert note in pdf and "Bester Durchgang" in pdf and "Gewonnene Spiele" in pdf
-    assert "bester einzelner Durchgang, meiste gewonnene Spiele" in pdf
-
-
-def test_no_columns_when_the_chain_decides_nothing(organiser_client, tied):
-    evening, _, _ = tied
-    services.set_evening_tiebreaks(evening_id=evening.pk, criteria=["fewest_sitouts"])
-    # Nobody sat out: the chain is looked at for the four players on 4 and separates nobody.
-    rows = selectors.evening_ranking(Evening.objects.get(pk=evening.pk))
-    assert {row.place for row in rows if row.total == 4} == {1}
-    page = organiser_client.get(reverse("organiser:ranking", args=[evening.pk]), HTTP_ACCEPT_LANGUAGE="de")
-    assert "Ausgesetzt" in page.content.decode()  # looked at, so shown
 
 
 # --- A whole evening with sit-outs, checked against values the test computes itself ---------------
@@ -242,7 +137,11 @@ def test_a_played_evening_with_sit_outs_is_ordered_by_the_chain(django_assert_ma
     for number in (1, 2):
         session = services.draw_session(evening=evening, seed=number)
         for seating in Seating.objects.filter(round__session=session):
-            enter(seating, [(rng.choice("AB"), *rng.choice([(0, 0), (1, 0), (0, 1)])) for _ in range(2)])
+            factories.enter_deals(
+                seating,
+                [(rng.choice("AB"), False, *rng.choice([(0, 0), (1, 0), (0, 1)])) for _ in range(2)],
+                table=None,
+            )
             services.enter_and_confirm_seating(seating_id=seating.pk)
     evening.refresh_from_db()
     expected = independent_values(evening)
@@ -264,22 +163,6 @@ def test_a_played_evening_with_sit_outs_is_ordered_by_the_chain(django_assert_ma
             assert upper.ahead_by is first_difference and lower.behind_by is first_difference
         else:
             assert upper.ahead_by is None
-
-
-@pytest.mark.parametrize("players", [24, 60])
-@pytest.mark.no_cover  # the pages' code at two field sizes: measured by the pages' own tests (tests/conftest.py)
-def test_ranking_page_with_a_chain_query_count_does_not_grow_with_players(
-    organiser_client, django_assert_num_queries, players
-):
-    evening = make_evening(players)
-    services.set_evening_tiebreaks(evening_id=evening.pk, criteria=["best_session", "deals_won"])
-    session = services.draw_session(evening=evening, seed=1)
-    for seating in Seating.objects.filter(round__session=session, round__number=1):
-        enter(seating, [("A", 0, 0)] * 4)  # every team A on 4: ties everywhere, notes on the page
-    # As without a chain (8, tests/views/test_pages.py) + the names shown in the notes (1)
-    with django_assert_num_queries(9):
-        response = organiser_client.get(reverse("organiser:ranking", args=[evening.pk]))
-    assert "durch" in response.content.decode() or "by" in response.content.decode()
 
 
 def test_an_evening_from_before_the_chain_has_none():

@@ -16,9 +16,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scoring import selectors, services
-from scoring.domain.rules import DealResult
-from scoring.hall.origin import Origin
 from scoring.models import Deal, Player, Seating
+from tests import factories
 from tests.conftest import make_evening
 
 pytestmark = pytest.mark.django_db
@@ -52,11 +51,8 @@ def play(evening, seed=1, deals=4, rounds=None):
     for seating in seatings:
         for number in range(1, deals + 1):
             a, b = rng.choice(POSSIBLE)
-            services.enter_deal(
-                seating_id=seating.pk,
-                number=number,
-                result=DealResult(rng.choice("AB"), rng.random() < 0.2, a, b),
-                origin=Origin.other("Tablet"),
+            factories.enter_deal(
+                seating, number, rng.choice("AB"), to_nil=rng.random() < 0.2, bonus_a=a, bonus_b=b, table=None
             )
     return session
 
@@ -150,9 +146,7 @@ def test_ranking_page_links_both_exports(organiser_client, roster_evening):
 def test_deal_export_has_one_row_per_deal_with_the_right_points(organiser_client, roster_evening):
     play(roster_evening, seed=4)
     seating = Seating.objects.filter(round__session__evening=roster_evening).order_by("pk").first()
-    services.enter_deal(
-        seating_id=seating.pk, number=1, result=DealResult("B", True, 2, 1), origin=Origin.other("Leitung")
-    )
+    factories.enter_deal(seating, 1, "B", to_nil=True, bonus_a=2, bonus_b=1, table=None)
     deals = list(selectors.evening_deals(roster_evening))
     assert len(deals) == 6 * 4 * 4
 
@@ -281,9 +275,7 @@ def test_deal_export_of_six_handed_braeus_names_three_players_a_team(organiser_c
         )
     )
     for seating in seatings:
-        services.enter_deal(
-            seating_id=seating.pk, number=1, result=DealResult("A", False, 0, 0), origin=Origin.other("Leitung")
-        )
+        factories.enter_deal(seating, table=None)
     url = reverse("organiser:deal_results", args=[evening.pk])
     for rows in (
         xlsx_rows(organiser_client.get(url + "?_export=xlsx"))[1],

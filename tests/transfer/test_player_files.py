@@ -543,3 +543,22 @@ def test_arbitrary_text_raises_only_player_file_error(body, header, encoding):
         assert normalise_name(player.name) == player.name
     lines = [p.line for p in parsed.problems]
     assert lines == sorted(lines)
+
+
+def test_bidi_controls_are_refused_in_an_imported_list():
+    from scoring.transfer.player_files import parse_player_file
+
+    parsed = parse_player_file("Name;Verein\nGönke Hansen;Husum\nBoy\u202eJensen;Husum\n".encode(), "x.csv")
+    assert [p.name for p in parsed.players] == ["Gönke Hansen"]
+    assert [(p.line, p.code) for p in parsed.problems] == [(3, "bidi_control")]
+    assert "U+202E" in str(parsed.problems[0])
+
+
+def test_invisible_characters_are_refused_in_an_imported_list():
+    from scoring.transfer.player_files import parse_player_file
+
+    text = "Name;Verein\nGönke Hansen;Husum\nBoy\u200bJensen;Husum\nSönke Pe\u00adtersen;Husum\n"
+    parsed = parse_player_file(text.encode(), "x.csv")
+    assert [p.name for p in parsed.players] == ["Gönke Hansen"]
+    assert [(p.line, p.code) for p in parsed.problems] == [(3, "invisible_character"), (4, "invisible_character")]
+    assert "U+200B" in str(parsed.problems[0]) and "U+00AD" in str(parsed.problems[1])

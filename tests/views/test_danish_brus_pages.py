@@ -144,13 +144,15 @@ def test_the_ranking_names_the_bonus_tie_break_in_danish_words(organiser_client,
     the printout speak of chancing and smacking."""
 
     from scoring import selectors
-    from tests.services.test_tiebreaks import enter
+    from tests import factories
 
     evening = make_evening(8, rule_set=DANISH, sessions_count=1, rounds_per_session=1)
     session = services.draw_session(evening=evening, seed=3)
     first, second = Seating.objects.filter(round__session=session).order_by("table__number")
-    enter(first, [("A", 0, 0)] * 4)
-    enter(second, [("A", 1, 0), ("A", 1, 0), ("B", 0, 0), ("B", 0, 0)])
+    factories.enter_deals(first, [factories.A_WINS] * 4, table=None)
+    factories.enter_deals(
+        second, [("A", False, 1, 0), ("A", False, 1, 0), ("B", False, 0, 0), ("B", False, 0, 0)], table=None
+    )
     for seating in (first, second):
         services.enter_and_confirm_seating(seating_id=seating.pk)
     services.set_evening_tiebreaks(evening_id=evening.pk, criteria=["bonus_sticks"])

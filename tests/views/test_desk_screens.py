@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scoring import services
+from tests import factories
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +35,6 @@ def test_a_round_locked_halfway_tells_the_table_and_the_organiser_what_to_do(org
     """A round locked while a table has 2 of 4 deals. The tablet says how many are entered
     and what happens next; the live grid marks the table for the organiser, linked to its page; once
     the organiser has entered the rest, the table finishes and confirms as usual."""
-    from scoring.domain.rules import DealResult
     from scoring.hall.origin import Origin
     from scoring.models import Seating
     from tests.conftest import make_evening
@@ -43,13 +43,7 @@ def test_a_round_locked_halfway_tells_the_table_and_the_organiser_what_to_do(org
     session = services.draw_session(evening=evening, seed=1)
     seating = Seating.objects.select_related("table", "round").filter(round__session=session, round__number=1).first()
     for number in (1, 2):
-        services.enter_deal(
-            seating_id=seating.pk,
-            number=number,
-            result=DealResult("A", False, 0, 0),
-            origin=Origin.table_link(seating.table.number),
-            table=seating.table,
-        )
+        factories.enter_deal(seating, number)
     services.set_round_locked(round_id=seating.round_id, locked=True)
 
     tablet = client.get(reverse("scorer:table", args=[seating.table.token])).content.decode()
@@ -63,12 +57,7 @@ def test_a_round_locked_halfway_tells_the_table_and_the_organiser_what_to_do(org
     assert reverse("organiser:seating_detail", args=[seating.pk]) in cell.group(1)
 
     for number in (3, 4):  # the organiser types in the paper sheet's deals
-        services.enter_deal(
-            seating_id=seating.pk,
-            number=number,
-            result=DealResult("B", False, 0, 0),
-            origin=Origin.organiser(organiser),
-        )
+        factories.enter_deal(seating, number, "B", table=None, origin=Origin.organiser(organiser))
     tablet = client.get(reverse("scorer:table", args=[seating.table.token])).content.decode()
     assert 'data-testid="finish-a"' in tablet  # the finish buttons, despite the lock
     assert "aber alle Spiele sind eingetragen" in tablet

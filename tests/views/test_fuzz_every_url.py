@@ -34,7 +34,6 @@ from scoring import services
 from scoring.domain.names import hidden_character
 from scoring.domain.rules import DealResult, ImpossibleResult
 from scoring.domain.rulesets import SCHWESING, rule_set
-from scoring.hall.origin import Origin
 from scoring.models import (
     AttemptCounter,
     Deal,
@@ -47,6 +46,7 @@ from scoring.models import (
     Seating,
     Session,
 )
+from tests import factories
 from tests.views.test_bad_input_pages import patterns
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -114,14 +114,7 @@ def world(roster_evening, organiser):
     seatings = list(Seating.objects.filter(round__session__evening=evening, round__number=1).order_by("table__number"))
     for seating in seatings[1:4]:
         for number in range(1, evening.deals_per_round + 1):
-            services.enter_deal(
-                seating_id=seating.pk,
-                number=number,
-                result=DealResult("B", False, 0, 1),
-                origin=Origin.other("setup"),
-                table=seating.table,
-                based_on_version=0,
-            )
+            factories.enter_deal(seating, number, "B", bonus_b=1, based_on_version=0)
     services.mark_seating_entered(seating_id=seatings[1].pk, table=seatings[1].table, team="A")
     services.mark_seating_entered(seating_id=seatings[2].pk, table=seatings[2].table, team="A")
     services.confirm_seating(seating_id=seatings[2].pk, table=seatings[2].table, team="B")

@@ -14,9 +14,9 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.domain.rules import DealResult
-from scoring.hall.origin import Origin
 from scoring.models import Evening, Player, Round, Seating, Session
 from scoring.views import screens
+from tests import factories
 from tests.conftest import make_evening
 
 A_WINS = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
@@ -26,13 +26,6 @@ def seating_at(evening, table, round_number=1, session=1) -> Seating:
     return Seating.objects.select_related("table", "round__session").get(
         table__evening=evening, table__number=table, round__number=round_number, round__session__number=session
     )
-
-
-def enter(seating, count=None):
-    for n in range(1, (count or seating.round.session.evening.deals_per_round) + 1):
-        services.enter_deal(
-            seating_id=seating.pk, number=n, result=A_WINS, origin=Origin.other("t"), table=seating.table
-        )
 
 
 def cell_states(html: str) -> dict[tuple[int, int], str]:
@@ -52,11 +45,11 @@ def drawn(roster_evening):
 
 @pytest.mark.django_db
 def test_live_overview_shows_each_tables_state(organiser_client, drawn):
-    enter(seating_at(drawn, 1))  # table 1: entered ...
+    factories.enter_round(seating_at(drawn, 1))  # table 1: entered ...
     services.mark_seating_entered(seating_id=seating_at(drawn, 1).pk, table=seating_at(drawn, 1).table, team="A")
-    enter(seating_at(drawn, 2), count=2)  # table 2: in progress, 2 of 4
+    factories.enter_round(seating_at(drawn, 2), deals=2)  # table 2: in progress, 2 of 4
     three = seating_at(drawn, 3)
-    enter(three)
+    factories.enter_round(three)
     services.enter_and_confirm_seating(seating_id=three.pk)  # table 3: confirmed
     response = organiser_client.get(reverse("organiser:live", args=[drawn.pk]))
     assert response.status_code == 200
@@ -144,7 +137,7 @@ def test_locking_names_only_the_tables_not_started_and_refuses_one_not_shown(org
     round open with a message naming it."""
     round_1 = Round.objects.get(session__evening=drawn, number=1)
     for table in (1, 2, 3, 4, 5):
-        enter(seating_at(drawn, table), count=1)
+        factories.enter_round(seating_at(drawn, table), deals=1)
     url = reverse("organiser:round_lock", args=[drawn.pk, round_1.pk])
     page = organiser_client.get(url).content.decode()
     assert "Tisch 6 hat diese Runde noch nicht begonnen" in page
@@ -154,7 +147,7 @@ def test_locking_names_only_the_tables_not_started_and_refuses_one_not_shown(org
     assert any(
         "Diese Runde hat an diesen Tischen noch nicht begonnen: 6." in str(m) for m in response.context["messages"]
     )
-    enter(seating_at(drawn, 6), count=1)  # now every table has started: no question
+    factories.enter_round(seating_at(drawn, 6), deals=1)  # now every table has started: no question
     response = organiser_client.post(url, {"locked": "1"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 200 and 'data-testid="unlock-1"' in response.content.decode()
     round_1.refresh_from_db()
@@ -180,7 +173,7 @@ def test_close_and_reopen_a_session(organiser_client, drawn):
 
 @pytest.mark.django_db
 def test_ranking_screen_is_public_read_only_and_updates_itself(client, drawn):
-    enter(seating_at(drawn, 1))
+    factories.enter_round(seating_at(drawn, 1))
     url = reverse("public:ranking_screen", args=[drawn.pk])
     assert url == f"/abend/{drawn.pk}/rangliste/"
     response = client.get(url)
@@ -273,7 +266,7 @@ def test_a_player_sees_table_and_partner_now_and_next(client, drawn, monkeypatch
     # Table 1 confirms round 1: for its players "now" is round 2 as soon as the seat pages are
     # computed again (at most every few seconds for all phones together, so that a round change does not
     # compute the seat pages once per phone).
-    enter(first)
+    factories.enter_round(first)
     services.enter_and_confirm_seating(seating_id=first.pk)
     moment[0] += screens.SEAT_FLOOR_SECONDS
     html = client.get(url).content.decode()

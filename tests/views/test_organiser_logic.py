@@ -9,11 +9,10 @@ from django.test import RequestFactory
 from django.urls import reverse
 
 from scoring import selectors, services
-from scoring.domain.rules import DealResult
 from scoring.forms import DealNumberForm
-from scoring.hall.origin import Origin
 from scoring.models import Seating
 from scoring.transfer.player_files import parse_player_file
+from tests import factories
 from tests.conftest import make_evening
 from tests.services.test_draw_wishes import play_session
 
@@ -67,20 +66,8 @@ def test_seating_sheet_totals_and_rows():
     evening = make_evening(4)
     services.draw_session(evening=evening, seed=1)
     seating = Seating.objects.select_related("table").get(round__number=1)
-    services.enter_deal(
-        seating_id=seating.pk,
-        number=1,
-        result=DealResult("A", True, 0, 0),
-        origin=Origin.other("t"),
-        table=seating.table,
-    )
-    services.enter_deal(
-        seating_id=seating.pk,
-        number=3,
-        result=DealResult("B", False, 0, 0),
-        origin=Origin.other("t"),
-        table=seating.table,
-    )
+    factories.enter_deal(seating, to_nil=True)
+    factories.enter_deal(seating, 3, "B")
     sheet = selectors.seating_sheet(seating, evening.deals_per_round)
     assert (sheet.total_a, sheet.total_b) == (2, 1)
     assert [r.number for r in sheet.rows] == [1, 2, 3, 4]

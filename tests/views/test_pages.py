@@ -9,8 +9,8 @@ import pytest
 from django.urls import reverse
 
 from scoring import services
-from scoring.hall.origin import Origin
 from scoring.models import Deal, Evening, Participant, Player, Seating, Session
+from tests import factories
 from tests.conftest import ROSTER, make_evening
 
 
@@ -289,13 +289,7 @@ def test_page_query_counts_do_not_grow_with_players(organiser_client, client):
         services.draw_session(evening=evening, seed=1)
         seating = first_seating(evening)
         for n in range(1, 5):
-            services.enter_deal(
-                seating_id=seating.pk,
-                number=n,
-                result=services.DealResult("A", False, 0, 0),
-                origin=Origin.other("t"),
-                table=seating.table,
-            )
+            factories.enter_deal(seating, n)
         services.enter_and_confirm_seating(seating_id=seating.pk, table=seating.table)
         counts.append(
             (

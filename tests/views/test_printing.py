@@ -22,8 +22,9 @@ from scoring import backup, selectors, services
 from scoring.documents.certificates import total_wording
 from scoring.models import Deal, Evening, Player
 from scoring.templatetags.bruus import format_matchsticks
+from tests import factories
 from tests.backup.played import play_session
-from tests.documents.test_documents import drawn_roster, enter, get_pdf, seatings  # noqa: F401 (a fixture)
+from tests.documents.test_documents import drawn_roster, get_pdf, seatings  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -359,7 +360,7 @@ def test_queries_do_not_grow_with_the_field(organiser_client, name, args, query)
         evening = make_evening(players, name=f"Abend {players}")
         services.draw_session(evening=evening, seed=2)
         for seating in seatings(evening)[:3]:
-            enter(seating, [("A", False, 0, 0), ("B", True, 1, 0)])
+            factories.enter_deals(seating, [("A", False, 0, 0), ("B", True, 1, 0)], table=None)
         url = reverse(f"organiser:{name}", args=[evening.pk, *args]) + query
         organiser_client.get(url)  # caches warmed
         with CaptureQueriesContext(connection) as queries:

@@ -14,6 +14,7 @@ from scoring import backup, services
 from scoring.domain.rules import DealResult
 from scoring.hall.origin import Origin
 from scoring.models import Evening, Round, RoundEvent, Seating
+from tests import factories
 from tests.conftest import make_evening
 
 A_WINS = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
@@ -26,31 +27,16 @@ def _seating(evening: Evening, table: int = 1) -> Seating:
     )
 
 
-def _enter_all(seating: Seating, result: DealResult = A_WINS) -> None:
-    for number in range(1, seating.round.session.evening.deals_per_round + 1):
-        services.enter_deal(
-            seating_id=seating.pk,
-            number=number,
-            result=result,
-            origin=Origin.table_link(seating.table.number, "A"),
-            table=seating.table,
-        )
-
-
 def _play_a_disputed_round(evening: Evening, organiser) -> Seating:
     """Table 1: entered, finished by team A, disputed by team B, corrected, finished again,
     confirmed by team B; then the organiser locks and unlocks the round."""
     seating = _seating(evening)
-    _enter_all(seating)
+    factories.enter_round(seating, origin=Origin.table_link(seating.table.number, "A"))
     services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="A")
     services.reopen_seating(seating_id=seating.pk, table=seating.table)
-    services.enter_deal(
-        seating_id=seating.pk, number=2, result=B_WINS, origin=Origin.table_link(1, "A"), table=seating.table
-    )
+    factories.enter_deal(seating, 2, "B", origin=Origin.table_link(1, "A"))
     services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="A")
-    services.enter_deal(  # a correction after finishing: reopens the finished round
-        seating_id=seating.pk, number=3, result=B_WINS, origin=Origin.table_link(1, "A"), table=seating.table
-    )
+    factories.enter_deal(seating, 3, "B", origin=Origin.table_link(1, "A"))
     services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="A")
     services.confirm_seating(seating_id=seating.pk, team="B", table=seating.table, origin=Origin.table_link(1, "B"))
     for locked in (True, False):
@@ -135,7 +121,7 @@ def test_the_history_costs_the_same_queries_at_any_field_size(organiser_client, 
         if players == 40:  # more tables with events of their own, more events of the round
             for table in range(2, 11):
                 other = _seating(evening, table)
-                _enter_all(other)
+                factories.enter_round(other, origin=Origin.table_link(other.table.number, "A"))
                 services.mark_seating_entered(seating_id=other.pk, table=other.table, team="A")
             for locked in (True, False):
                 services.set_round_locked(round_id=seating.round_id, locked=locked, user=organiser)
@@ -174,9 +160,7 @@ def test_a_deal_never_entered_is_entered_not_corrected(organiser_client):
     evening = make_evening(8)
     services.draw_session(evening=evening, seed=1)
     seating = _seating(evening)
-    services.enter_deal(
-        seating_id=seating.pk, number=1, result=A_WINS, origin=Origin.table_link(1), table=seating.table
-    )
+    factories.enter_deal(seating, origin=Origin.table_link(1))
     url = reverse("organiser:seating_detail", args=[seating.pk])
     html = organiser_client.get(url).content.decode()
     assert re.search(r'data-testid="edit-deal-1">Korrigieren<', html)

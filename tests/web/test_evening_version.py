@@ -15,6 +15,7 @@ from scoring.domain.player_import import ParsedPlayer
 from scoring.domain.rules import DealResult, ImpossibleResult
 from scoring.hall.origin import Origin
 from scoring.models import Evening, Partnership, Seating
+from tests import factories
 from tests.conftest import make_evening
 
 PLAIN_A = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
@@ -160,24 +161,12 @@ def test_nothing_saved_nothing_bumped():
     session = services.draw_session(evening=evening, seed=1)
     seating = Seating.objects.filter(round__session=session).select_related("table").first()
     key = uuid.uuid4()
-    services.enter_deal(
-        seating_id=seating.pk, number=1, result=PLAIN_A, origin=Origin.other("t"), table=seating.table, key=key
-    )
+    factories.enter_deal(seating, key=key)
     before = _version(evening)
     with pytest.raises(ImpossibleResult):
-        services.enter_deal(
-            seating_id=seating.pk,
-            number=2,
-            result=DealResult(winner="A", to_nil=False, bonus_a=9, bonus_b=9),
-            origin=Origin.other("t"),
-            table=seating.table,
-        )
-    replay = services.enter_deal(
-        seating_id=seating.pk, number=1, result=PLAIN_A, origin=Origin.other("t"), table=seating.table, key=key
-    )
-    same = services.enter_deal(
-        seating_id=seating.pk, number=1, result=PLAIN_A, origin=Origin.other("t"), table=seating.table
-    )
+        factories.enter_deal(seating, 2, bonus_a=9, bonus_b=9)
+    replay = factories.enter_deal(seating, key=key)
+    same = factories.enter_deal(seating)
     assert (replay.outcome, same.outcome) == ("replayed", "unchanged")
     assert _version(evening) == before
 
@@ -204,9 +193,7 @@ def test_deals_and_finishing_leave_the_seating_version_confirming_moves_it():
     seating = Seating.objects.filter(round__session=session, round__number=1).select_related("table").first()
     before = _seating_version(evening)
     for number in range(1, evening.deals_per_round + 1):
-        services.enter_deal(
-            seating_id=seating.pk, number=number, result=PLAIN_A, origin=Origin.other("t"), table=seating.table
-        )
+        factories.enter_deal(seating, number)
     services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="A")
     services.reopen_seating(seating_id=seating.pk, table=seating.table)
     services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="A")

@@ -16,10 +16,10 @@ from django.urls import reverse
 
 from scoring import selectors, services
 from scoring.domain.rules import DealResult
-from scoring.hall.origin import Origin
 from scoring.models import Seating
 from scoring.views import live, screens
 from scoring.web import screen_cache
+from tests import factories
 from tests.conftest import make_evening
 
 PLAIN_A = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
@@ -35,9 +35,7 @@ def drawn(db):
 
 def _deal(evening, number=1, result=PLAIN_A):
     seating = Seating.objects.filter(round__session__evening=evening).select_related("table").first()
-    services.enter_deal(
-        seating_id=seating.pk, number=number, result=result, origin=Origin.other("t"), table=seating.table
-    )
+    factories.enter_deal(seating, number, result=result)
     return seating
 
 

@@ -11,7 +11,6 @@ from django.urls import reverse
 
 from scoring import selectors, services
 from scoring.models import Participant, Player
-from scoring.services.base import ServiceError
 from scoring.setup.builders import evening_with_players, play_session
 from tests.services.test_check_in import present, register
 
@@ -33,19 +32,6 @@ def test_the_undo_button_counts_only_who_it_would_check_out(organiser_client):
     assert present(evening) == set()
     html = response.content.decode()
     assert "19 Spieler wieder abgemeldet." in html and "bleiben anwesend" not in html
-
-
-def test_the_wishes_offer_only_players_checked_in():
-    evening = evening_with_players(6)
-    gone = Player.objects.get(name="Spieler 6")
-    services.set_checked_in(evening=evening, player=gone, checked_in=False)
-    offered = selectors.draw_wishes(evening).participants
-    assert len(offered) == 5 and gone not in offered
-    with pytest.raises(ServiceError) as error:
-        services.add_partner_exclusion(
-            evening=evening, player_a_id=gone.pk, player_b_id=Player.objects.get(name="Spieler 1").pk
-        )
-    assert error.value.code == "not_participant"
 
 
 def test_the_wish_page_lists_no_absent_player(organiser_client):

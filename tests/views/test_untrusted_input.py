@@ -12,17 +12,9 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring import services
-from scoring.models import Deal, DealChange, Seating
+from scoring.models import Deal, DealChange
 
 SUPERSCRIPT_TWO = "²"  # "²".isdigit() is True, int("²") raises ValueError
-
-
-@pytest.fixture
-def seating(roster_evening) -> Seating:
-    services.draw_session(evening=roster_evening, seed=1)
-    return Seating.objects.select_related("table", "round__session__evening").get(
-        table__evening=roster_evening, table__number=1, round__number=1
-    )
 
 
 def deal_url(seating, number=1):
@@ -209,15 +201,6 @@ def test_bidi_controls_are_refused_in_names_and_clubs(organiser_client, char):
     assert _refused_everywhere(organiser_client, char, "Schreibrichtung").code == "bidi_control"
 
 
-def test_bidi_controls_are_refused_in_an_imported_list():
-    from scoring.transfer.player_files import parse_player_file
-
-    parsed = parse_player_file("Name;Verein\nGönke Hansen;Husum\nBoy\u202eJensen;Husum\n".encode(), "x.csv")
-    assert [p.name for p in parsed.players] == ["Gönke Hansen"]
-    assert [(p.line, p.code) for p in parsed.problems] == [(3, "bidi_control")]
-    assert "U+202E" in str(parsed.problems[0])
-
-
 # Characters that show nothing (Unicode's format characters, category Cf):
 # zero-width space, non-joiner, joiner, word joiner, invisible operators, byte order mark, soft
 # hyphen, Mongolian vowel separator, a tag character; a control character; and the blank
@@ -250,20 +233,3 @@ INVISIBLE = [
 def test_invisible_characters_are_refused_in_names_clubs_and_evening_names(organiser_client, char):
     error = _refused_everywhere(organiser_client, char, f"unsichtbares Zeichen (U+{ord(char):04X})")
     assert error.code == "invisible_character" and error.params["character"] == f"{ord(char):04X}"
-
-
-@pytest.mark.django_db
-def test_visible_names_stay_welcome():
-    for name, club in (("Søren Ærø-Hansen", "Nordfriesland"), ("Jan de Vries", ""), ("O'Neill, Máire", "Husum")):
-        player, created = services.add_player(name=name, club=club)
-        assert created and player.name == name
-
-
-def test_invisible_characters_are_refused_in_an_imported_list():
-    from scoring.transfer.player_files import parse_player_file
-
-    text = "Name;Verein\nGönke Hansen;Husum\nBoy\u200bJensen;Husum\nSönke Pe\u00adtersen;Husum\n"
-    parsed = parse_player_file(text.encode(), "x.csv")
-    assert [p.name for p in parsed.players] == ["Gönke Hansen"]
-    assert [(p.line, p.code) for p in parsed.problems] == [(3, "invisible_character"), (4, "invisible_character")]
-    assert "U+200B" in str(parsed.problems[0]) and "U+00AD" in str(parsed.problems[1])

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from fractions import Fraction
 
 import pytest
 from django.db import connection
@@ -13,70 +12,12 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring import selectors, services
-from scoring.domain.rules import DealResult
-from scoring.hall.origin import Origin
 from scoring.models import Seating
-from scoring.web import charts
+from tests import factories
+from tests.selectors.test_player_history import anke_evenings, expected, roster, team_of  # noqa: F401 (anke_evenings: a fixture)
 from tests.services.test_player_merge import small_evening
 
 pytestmark = pytest.mark.django_db
-
-
-def roster(*names):
-    return [services.add_player(name=n, club="Schwesing")[0] for n in names]
-
-
-def team_of(evening, player):
-    seating = Seating.objects.select_related(*selectors.PARTNERSHIP_PLAYERS).get(round__session__evening=evening)
-    for letter, team in (("A", seating.team_a), ("B", seating.team_b)):
-        if player in team.players:
-            partner = next(p for p in team.players if p != player)
-            return letter, partner, seating
-    raise AssertionError("not seated")
-
-
-@pytest.fixture
-def anke_evenings():
-    """Anke plays three evenings with the same three others (deals 2, 3, 4; team A wins every
-    deal, 1 matchstick each); on the third the first deal has a successful dare for team A."""
-    anke, *others = roster("Anke Hansen", "Bernd Jensen", "Carla Lorenzen", "Dirk Petersen")
-    evenings = [small_evening(f"Abend {n}", n, [anke, *others], deals=n + 1) for n in (1, 2, 3)]
-    _, _, seating = team_of(evenings[2], anke)
-    services.enter_deal(
-        seating_id=seating.pk,
-        number=1,
-        result=DealResult("A", False, 1, 0),
-        origin=Origin.other("Organiser"),
-        reason="Wagen vergessen",
-    )
-    return anke, evenings
-
-
-def expected(anke, evenings):
-    """(place, total, partner) per evening, worked out from the seatings: team A has one
-    matchstick per deal (+1 for the dare on evening 3) and shares place 1; team B has 0, place 3."""
-    out = []
-    for index, evening in enumerate(evenings):
-        letter, partner, _ = team_of(evening, anke)
-        total = evening.deals_per_round + (1 if index == 2 else 0)
-        out.append((1, total, partner) if letter == "A" else (3, 0, partner))
-    return out
-
-
-def test_history_figures(anke_evenings):
-    anke, evenings = anke_evenings
-    history = selectors.player_history(anke)
-    wanted = expected(anke, evenings)
-    assert [e.evening.name for e in history.evenings] == ["Abend 1", "Abend 2", "Abend 3"]
-    assert [(e.place, e.total, e.partners[0][1]) for e in history.evenings] == wanted
-    assert all(e.ranked == 4 and e.sessions_played == 1 for e in history.evenings)
-    assert history.average == Fraction(sum(total for _, total, _ in wanted), 3)
-    team_a_third = wanted[2][0] == 1
-    assert history.bonus == (1 if team_a_third else 0)
-    best = min(range(3), key=lambda i: (wanted[i][0], -wanted[i][1], i))
-    assert history.best.evening == evenings[best]
-    partners = {p.name: n for p, n in history.partners}
-    assert sum(partners.values()) == 3
 
 
 def test_player_page_shows_everything_and_a_chart_without_inline_style(organiser_client, anke_evenings):
@@ -132,25 +73,6 @@ def test_query_count_does_not_grow_with_evenings_or_players(organiser_client):
 # --- The chart's geometry (no database) ---------------------------------------------------------
 
 
-def test_chart_puts_place_one_on_top_and_scales_to_the_largest_field():
-    chart = charts.place_chart([("01.03.", 1, 12, "a"), ("08.03.", 12, 12, "b"), ("15.03.", 3, 60, "c")])
-    first, last_place, third = chart.points
-    assert first.y == chart.top and chart.bottom > third.y > first.y
-    assert third.y == pytest.approx(chart.top + (chart.bottom - chart.top) * 2 / 59)
-    assert last_place.y > third.y
-    assert chart.ticks[0].place == 1 and chart.ticks[-1].place == 60
-    assert first.x < last_place.x < third.x
-    assert charts.place_chart([]) is None
-    single = charts.place_chart([("01.03.", 1, 1, "a")])
-    assert single.points[0].y == (single.top + single.bottom) / 2
-
-
-def test_chart_labels_do_not_overlap_with_many_evenings():
-    chart = charts.place_chart([(f"{d:02d}.01.", 1 + d % 5, 20, "x") for d in range(1, 25)])
-    labelled = [p.x for p in chart.points if p.label]
-    assert len(labelled) < 24 and all(b - a >= charts.LABEL_WIDTH for a, b in zip(labelled, labelled[1:], strict=False))
-
-
 def test_best_evening_counts_only_evenings_that_are_over(organiser_client):
     """An evening still running (a round not confirmed) may put the player first now and
     lower later: it is listed, but not the best evening yet."""
@@ -165,9 +87,7 @@ def test_best_evening_counts_only_evenings_that_are_over(organiser_client):
     seating = Seating.objects.get(round__session=session)
     anke_team = "A" if anke.pk in seating.team_a.player_ids else "B"
     for number in (1, 2):  # Anke's team wins both deals: place 1 there, but not confirmed
-        services.enter_deal(
-            seating_id=seating.pk, number=number, result=DealResult(anke_team, True, 0, 0), origin=Origin.other("T")
-        )
+        factories.enter_deal(seating, number, anke_team, to_nil=True, table=None)
     history = selectors.player_history(anke)
     assert [e.evening.name for e in history.evenings] == ["Vorbei", "Läuft noch"]
     assert history.evenings[1].place == 1 and not history.evenings[1].finished

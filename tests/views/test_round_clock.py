@@ -5,6 +5,7 @@ deals (point 5)."""
 
 from __future__ import annotations
 
+import importlib
 import re
 from datetime import timedelta
 
@@ -16,171 +17,32 @@ from django.utils import timezone
 
 from scoring import selectors, services
 from scoring.hall.origin import Origin
-from scoring.models import Evening, Partnership, Round, Seating
+from scoring.models import Evening, Partnership, Player, ProjectorMode, Round, Seating, Table
 from scoring.services.base import ServiceError
 from scoring.setup import builders
+from scoring.setup.builders import evening_with_players, play_seating, play_session
 from scoring.web import screen_cache
+from tests import factories
 from tests.conftest import make_evening
+from tests.services.test_clock import (  # noqa: F401 (drawn, evening: fixtures)
+    CLOCK,
+    CLOCK_FIELDS,
+    _fresh,
+    _run_out,
+    _stored,
+    drawn,
+    evening,
+)
 from tests.services.test_draw_wishes import PLAIN_A, play_round
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-CLOCK_FIELDS = (
-    "round_minutes",
-    "break_minutes",
-    "clock_locks_round",
-    "clock_kind",
-    "clock_status",
-    "clock_session",
-    "clock_round",
-    "clock_ends_at",
-    "clock_remaining",
-    "clock_version",
-    "version",
-    "seating_version",
-)
-
-
-@pytest.fixture
-def drawn(db):
-    evening = make_evening(8)
-    services.draw_session(evening=evening, seed=3)
-    return evening
 
 
 def _round(evening, number: int = 1) -> Round:
     return Round.objects.get(session__evening=evening, session__number=1, number=number)
 
 
-def _stored(evening) -> tuple:
-    return Evening.objects.values_list(*CLOCK_FIELDS).get(pk=evening.pk)
-
-
-def _refused(code: str, service, **kwargs) -> ServiceError:
-    with pytest.raises(ServiceError) as error:
-        service(**kwargs)
-    assert error.value.code == code
-    return error.value
-
-
-def _run_out(evening) -> None:
-    """The clock's end time a second ago, as if its minutes had passed (nobody looking)."""
-    Evening.objects.filter(pk=evening.pk).update(clock_ends_at=timezone.now() - timedelta(seconds=1))
-
-
 # --- the services: bad input, wrong state, two organisers: a message and nothing changed ---------
-
-
-@pytest.mark.parametrize("minutes", [0, -5, "-5", 181, 100000, "", "abc", "2.5", None])
-def test_a_length_of_zero_negative_or_absurd_is_refused_and_nothing_changes(drawn, organiser, minutes):
-    before = _stored(drawn)
-    for field in ("round_minutes", "break_minutes"):
-        values = {"round_minutes": 30, "break_minutes": 10, field: minutes}
-        error = _refused(
-            "minutes_range" if isinstance(minutes, int) or str(minutes).lstrip("-").isdigit() else "minutes_invalid",
-            services.set_clock_lengths,
-            evening_id=drawn.pk,
-            locks_round=True,
-            user=organiser,
-            **values,
-        )
-        assert ("break" in error.message) == (field == "break_minutes")
-    assert _stored(drawn) == before
-
-
-def test_lengths_are_saved(drawn, organiser):
-    evening = services.set_clock_lengths(
-        evening_id=drawn.pk, round_minutes="25", break_minutes=5, locks_round=True, user=organiser
-    )
-    assert (evening.round_minutes, evening.break_minutes, evening.clock_locks_round) == (25, 5, True)
-    started = services.start_round_clock(evening_id=drawn.pk, round_id=_round(drawn).pk, user=organiser)
-    assert selectors.round_clock(started).seconds_left in (25 * 60, 25 * 60 - 1)
-
-
-def test_a_start_on_a_locked_round_a_closed_session_or_a_finished_round_is_refused(drawn, organiser):
-    round_1 = _round(drawn)
-    services.set_round_locked(round_id=round_1.pk, locked=True)
-    before = _stored(drawn)
-    error = _refused("round_locked", services.start_round_clock, evening_id=drawn.pk, round_id=round_1.pk)
-    assert error.params == {"session": 1, "round": 1}
-    services.set_round_locked(round_id=round_1.pk, locked=False)
-    play_round(round_1.session, 1)
-    before = _stored(drawn)
-    _refused("round_finished", services.start_round_clock, evening_id=drawn.pk, round_id=round_1.pk)
-    services.set_session_closed(session_id=round_1.session_id, closed=True)
-    before = _stored(drawn)
-    _refused("session_closed", services.start_round_clock, evening_id=drawn.pk, round_id=_round(drawn, 2).pk)
-    other = make_evening(8, name="Anderer Abend")
-    foreign = Round.objects.filter(session=services.draw_session(evening=other, seed=1)).first()
-    _refused("no_round", services.start_round_clock, evening_id=drawn.pk, round_id=foreign.pk)
-    assert _stored(drawn) == before
-
-
-def test_a_helper_cannot_set_the_clock(drawn, helper):
-    before = _stored(drawn)
-    _refused("permission", services.start_round_clock, evening_id=drawn.pk, round_id=_round(drawn).pk, user=helper)
-    _refused(
-        "permission",
-        services.set_clock_lengths,
-        evening_id=drawn.pk,
-        round_minutes=30,
-        break_minutes=10,
-        locks_round=False,
-        user=helper,
-    )
-    assert _stored(drawn) == before
-
-
-def test_two_organisers_pressing_at_once_change_the_clock_once(drawn, organiser):
-    round_1 = _round(drawn)
-    seen = Evening.objects.get(pk=drawn.pk).clock_version
-    services.start_round_clock(evening_id=drawn.pk, round_id=round_1.pk, user=organiser, seen=seen)
-    after_first = _stored(drawn)
-    # The second press, from a page that showed the same clock: refused, nothing changed.
-    _refused("clock_changed", services.start_round_clock, evening_id=drawn.pk, round_id=round_1.pk, seen=seen)
-    # Without a version (a script): still started once only.
-    _refused("already_running", services.start_round_clock, evening_id=drawn.pk, round_id=round_1.pk)
-    assert _stored(drawn) == after_first
-    # "+5 minutes" pressed by two organisers: five minutes, not ten.
-    seen = after_first[CLOCK_FIELDS.index("clock_version")]
-    ends = after_first[CLOCK_FIELDS.index("clock_ends_at")]
-    services.extend_round_clock(evening_id=drawn.pk, minutes="5", user=organiser, seen=seen)
-    _refused("clock_changed", services.extend_round_clock, evening_id=drawn.pk, minutes="5", seen=seen)
-    assert Evening.objects.get(pk=drawn.pk).clock_ends_at == ends + timedelta(minutes=5)
-
-
-@pytest.mark.parametrize("minutes", ["0", "-3", "61", "x", ""])
-def test_a_bad_extension_is_refused(drawn, minutes):
-    services.start_round_clock(evening_id=drawn.pk, round_id=_round(drawn).pk)
-    before = _stored(drawn)
-    _refused("extend_invalid", services.extend_round_clock, evening_id=drawn.pk, minutes=minutes)
-    assert _stored(drawn) == before
-
-
-def test_pause_resume_restart_break_and_off(drawn, organiser):
-    round_1 = _round(drawn)
-    _refused("not_running", services.pause_round_clock, evening_id=drawn.pk)
-    _refused("clock_off", services.stop_round_clock, evening_id=drawn.pk)
-    services.start_round_clock(evening_id=drawn.pk, round_id=round_1.pk)
-    paused = services.pause_round_clock(evening_id=drawn.pk, user=organiser)
-    assert paused.clock_status == "paused" and 29 * 60 <= paused.clock_remaining <= 30 * 60
-    _refused("not_running", services.pause_round_clock, evening_id=drawn.pk)
-    resumed = services.resume_round_clock(evening_id=drawn.pk)
-    assert resumed.clock_status == "running" and resumed.clock_remaining is None
-    _refused("not_paused", services.resume_round_clock, evening_id=drawn.pk)
-    _run_out(drawn)
-    restarted = services.restart_round_clock(evening_id=drawn.pk)
-    assert restarted.clock_status == "running" and selectors.round_clock(restarted).seconds_left >= 29 * 60
-    pause = services.start_break_clock(evening_id=drawn.pk)
-    assert (pause.clock_kind, pause.clock_round) == ("break", 1)
-    assert selectors.round_clock(pause).seconds_left in (600, 599)
-    assert services.stop_round_clock(evening_id=drawn.pk).clock_kind == ""
-    assert selectors.round_clock(Evening.objects.get(pk=drawn.pk)) is None
-
-
-def test_the_next_round_may_be_started_while_the_last_still_runs(drawn):
-    services.start_round_clock(evening_id=drawn.pk, round_id=_round(drawn).pk)
-    evening = services.start_round_clock(evening_id=drawn.pk, round_id=_round(drawn, 2).pk)
-    assert (evening.clock_round, evening.clock_status) == (2, "running")
 
 
 # --- the lock at zero: lazily, by whichever request reads the clock first ------------------------
@@ -298,7 +160,7 @@ def test_the_clock_poll_answers_304_after_one_query_until_the_clock_changes(clie
     fresh = client.get(url, HTTP_IF_NONE_MATCH=off["ETag"], **HTMX)
     assert fresh.status_code == 200 and "data-clock-time" in fresh.content.decode()
     # Deals everywhere and a confirmation at one table: the clock is the same (the round's last
-    # confirmation switches it off: tests/services/test_clock_stops.py).
+    # confirmation switches it off: tests/services/test_clock.py).
     first = Seating.objects.filter(round=_round(drawn)).order_by("table__number").first()
     builders.play_seating(first, result=PLAIN_A, origin=Origin.other("t"))
     with django_assert_num_queries(1):
@@ -385,13 +247,11 @@ def test_a_deal_leaves_the_seat_pages_etag_a_swap_redraw_confirmation_or_clock_c
     etags = [client.get(url, **HTMX)["ETag"] for url in urls]
     seating = Seating.objects.filter(round__session=session, round__number=1).select_related("table").first()
     for number in (1, 2, 3):
-        services.enter_deal(
-            seating_id=seating.pk, number=number, result=PLAIN_A, origin=Origin.other("t"), table=seating.table
-        )
+        factories.enter_deal(seating, number)
     later.move()  # long past the floor: only the version decides
     for url, etag in zip(urls, etags, strict=True):
         assert client.get(url, HTTP_IF_NONE_MATCH=etag, **HTMX).status_code == 304, url
-    services.enter_deal(seating_id=seating.pk, number=4, result=PLAIN_A, origin=Origin.other("t"), table=seating.table)
+    factories.enter_deal(seating, 4)
     services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="A")
     assert tags() == swapped  # finished at the table, not confirmed: nobody moves yet
     services.confirm_seating(seating_id=seating.pk, team="B", table=seating.table)
@@ -407,7 +267,7 @@ def test_a_seat_poll_while_deals_arrive_is_304_after_one_query(client, drawn, mo
     url = reverse("public:seat", args=[drawn.pk, player.pk])
     first = client.get(url, **HTMX)
     seating = Seating.objects.filter(round=_round(drawn)).select_related("table").first()
-    services.enter_deal(seating_id=seating.pk, number=1, result=PLAIN_A, origin=Origin.other("t"), table=seating.table)
+    factories.enter_deal(seating)
     later.move()
     with django_assert_num_queries(1):
         assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], **HTMX).status_code == 304
@@ -454,9 +314,7 @@ def test_a_confirmation_elsewhere_leaves_a_players_poll_at_304_their_own_tables_
     theirs = reverse("public:seat", args=[drawn.pk, there.team_a.player_1_id])
     tags = {url: client.get(url, **HTMX)["ETag"] for url in (mine, theirs)}
     for number in range(1, drawn.deals_per_round + 1):
-        services.enter_deal(
-            seating_id=there.pk, number=number, result=PLAIN_A, origin=Origin.other("t"), table=there.table
-        )
+        factories.enter_deal(there, number)
     services.enter_and_confirm_seating(seating_id=there.pk)
     later.move()
     unchanged = client.get(mine, HTTP_IF_NONE_MATCH=tags[mine], **HTMX)
@@ -464,3 +322,77 @@ def test_a_confirmation_elsewhere_leaves_a_players_poll_at_304_their_own_tables_
     assert client.get(mine, HTTP_IF_NONE_MATCH=unchanged["ETag"], **HTMX).status_code == 304
     moved = client.get(theirs, HTTP_IF_NONE_MATCH=tags[theirs], **HTMX)
     assert moved.status_code == 200 and "Runde 2" in moved.content.decode()
+
+
+def _pages(evening, organiser) -> dict[str, str]:
+    """The projector's clock view, a tablet, a player's seat page and the seat finder."""
+    services.set_projector_mode(evening_id=evening.pk, mode=ProjectorMode.ROTATION, user=organiser)
+    client = Client()
+    table = Table.objects.get(evening=evening, number=1)
+    player = Player.objects.get(name="Spieler 1")
+    return {
+        "projector": client.get(reverse("public:projector", args=[evening.pk])).content.decode(),
+        "tablet": client.get(reverse("scorer:table", args=[table.token])).content.decode(),
+        "seat": client.get(reverse("public:seat", args=[evening.pk, player.pk])).content.decode(),
+        "finder": client.get(reverse("public:seat_finder", args=[evening.pk])).content.decode(),
+    }
+
+
+def test_the_clock_runs_until_the_rounds_last_table_confirms_then_is_gone_everywhere(evening, organiser):
+    services.start_round_clock(evening_id=evening.pk, round_id=_round(evening).pk)
+    first, last = Seating.objects.filter(round=_round(evening)).order_by("table__number")
+    play_seating(first)
+    assert selectors.round_clock(_fresh(evening)).running  # one table still plays
+    assert all(CLOCK in html for html in _pages(evening, organiser).values())
+
+    play_seating(last)
+    stopped = _fresh(evening)
+    assert stopped.clock_kind == "" and selectors.round_clock(stopped) is None
+    for name, html in _pages(evening, organiser).items():
+        assert CLOCK not in html, name
+
+
+def test_the_migration_stops_a_clock_stored_for_a_confirmed_round_and_leaves_a_live_one(evening, organiser):
+    from django.apps import apps
+
+    stop_outlived_clocks = importlib.import_module(
+        "scoring.migrations.0023_clock_stops_with_its_round"
+    ).stop_outlived_clocks
+    live = evening_with_players(8, name="Live", player_name="Gast {n}")
+    services.draw_session(evening=live, seed=1)
+    services.start_round_clock(evening_id=live.pk, round_id=_round(live).pk)
+    play_session(evening.sessions.get(number=1))
+    services.draw_session(evening=evening, seed=2)
+    # A clock left running for session 1, round 1 (stored before the rule, as in the issue).
+    Evening.objects.filter(pk=evening.pk).update(
+        clock_kind="round",
+        clock_status="running",
+        clock_session=1,
+        clock_round=1,
+        clock_ends_at=timezone.now() + timedelta(minutes=20),
+    )
+    assert CLOCK in _pages(evening, organiser)["projector"]
+    stop_outlived_clocks(apps, None)
+    assert _fresh(evening).clock_kind == ""
+    for name, html in _pages(evening, organiser).items():
+        assert CLOCK not in html, name
+    assert _fresh(live).clock_status == "running"
+
+
+def test_at_the_evenings_end_no_clock_runs_not_even_a_break(evening, organiser, organiser_client):
+    live = reverse("organiser:live", args=[evening.pk])
+    play_session(evening.sessions.get(number=1))
+    assert 'data-testid="clock-break"' in organiser_client.get(live).content.decode()  # between sessions
+    session = services.draw_session(evening=evening, seed=2)
+    play_round(session, 1)
+    services.start_break_clock(evening_id=evening.pk)
+    assert _fresh(evening).clock_kind == "break"
+    play_round(session, 2)
+    assert _fresh(evening).clock_kind == ""
+    with pytest.raises(ServiceError) as error:
+        services.start_break_clock(evening_id=evening.pk)
+    assert error.value.code == "evening_over"
+    assert _fresh(evening).clock_kind == ""
+    for name, html in _pages(evening, organiser).items():
+        assert CLOCK not in html, name
+    assert 'data-testid="clock-break"' not in organiser_client.get(live).content.decode()  # nothing to offer

@@ -18,11 +18,10 @@ from openpyxl import load_workbook
 
 from scoring import selectors, services
 from scoring.documents import pdf_base
-from scoring.domain.rules import DealResult
-from scoring.hall.origin import Origin
 from scoring.models import Round, Seating
 from scoring.tables import matchsticks_number
 from scoring.templatetags.bruus import format_matchsticks
+from tests import factories
 from tests.tracing import pdf_text, pdf_texts
 
 # Surname order (DIN 5007-1): Ärger = Arger, Groß = Gross; Sönke before Swantje.
@@ -135,9 +134,7 @@ def play(seating, points_a: int):
     """Four deals: team A wins ``points_a`` of them, team B the rest (1 matchstick each)."""
     for number in range(1, 5):
         winner = "A" if number <= points_a else "B"
-        services.enter_deal(
-            seating_id=seating.pk, number=number, result=DealResult(winner, False, 0, 0), origin=Origin.other("Test")
-        )
+        factories.enter_deal(seating, number, winner, table=None)
 
 
 @pytest.fixture
@@ -151,9 +148,7 @@ def running(evening):
     first, second, third = Seating.objects.filter(round__session=session, round__number=1).order_by("table__number")
     play(first, 3)
     for number in (1, 2):
-        services.enter_deal(
-            seating_id=second.pk, number=number, result=DealResult("A", True, 0, 0), origin=Origin.other("Test")
-        )
+        factories.enter_deal(second, number, to_nil=True, table=None)
     sitters = Round.objects.get(session=session, number=1).sitout_partnership
     return evening, (first, second, third), (sitters.player_1, sitters.player_2)
 
@@ -175,9 +170,7 @@ def test_sitout_credit_counts_finished_tables_only_and_is_provisional(organiser_
         assert re.search(r'data-testid="credit-1">2° <small>vorläufig</small>', live)
 
     for number in (3, 4):
-        services.enter_deal(
-            seating_id=second.pk, number=number, result=DealResult("B", False, 0, 0), origin=Origin.other("Test")
-        )
+        factories.enter_deal(second, number, "B", table=None)
     play(third, 4)
     for seating in (first, second, third):
         services.enter_and_confirm_seating(seating_id=seating.pk)
@@ -192,9 +185,7 @@ def test_sitout_credit_counts_finished_tables_only_and_is_provisional(organiser_
 def test_xlsx_and_csv_show_the_credit_rounded_half_up(organiser_client, running):
     evening, (first, second, third), sitters = running
     for number in (3, 4):
-        services.enter_deal(
-            seating_id=second.pk, number=number, result=DealResult("A", False, 0, 0), origin=Origin.other("Test")
-        )
+        factories.enter_deal(second, number, table=None)
     # Credit: (3 + 1 + 6 + 0) / 4 = 2.5 exactly; 1 decimal, half up. And 57/4-like values: unit tests.
     response = organiser_client.get(reverse("organiser:ranking", args=[evening.pk]) + "?_export=xlsx")
     sheet = load_workbook(io.BytesIO(response.content)).active
@@ -229,9 +220,7 @@ def test_players_with_the_same_name_show_their_club(organiser_client, client, ev
     )
     tablet = client.get(reverse("scorer:table", args=[seating.table.token])).content.decode()
     assert "Jens Carstensen (" in tablet and "Jens Carstensen &" not in tablet
-    services.enter_deal(
-        seating_id=seating.pk, number=1, result=DealResult("A", False, 0, 0), origin=Origin.other("Test")
-    )
+    factories.enter_deal(seating, table=None)
     deals = organiser_client.get(reverse("organiser:deal_results", args=[evening.pk])).content.decode()
     assert "Jens Carstensen (" in deals
     detail = organiser_client.get(reverse("organiser:seating_detail", args=[seating.pk])).content.decode()

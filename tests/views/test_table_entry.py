@@ -14,7 +14,8 @@ from django.utils import translation
 from scoring import selectors, services
 from scoring.domain.rules import DealResult
 from scoring.hall.origin import Origin, describe
-from scoring.models import Deal, DealChange, Evening, Seating, Session, Table
+from scoring.models import Deal, DealChange, Evening, Seating, Session
+from tests import factories
 
 A_WINS = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
 B_WINS = DealResult(winner="B", to_nil=False, bonus_a=0, bonus_b=0)
@@ -45,13 +46,6 @@ def post_deal(client, seating, number, *, winner="A", key=None, version=None, ht
     return client.post(reverse("scorer:deal", args=[seating.table.token, number]), data, **headers)
 
 
-def enter_all(seating, result=A_WINS):
-    for n in range(1, seating.round.session.evening.deals_per_round + 1):
-        services.enter_deal(
-            seating_id=seating.pk, number=n, result=result, origin=Origin.other("t"), table=seating.table
-        )
-
-
 def page_of(client, seating) -> str:
     return client.get(reverse("scorer:table", args=[seating.table.token])).content.decode()
 
@@ -77,44 +71,6 @@ def test_the_same_form_sent_twice_is_saved_once(client, seating, htmx):
 
 
 @pytest.mark.django_db
-def test_a_replay_after_a_correction_does_not_undo_it(seating):
-    key = uuid.uuid4()
-    services.enter_deal(
-        seating_id=seating.pk,
-        number=1,
-        result=A_WINS,
-        origin=Origin.other("t"),
-        table=seating.table,
-        key=key,
-        based_on_version=0,
-    )
-    services.enter_deal(
-        seating_id=seating.pk,
-        number=1,
-        result=B_WINS,
-        origin=Origin.other("t"),
-        table=seating.table,
-        key=uuid.uuid4(),
-        based_on_version=1,
-    )
-    # The first form arrives once more (a tablet that lost its connection sends it again): not
-    # "saved" (the database does not hold it), a conflict naming what is stored.
-    with pytest.raises(services.ConflictError) as conflict:
-        services.enter_deal(
-            seating_id=seating.pk,
-            number=1,
-            result=A_WINS,
-            origin=Origin.other("t"),
-            table=seating.table,
-            key=key,
-            based_on_version=0,
-        )
-    assert conflict.value.code == "changed_since" and conflict.value.params["winner"] == "B"
-    assert Deal.objects.get().winner == "B" and Deal.objects.get().version == 2
-    assert DealChange.objects.count() == 2
-
-
-@pytest.mark.django_db
 def test_a_key_used_for_another_deal_is_refused(client, seating):
     key = uuid.uuid4()
     post_deal(client, seating, 1, key=key, version=0)
@@ -131,8 +87,8 @@ def test_every_form_shown_has_a_fresh_key_and_the_deal_version(client, seating):
     first = re.search(r'name="key" value="([0-9a-f-]{36})"', page_of(client, seating)).group(1)
     second = re.search(r'name="key" value="([0-9a-f-]{36})"', page_of(client, seating)).group(1)
     assert first != second
-    services.enter_deal(seating_id=seating.pk, number=1, result=A_WINS, origin=Origin.other("t"), table=seating.table)
-    services.enter_deal(seating_id=seating.pk, number=1, result=B_WINS, origin=Origin.other("t"), table=seating.table)
+    factories.enter_deal(seating)
+    factories.enter_deal(seating, 1, "B")
     page = client.get(reverse("scorer:table", args=[seating.table.token]) + "?deal=1").content.decode()
     assert 'name="version" value="2"' in page
     assert 'data-deal="1" data-entered="1" data-version="2"' in page
@@ -156,57 +112,6 @@ def test_entries_without_key_still_work_but_the_version_is_required(client, seat
 
 
 @pytest.mark.django_db
-def test_a_stale_form_is_refused_with_the_current_value(seating):
-    # Two tablets on one table: both showed deal 1 as not entered (version 0).
-    services.enter_deal(
-        seating_id=seating.pk,
-        number=1,
-        result=DealResult("A", True, 0, 0),
-        origin=Origin.other("tablet 1"),
-        table=seating.table,
-        key=uuid.uuid4(),
-        based_on_version=0,
-    )
-    with pytest.raises(services.ConflictError) as conflict:
-        services.enter_deal(
-            seating_id=seating.pk,
-            number=1,
-            result=B_WINS,
-            origin=Origin.other("tablet 2"),
-            table=seating.table,
-            key=uuid.uuid4(),
-            based_on_version=0,
-        )
-    assert conflict.value.code == "conflict" and conflict.value.deal.winner == "A"
-    assert conflict.value.params["points_a"] == 2 and conflict.value.params["points_b"] == 0
-    deal = Deal.objects.get()
-    assert (deal.winner, deal.points_a, deal.version) == ("A", 2, 1)
-    assert DealChange.objects.count() == 1
-
-
-@pytest.mark.django_db
-def test_a_stale_form_with_the_same_result_is_no_conflict(seating):
-    services.enter_deal(
-        seating_id=seating.pk,
-        number=1,
-        result=A_WINS,
-        origin=Origin.other("t"),
-        table=seating.table,
-        based_on_version=0,
-    )
-    deal = services.enter_deal(
-        seating_id=seating.pk,
-        number=1,
-        result=A_WINS,
-        origin=Origin.other("t"),
-        table=seating.table,
-        based_on_version=0,
-        key=uuid.uuid4(),
-    )
-    assert deal.outcome == "unchanged" and DealChange.objects.count() == 1
-
-
-@pytest.mark.django_db
 def test_conflict_on_the_tablet_page_says_so_and_changes_nothing(client, seating):
     other_tablet = Client()
     assert post_deal(other_tablet, seating, 2, winner="A", key=uuid.uuid4(), version=0).status_code == 302
@@ -226,7 +131,7 @@ def test_conflict_on_the_tablet_page_says_so_and_changes_nothing(client, seating
 
 @pytest.mark.django_db
 def test_the_organiser_form_also_refuses_a_stale_version(organiser_client, seating):
-    services.enter_deal(seating_id=seating.pk, number=1, result=A_WINS, origin=Origin.other("t"), table=seating.table)
+    factories.enter_deal(seating)
     url = reverse("organiser:seating_detail", args=[seating.pk])
     data = {
         "number": 1,
@@ -238,13 +143,7 @@ def test_the_organiser_form_also_refuses_a_stale_version(organiser_client, seati
         "key": str(uuid.uuid4()),
         "reason": "",
     }
-    services.enter_deal(
-        seating_id=seating.pk,
-        number=1,
-        result=DealResult("A", True, 0, 0),
-        origin=Origin.other("t"),
-        table=seating.table,
-    )  # the table corrects meanwhile: version 2
+    factories.enter_deal(seating, to_nil=True)  # the table corrects meanwhile: version 2
     response = organiser_client.post(url, data)
     assert response.status_code == 200 and "anderen Gerät" in response.content.decode()
     assert Deal.objects.get().to_nil is True
@@ -256,7 +155,7 @@ def test_the_organiser_form_also_refuses_a_stale_version(organiser_client, seati
 @pytest.mark.django_db
 def test_finish_then_the_other_team_confirms(client, seating):
     token = seating.table.token
-    enter_all(seating)
+    factories.enter_round(seating)
     response = client.post(
         reverse("scorer:finish", args=[token]), {"seating": seating.pk, "team": "A"}, HTTP_HX_REQUEST="true"
     )
@@ -278,7 +177,7 @@ def test_finish_then_the_other_team_confirms(client, seating):
 
 @pytest.mark.django_db
 def test_the_team_that_entered_cannot_confirm(client, seating):
-    enter_all(seating)
+    factories.enter_round(seating)
     services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="A")
     response = client.post(
         reverse("scorer:confirm", args=[seating.table.token]), {"seating": seating.pk, "team": "A"}, follow=True
@@ -291,10 +190,10 @@ def test_the_team_that_entered_cannot_confirm(client, seating):
 @pytest.mark.django_db
 def test_confirming_needs_a_finished_round_and_finishing_needs_every_deal(client, seating):
     token = seating.table.token
-    services.enter_deal(seating_id=seating.pk, number=1, result=A_WINS, origin=Origin.other("t"), table=seating.table)
+    factories.enter_deal(seating)
     response = client.post(reverse("scorer:finish", args=[token]), {"seating": seating.pk, "team": "A"}, follow=True)
     assert any("3 von 4 Spielen fehlen noch" in m for m in messages_in(response))
-    enter_all(seating)
+    factories.enter_round(seating)
     response = client.post(reverse("scorer:confirm", args=[token]), {"seating": seating.pk, "team": "B"}, follow=True)
     assert any("abschließen" in m for m in messages_in(response))
     response = client.post(reverse("scorer:finish", args=[token]), {"seating": seating.pk, "team": ""}, follow=True)
@@ -305,7 +204,7 @@ def test_confirming_needs_a_finished_round_and_finishing_needs_every_deal(client
 
 @pytest.mark.django_db
 def test_a_correction_after_finishing_reopens_the_round(client, seating):
-    enter_all(seating)
+    factories.enter_round(seating)
     services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="B")
     response = post_deal(client, seating, 3, winner="B", key=uuid.uuid4(), version=1)
     assert response.status_code == 302
@@ -316,7 +215,7 @@ def test_a_correction_after_finishing_reopens_the_round(client, seating):
 
 @pytest.mark.django_db
 def test_the_other_team_can_send_the_round_back(client, seating):
-    enter_all(seating)
+    factories.enter_round(seating)
     services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="A")
     response = client.post(
         reverse("scorer:reopen", args=[seating.table.token]), {"seating": seating.pk}, HTTP_HX_REQUEST="true"
@@ -329,7 +228,7 @@ def test_the_other_team_can_send_the_round_back(client, seating):
 @pytest.mark.django_db
 def test_finish_and_confirm_sent_twice_change_nothing_more(client, seating):
     token = seating.table.token
-    enter_all(seating)
+    factories.enter_round(seating)
     for _ in range(2):
         client.post(reverse("scorer:finish", args=[token]), {"seating": seating.pk, "team": "A"})
     seating.refresh_from_db()
@@ -342,7 +241,7 @@ def test_finish_and_confirm_sent_twice_change_nothing_more(client, seating):
 
 @pytest.mark.django_db
 def test_organiser_confirms_on_a_teams_behalf(organiser_client, seating):
-    enter_all(seating)
+    factories.enter_round(seating)
     services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="B")
     page = organiser_client.get(reverse("organiser:seating_detail", args=[seating.pk])).content.decode()
     assert 'data-testid="organiser-confirm-a"' in page and 'data-testid="organiser-confirm-b"' not in page
@@ -362,7 +261,7 @@ def test_the_next_session_waits_for_every_confirmation(organiser_client, drawn):
     session = Session.objects.get(evening=drawn)
     seatings = list(Seating.objects.filter(round__session=session).select_related("table", "round__session__evening"))
     for s in seatings:
-        enter_all(s)
+        factories.enter_round(s)
         if s != seatings[-1]:
             services.enter_and_confirm_seating(seating_id=s.pk)
     last = seatings[-1]
@@ -382,7 +281,7 @@ def test_the_next_session_waits_for_every_confirmation(organiser_client, drawn):
 
 @pytest.mark.django_db
 def test_after_confirmation_only_the_organiser_corrects_with_a_reason(client, organiser_client, organiser, seating):
-    enter_all(seating)
+    factories.enter_round(seating)
     services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="A")
     services.confirm_seating(seating_id=seating.pk, table=seating.table, team="B")
     # The tablet cannot change it any more.
@@ -405,9 +304,7 @@ def test_after_confirmation_only_the_organiser_corrects_with_a_reason(client, or
     response = organiser_client.post(url, {**data, "reason": ""})
     assert response.status_code == 200 and response.context["form"].errors
     with pytest.raises(services.ServiceError) as refused:
-        services.enter_deal(
-            seating_id=seating.pk, number=2, result=B_WINS, origin=Origin.other("org"), user=organiser, reason=""
-        )
+        factories.enter_deal(seating, 2, "B", user=organiser, reason="")
     assert refused.value.code == "reason_required"
     assert Deal.objects.get(seating=seating, number=2).winner == "A"
     response = organiser_client.post(url, {**data, "reason": "Team B hat nachgezählt"}, REMOTE_ADDR="192.0.2.9")
@@ -446,14 +343,14 @@ def test_every_change_records_table_link_and_device(client, seating):
 @pytest.mark.django_db
 def test_a_locked_round_takes_no_entries_but_can_be_finished(client, seating):
     token = seating.table.token
-    services.enter_deal(seating_id=seating.pk, number=1, result=A_WINS, origin=Origin.other("t"), table=seating.table)
+    factories.enter_deal(seating)
     services.set_round_locked(round_id=seating.round_id, locked=True)
     response = post_deal(client, seating, 2, key=uuid.uuid4(), version=0, htmx=True)
     page = response.content.decode()
     assert "gesperrt" in page and 'class="deal-form"' not in page
     assert not Deal.objects.filter(number=2).exists()
     services.set_round_locked(round_id=seating.round_id, locked=False)
-    enter_all(seating)
+    factories.enter_round(seating)
     services.set_round_locked(round_id=seating.round_id, locked=True)
     client.post(reverse("scorer:finish", args=[token]), {"seating": seating.pk, "team": "A"})
     client.post(reverse("scorer:confirm", args=[token]), {"seating": seating.pk, "team": "B"})
@@ -463,7 +360,7 @@ def test_a_locked_round_takes_no_entries_but_can_be_finished(client, seating):
 
 @pytest.mark.django_db
 def test_a_closed_session_takes_nothing_from_the_tables(client, organiser, seating):
-    enter_all(seating)
+    factories.enter_round(seating)
     services.set_session_closed(session_id=seating.round.session_id, closed=True)
     token = seating.table.token
     page = page_of(client, seating)
@@ -474,7 +371,7 @@ def test_a_closed_session_takes_nothing_from_the_tables(client, organiser, seati
     seating.refresh_from_db()
     assert seating.entered_at is None and Deal.objects.get(seating=seating, number=1).winner == "A"
     # The organiser still corrects and confirms.
-    services.enter_deal(seating_id=seating.pk, number=1, result=B_WINS, origin=Origin.other("org"), user=organiser)
+    factories.enter_deal(seating, 1, "B", user=organiser)
     services.confirm_seating(seating_id=seating.pk, team="B", user=organiser, origin=Origin.other("org"))
     seating.refresh_from_db()
     assert seating.confirmed_at is not None
@@ -486,7 +383,7 @@ def test_a_closed_session_takes_nothing_from_the_tables(client, organiser, seati
 @pytest.mark.django_db
 def test_foreign_and_tampered_table_links_change_nothing(client, drawn, seating):
     other = Seating.objects.select_related("table").filter(round__number=1).exclude(table=seating.table).first()
-    enter_all(other)
+    factories.enter_round(other)
     key = uuid.uuid4()
     # Table 1's link, the other table's round: refused with a message.
     response = client.post(
@@ -528,7 +425,7 @@ def test_foreign_and_tampered_table_links_change_nothing(client, drawn, seating)
 
 @pytest.mark.django_db
 def test_a_deal_of_a_finished_round_or_a_later_round_is_refused(client, seating):
-    enter_all(seating)
+    factories.enter_round(seating)
     services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="A")
     services.confirm_seating(seating_id=seating.pk, table=seating.table, team="B")
     response = post_deal(client, seating, 1, winner="B", key=uuid.uuid4(), version=1, htmx=True)
@@ -552,9 +449,7 @@ def test_polling_answers_204_until_something_changes(client, seating):
     signature = re.search(r"/stand/\?s=([0-9a-f]+)", page).group(1)
     poll = reverse("scorer:poll", args=[seating.table.token])
     assert client.get(poll, {"s": signature}, HTTP_HX_REQUEST="true").status_code == 204
-    services.enter_deal(
-        seating_id=seating.pk, number=1, result=A_WINS, origin=Origin.other("other tablet"), table=seating.table
-    )
+    factories.enter_deal(seating, origin=Origin.other("other tablet"))
     response = client.get(poll, {"s": signature}, HTTP_HX_REQUEST="true")
     assert response.status_code == 200 and 'data-testid="total-a">1<' in response.content.decode()
     assert "<html" not in response.content.decode()  # only the changing part
@@ -583,20 +478,16 @@ def test_every_change_the_tablet_shows_ends_the_204s(client, seating):
     redrawn("rule set changed")
     services.record_draw(seating_id=seating.pk, number=1, origin=Origin.other("t"), table=table)
     redrawn("a draw recorded")
-    services.enter_deal(
-        seating_id=seating.pk, number=1, result=A_WINS, origin=Origin.other("other tablet"), table=table
-    )
+    factories.enter_deal(seating, table=table, origin=Origin.other("other tablet"))
     redrawn("deal entered")
-    services.enter_deal(
-        seating_id=seating.pk, number=1, result=B_WINS, origin=Origin.other("organiser"), based_on_version=1
-    )
+    factories.enter_deal(seating, 1, "B", table=None, based_on_version=1)
     redrawn("deal corrected")
     services.set_round_locked(round_id=seating.round_id, locked=True)
     redrawn("round locked")
     services.set_round_locked(round_id=seating.round_id, locked=False)
     redrawn("round open again")
     for n in range(2, evening.deals_per_round + 1):
-        services.enter_deal(seating_id=seating.pk, number=n, result=A_WINS, origin=Origin.other("t"), table=table)
+        factories.enter_deal(seating, n, table=table)
     redrawn("every deal entered")
     services.mark_seating_entered(seating_id=seating.pk, table=table, team="A")
     redrawn("round finished")
@@ -612,7 +503,7 @@ def test_every_change_the_tablet_shows_ends_the_204s(client, seating):
 def test_the_tablet_page_works_in_english_too(seating):
     """In the evening's language: an English evening's tablet is English even in a
     German browser, a German evening's tablet German even in an English one."""
-    enter_all(seating)
+    factories.enter_round(seating)
     services.mark_seating_entered(seating_id=seating.pk, table=seating.table, team="A")
     german = page_of(Client(HTTP_ACCEPT_LANGUAGE="en"), seating)
     assert "Team B: bitte prüfen und bestätigen" in german and "Team B bestätigt" in german
@@ -657,16 +548,3 @@ def test_a_tablets_deal_and_poll_take_the_same_queries_for_any_field(client, dja
     with django_assert_num_queries(2):
         poll = client.get(reverse("scorer:poll", args=[table.token]) + f"?s={signature}")
     assert poll.status_code == 204
-
-
-@pytest.mark.django_db
-def test_a_table_without_a_round_of_its_own_sees_the_next_session_drawn(roster_evening):
-    """The fingerprint of a table that plays in no round (its query returns no row, so the
-    latest session comes from a second query) still changes when a session is drawn: its
-    tablet moves on from "not drawn yet"."""
-    table = Table.objects.create(evening=roster_evening, number=99)
-    before = selectors.table_signature(table)
-    assert selectors.table_signature(table) == before
-    services.draw_session(evening=roster_evening, seed=1)
-    assert not Seating.objects.filter(table=table).exists()
-    assert selectors.table_signature(table) != before
