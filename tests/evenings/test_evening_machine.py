@@ -44,6 +44,7 @@ from __future__ import annotations
 import os
 import random
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 from datetime import date, timedelta
 from fractions import Fraction
 
@@ -72,7 +73,7 @@ from scoring.domain.errors import DomainError
 from scoring.domain.rules import TEAMS, DealResult
 from scoring.hall.origin import Origin
 from scoring.hall.roles import LEADER
-from scoring.models import Deal, Evening, Participant, Round, Seating, Session, Table
+from scoring.models import Deal, Evening, Participant, Partnership, Round, Seating, Session, Table
 from scoring.selectors.player_history import player_history
 from scoring.selectors.ranking import evening_ranking
 from scoring.selectors.season import season_ranking
@@ -116,6 +117,17 @@ def ranking_lines(evening: Evening) -> dict[tuple[str, str], tuple]:
         (row.player.name, row.player.club): (row.place, row.shared, tuple(row.sessions), row.total)
         for row in evening_ranking(evening)
     }
+
+
+@dataclass
+class Draw:
+    """The evening's draw as stored, read once per step: its sessions (by number), every team
+    (id -> player ids), every round with its seatings, every seating (by session, round, table)."""
+
+    sessions: list[Session]
+    teams: dict[int, tuple[int, ...]]
+    rounds: list[tuple[Round, list[Seating]]]
+    seatings: list[Seating]
 
 
 def drawn(machine: EveningMachine) -> bool:
@@ -511,23 +523,39 @@ class EveningMachine(RuleBasedStateMachine):
     def everything_holds(self):
         self.steps += 1
         self.evening.refresh_from_db()
-        self._check_versions()
-        self._check_the_list()
+        lines = self._page_state()
+        self._check_versions(lines)
+        self._check_the_list(lines)
         self._check_deals()
-        drawn = self._check_nobody_sits_twice()
-        ranked = self._check_ranking(drawn)
+        draw = self._draw()
+        drawn = self._check_nobody_sits_twice(draw)
+        ranked = self._check_ranking(drawn, draw)
         self._check_season_and_player_page(ranked)
         self._check_clock()
-        self._check_the_end()
-        pages = self._pages()
+        self._check_the_end(draw)
+        pages = self._pages(draw)
         turn = self.page_turn
         self.page_turn += 3
         self._check_pages([pages[(turn + k) % len(pages)] for k in range(3)])
 
-    def _check_versions(self):
+    def _draw(self) -> Draw:
+        """The evening's draw as it is stored, read once per step for the checks that need it."""
+        sessions = self._sessions()
+        stored = Partnership.objects.filter(session__evening=self.evening)
+        teams = {team.pk: team.player_ids for team in stored}
+        seatings = self._seatings()
+        at_round: dict[int, list[Seating]] = defaultdict(list)
+        for seating in seatings:
+            at_round[seating.round_id].append(seating)
+        rounds = [
+            (round_, at_round[round_.pk])
+            for round_ in Round.objects.filter(session__evening=self.evening).select_related("session").order_by("pk")
+        ]
+        return Draw(sessions, teams, rounds, seatings)
+
+    def _check_versions(self, lines: tuple):
         now = (self.evening.version, self.evening.seating_version)
         assert now[0] >= self.versions[0] and now[1] >= self.versions[1], (self.versions, now)
-        lines = self._page_state()
         if self.last_lines is not None and lines != self.last_lines:
             assert now[0] > self.versions[0], "a change the pages show without a new evening version"
         self.versions, self.last_lines = now, lines
@@ -551,8 +579,8 @@ class EveningMachine(RuleBasedStateMachine):
             evening.clock_state,
         )
 
-    def _check_the_list(self):
-        rows = {pid: (present, stand_in) for pid, present, stand_in in self._page_state()[0]}
+    def _check_the_list(self, lines: tuple):
+        rows = {pid: (present, stand_in) for pid, present, stand_in in lines[0]}
         assert set(rows) == self.on_list
         assert {pid for pid, (present, _) in rows.items() if present} == self.checked_in
         assert {pid for pid, (_, stand_in) in rows.items() if stand_in} == self.stand_ins
@@ -566,27 +594,20 @@ class EveningMachine(RuleBasedStateMachine):
         }
         assert stored == self.deals
 
-    def _check_nobody_sits_twice(self) -> set[int]:
+    def _check_nobody_sits_twice(self, draw: Draw) -> set[int]:
         """Nobody at two tables of a round, nor at a table and sitting out; returns everybody drawn
         (seated or sitting out in a round)."""
-        team_players = {}
-        for session in self._sessions():
-            for team in session.partnerships.all():
-                team_players[team.pk] = team.player_ids
+        team_players = draw.teams
         drawn: set[int] = set()
-        for round_ in Round.objects.filter(session__evening=self.evening).select_related("session"):
-            seated = [
-                pid
-                for a, b in Seating.objects.filter(round=round_).values_list("team_a_id", "team_b_id")
-                for pid in (*team_players[a], *team_players[b])
-            ]
+        for round_, seatings in draw.rounds:
+            seated = [pid for s in seatings for pid in (*team_players[s.team_a_id], *team_players[s.team_b_id])]
             assert len(seated) == len(set(seated)), f"a player at two tables in {round_}"
             out = set(team_players[round_.sitout_partnership_id]) if round_.sitout_partnership_id else set()
             assert not out & set(seated), f"a player seated and sitting out in {round_}"
             drawn |= set(seated) | out | set(round_.session.sitout_player_ids)
         return drawn
 
-    def _expected_scores(self) -> dict[int, list[Fraction]]:
+    def _expected_scores(self, draw: Draw) -> dict[int, list[Fraction]]:
         """Player id -> matchsticks per session: their teams' deals, plus the sit-out credit of each
         round they sat out (the exact average of the teams at the tables that finished it)."""
         scores: dict[int, list[Fraction]] = defaultdict(lambda: [Fraction(0)] * SESSIONS)
@@ -596,15 +617,12 @@ class EveningMachine(RuleBasedStateMachine):
             sums[seating_id][0] += a
             sums[seating_id][1] += b
             counts[seating_id] += 1
-        teams = {}
-        for session in self._sessions():
-            for team in session.partnerships.all():
-                teams[team.pk] = team.player_ids
-        for round_ in Round.objects.filter(session__evening=self.evening).select_related("session"):
+        teams = draw.teams
+        for round_, seatings in draw.rounds:
             i = round_.session.number - 1
             seated: set[int] = set()
             done: list[int] = []
-            for seating in Seating.objects.filter(round=round_):
+            for seating in seatings:
                 a, b = sums[seating.pk]
                 for pid in teams[seating.team_a_id]:
                     scores[pid][i] += a
@@ -621,16 +639,16 @@ class EveningMachine(RuleBasedStateMachine):
                 scores[pid][i] += credit
         return scores
 
-    def _check_ranking(self, drawn: set[int]):
+    def _check_ranking(self, drawn: set[int], draw: Draw):
         rows = evening_ranking(self.evening)
         ranked = {row.player.pk for row in rows}
-        if self._sessions():
+        if draw.sessions:
             expected = drawn - self.stand_ins
         else:
             expected = self.checked_in - self.stand_ins
         assert ranked == expected, {"ranked but should not be": ranked - expected, "missing": expected - ranked}
         self.totals = {row.player.pk: row.total for row in rows}
-        scores = self._expected_scores()
+        scores = self._expected_scores(draw)
         for row in rows:
             sessions = scores[row.player.pk]
             assert list(row.sessions) == sessions, (row.player.name, row.sessions, sessions)
@@ -663,11 +681,11 @@ class EveningMachine(RuleBasedStateMachine):
         confirmed = not Seating.objects.filter(round=round_, confirmed_at__isnull=True).exists()
         assert not confirmed, f"the clock {state.status} for session {state.session}, round {state.round}, confirmed"
 
-    def _check_the_end(self):
+    def _check_the_end(self, draw: Draw):
         """Once every session is drawn and every table has confirmed every round, the evening is
         over: no clock counts (nor waits paused, not even a break), every table's page and "Wo
         sitze ich?" say that the evening is over instead of waiting for another draw."""
-        if self.sessions_drawn < SESSIONS or any(s.confirmed_at is None for s in self._seatings()):
+        if self.sessions_drawn < SESSIONS or any(s.confirmed_at is None for s in draw.seatings):
             return
         SEEN["steps after the evening's end"] += 1
         assert self.evening.clock_state.status not in (clock_domain.RUNNING, clock_domain.PAUSED), (
@@ -682,9 +700,10 @@ class EveningMachine(RuleBasedStateMachine):
 
     # --- the pages -----------------------------------------------------------------------------
 
-    def _pages(self) -> list[tuple[Client, str]]:
+    def _pages(self, draw: Draw | None = None) -> list[tuple[Client, str]]:
         """A representative set of the evening's pages: the organiser's, every table's tablet page,
-        the projector and the public screens."""
+        the projector and the public screens (of ``draw``, the draw as stored: read here if not given)."""
+        draw = draw or self._draw()
         pk = self.evening.pk
         desk, public = self.desk, self.public
         pages = [
@@ -698,15 +717,14 @@ class EveningMachine(RuleBasedStateMachine):
             (public, reverse("public:round_clock", args=[pk])),
             (public, reverse("public:seat", args=[pk, self.players[0].pk])),
         ]
-        pages += [(desk, reverse("organiser:session_detail", args=[pk, s.number])) for s in self._sessions()]
+        pages += [(desk, reverse("organiser:session_detail", args=[pk, s.number])) for s in draw.sessions]
         for table in self._tables():
             pages += [
                 (public, reverse("scorer:table", args=[table.token])),
                 (public, reverse("scorer:poll", args=[table.token])),
             ]
-        seatings = self._seatings()
-        if seatings:
-            pages.append((desk, reverse("organiser:seating_detail", args=[seatings[-1].pk])))
+        if draw.seatings:
+            pages.append((desk, reverse("organiser:seating_detail", args=[draw.seatings[-1].pk])))
         return pages
 
     def _check_pages(self, pages):
