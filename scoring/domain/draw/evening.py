@@ -71,6 +71,9 @@ _UNIT = 4  # one repeated opponent; a same-club opponent at a table costs 1
 # Temperatures of the annealing, in repeated opponents (start and end).
 _T_START = 0.5
 _T_END = 0.05
+# Meetings per pair of players over the evening from which the annealing runs hotter, and at
+# which it runs twice as hot (see _Search.heat).
+_CROWDED = (0.7, 0.8)
 # How often (in iterations) the clock is read.
 _CLOCK_EVERY = 128
 # Share of the moves aimed at a table with a repeated opponent.
@@ -356,6 +359,8 @@ class _Search:
         for (a, b), c in met.items():
             self.met[a * n + b] = c
         self.met_history = list(self.met)
+        # keys[a][b]: the key of the pair a, b in ``met``, ``partners`` and ``club_pair``.
+        self.keys = [[a * n + b if a < b else b * n + a for b in range(n)] for a in range(n)]
         self.partners = [0] * (n * n)
         for a, b in partnered:
             self.partners[a * n + b] += 1
@@ -524,11 +529,6 @@ class _Search:
                 delta -= (_UNIT if c >= 2 else 0) + club_pair[k]
         return delta
 
-    def _revert(self, ops: Sequence[tuple[int, int]]) -> None:
-        met = self.met
-        for k, step in ops:
-            met[k] -= step
-
     def _meeting(self, s: int, t: int, u: int, step: int) -> int:
         """Add (+1) or remove (-1) a meeting of teams t and u in session s; the cost's change."""
         count = self.team_count[s]
@@ -537,56 +537,91 @@ class _Search:
         self.meet[s][key] = c + step
         return _W_MEET * step * (c >= 1 if step > 0 else c >= 2)
 
-    def _exchange_players(self, s: int, t: int, i: int, u: int, j: int) -> tuple[int, list[tuple[int, int]]]:
-        """Exchange player ``i`` of team ``t`` with player ``j`` of team ``u`` in session ``s``;
-        the cost's change and the opponent changes (for :meth:`_undo_exchange`)."""
+    def _exchange_changes(self, s: int, t: int, i: int, u: int, j: int) -> dict[int, int]:
+        """The opponent changes (pair key: net change of its meetings) of exchanging player ``i``
+        of team ``t`` with player ``j`` of team ``u`` in session ``s``; nothing is changed."""
         mem = self.mem[s]
-        a, b = mem[t][i], mem[u][j]
-        rest_t = [p for k, p in enumerate(mem[t]) if k != i]
-        rest_u = [q for k, q in enumerate(mem[u]) if k != j]
-        n = self.n
-        ops: list[tuple[int, int]] = []
-        append = ops.append
+        team_t, team_u = mem[t], mem[u]
+        a, b = team_t[i], team_u[j]
+        key_a, key_b = self.keys[a], self.keys[b]
+        change: dict[int, int] = {}
+        get = change.get
         for row in self.opp[s]:
             x = row[t]
             if x == u:
-                for q in rest_u:
-                    append((a * n + q if a < q else q * n + a, -1))
-                    append((b * n + q if b < q else q * n + b, 1))
-                for p in rest_t:
-                    append((p * n + b if p < b else b * n + p, -1))
-                    append((p * n + a if p < a else a * n + p, 1))
+                for q in team_u:
+                    if q != b:
+                        k = key_a[q]
+                        change[k] = get(k, 0) - 1
+                        k = key_b[q]
+                        change[k] = get(k, 0) + 1
+                for p in team_t:
+                    if p != a:
+                        k = key_b[p]
+                        change[k] = get(k, 0) - 1
+                        k = key_a[p]
+                        change[k] = get(k, 0) + 1
                 continue
             if x >= 0:
                 for m in mem[x]:
-                    append((a * n + m if a < m else m * n + a, -1))
-                    append((b * n + m if b < m else m * n + b, 1))
+                    k = key_a[m]
+                    change[k] = get(k, 0) - 1
+                    k = key_b[m]
+                    change[k] = get(k, 0) + 1
             y = row[u]
             if y >= 0:
                 for m in mem[y]:
-                    append((b * n + m if b < m else m * n + b, -1))
-                    append((a * n + m if a < m else m * n + a, 1))
-        delta = self._apply(ops)
-        for p in rest_t:
-            delta += self._partner(a, p, -1) + self._partner(b, p, 1)
-        for q in rest_u:
-            delta += self._partner(b, q, -1) + self._partner(a, q, 1)
-        mem[t][i], mem[u][j] = b, a
-        return delta, ops
+                    k = key_b[m]
+                    change[k] = get(k, 0) - 1
+                    k = key_a[m]
+                    change[k] = get(k, 0) + 1
+        return change
 
-    def _undo_exchange(self, s: int, t: int, i: int, u: int, j: int, ops: list[tuple[int, int]]) -> None:
+    def _changes_delta(self, change: Mapping[int, int]) -> int:
+        """The cost's change of opponent changes (pair key: net change), without making them."""
+        met, club_pair = self.met, self.club_pair
+        delta = 0
+        for k, d in change.items():
+            if d == 1:
+                delta += (_UNIT if met[k] >= 1 else 0) + club_pair[k]
+            elif d == -1:
+                delta -= (_UNIT if met[k] >= 2 else 0) + club_pair[k]
+            elif d:
+                c = met[k]
+                after = c + d - 1 if c + d > 1 else 0
+                delta += _UNIT * (after - (c - 1 if c > 1 else 0)) + club_pair[k] * d
+        return delta
+
+    def _partners_delta(self, s: int, t: int, i: int, u: int, j: int) -> int:
+        """The cost's change in partnerships of the exchange of :meth:`_exchange_changes`."""
+        mem, partners, club_pair, n = self.mem[s], self.partners, self.club_pair, self.n
+        a, b = mem[t][i], mem[u][j]
+        delta = 0
+        for gone, came, team in ((a, b, mem[t]), (b, a, mem[u])):
+            for p in team:
+                if p != gone:
+                    k = gone * n + p if gone < p else p * n + gone
+                    delta -= _W_PARTNER * (partners[k] >= 2) + _W_CLUB_PARTNER * club_pair[k]
+                    k = came * n + p if came < p else p * n + came
+                    delta += _W_PARTNER * (partners[k] >= 1) + _W_CLUB_PARTNER * club_pair[k]
+        return delta
+
+    def _exchange_players(self, s: int, t: int, i: int, u: int, j: int, change: Mapping[int, int]) -> None:
+        """Make the exchange of :meth:`_exchange_changes` (``change`` is its result)."""
+        met = self.met
+        for k, d in change.items():
+            met[k] += d
         mem = self.mem[s]
-        b, a = mem[t][i], mem[u][j]
-        mem[t][i], mem[u][j] = a, b
+        a, b = mem[t][i], mem[u][j]
         for p in mem[t]:
             if p != a:
-                self._partner(a, p, 1)
-                self._partner(b, p, -1)
+                self._partner(a, p, -1)
+                self._partner(b, p, 1)
         for q in mem[u]:
             if q != b:
-                self._partner(b, q, 1)
-                self._partner(a, q, -1)
-        self._revert(ops)
+                self._partner(b, q, -1)
+                self._partner(a, q, 1)
+        mem[t][i], mem[u][j] = b, a
 
     def _rewire(self, s: int, r: int, x: int, y: int) -> int:
         """In round ``r`` of session ``s`` seat team ``x`` against ``y``, and their former
@@ -687,11 +722,14 @@ class _Search:
             return 0
         self.random = random_ = rng.random
         ratio = _T_END / _T_START
+        hottest = _UNIT * _T_START * self.heat()
+        temperature = hottest
         done = 0
         for done in range(1, iterations + 1):
-            if done % _CLOCK_EVERY == 0 and (clock() >= deadline or self.best_cost <= floor):
-                break
-            temperature = _UNIT * _T_START * ratio ** (done / iterations)
+            if done % _CLOCK_EVERY == 0:
+                if clock() >= deadline or self.best_cost <= floor:
+                    break
+                temperature = hottest * ratio ** (done / iterations)
             found = self._conflict(rng) if random_() < _FOCUS else None
             if found is None:
                 s = int(random_() * sessions)
@@ -709,6 +747,16 @@ class _Search:
             elif u >= 0:
                 self._try_rewire(s, r, t, u, temperature)
         return done
+
+    def heat(self) -> float:
+        """How much hotter than ``_T_START``/``_T_END`` the annealing runs (1 to 2): the share of
+        the pairs of players that meet in the evening (history and plan: meetings per pair), from
+        ``_CROWDED[0]`` (1, e.g. 40 players) to ``_CROWDED[1]`` (2, e.g. 22 and 26 players).
+        Measured: a crowded field wants the hotter search, a sparse one the colder."""
+        pairs = self.n * (self.n - 1) // 2
+        crowding = sum(self.met) / pairs if pairs else 0.0
+        low, high = _CROWDED
+        return 1.0 + min(1.0, max(0.0, (crowding - low) / (high - low)))
 
     def _accepts(self, delta: int, temperature: float) -> bool:
         return delta <= 0 or self.random() < math.exp(-delta / temperature)
@@ -750,13 +798,13 @@ class _Search:
             barred[a * n + p] for k, p in enumerate(mem[v]) if k != j
         ):
             return
-        delta, ops = self._exchange_players(s, t, i, v, j)
+        change = self._exchange_changes(s, t, i, v, j)
+        delta = self._changes_delta(change) + self._partners_delta(s, t, i, v, j)
         if self._accepts(delta, temperature):
+            self._exchange_players(s, t, i, v, j, change)
             self._accept(delta)
             if d:
                 self._move_sitouts(s, a, b, d)
-        else:
-            self._undo_exchange(s, t, i, v, j, ops)
 
     def _try_rewire(self, s: int, r: int, t: int, u: int, temperature: float) -> None:
         row = self.opp[s][r]
