@@ -76,9 +76,10 @@ class PlanSearch:
         self.partners = [0] * (n * n)
         for a, b in partnered:
             self.partners[a * n + b] += 1
-        self.barred = [False] * (n * n)
+        # barred[a][b]: players a and b may not be partners (earlier partners, forbidden pairs).
+        self.barred = [[False] * n for _ in range(n)]
         for a, b in barred:
-            self.barred[a * n + b] = self.barred[b * n + a] = True
+            self.barred[a][b] = self.barred[b][a] = True
         self.club_pair = [0] * (n * n)
         if club is not None:
             for a in range(n):
@@ -92,6 +93,7 @@ class PlanSearch:
         self.history_cost = sum(UNIT * (c - 1) for c in self.met_history if c > 1)
         self.club_floor = 0
         self.best = self._snapshot()
+        self.unsaved = False
 
     def _load(self, draws: Sequence[SessionDraw], index: Mapping[PlayerId, int]) -> None:
         """The sessions as arrays (see the class documentation)."""
@@ -354,22 +356,26 @@ class PlanSearch:
         """The cost's change of :meth:`_rewire` without making it (its 16 pairs are distinct)."""
         row = self.opp[s][r]
         x2, y2 = row[x], row[y]
-        mem, met, club_pair, n = self.mem[s], self.met, self.club_pair, self.n
+        mem, met, club_pair, keys = self.mem[s], self.met, self.club_pair, self.keys
         meet, count = self.meet[s], self.team_count[s]
         delta = 0
         for t, u in ((x, x2), (y, y2)):
             if meet[t * count + u if t < u else u * count + t] >= 2:
                 delta -= _W_MEET
+            team_u = mem[u]
             for a in mem[t]:
-                for b in mem[u]:
-                    k = a * n + b if a < b else b * n + a
+                key_a = keys[a]
+                for b in team_u:
+                    k = key_a[b]
                     delta -= (UNIT if met[k] >= 2 else 0) + club_pair[k]
         for t, u in ((x, y), (x2, y2)):
             if meet[t * count + u if t < u else u * count + t] >= 1:
                 delta += _W_MEET
+            team_u = mem[u]
             for a in mem[t]:
-                for b in mem[u]:
-                    k = a * n + b if a < b else b * n + a
+                key_a = keys[a]
+                for b in team_u:
+                    k = key_a[b]
                     delta += (UNIT if met[k] >= 1 else 0) + club_pair[k]
         return delta
 
@@ -393,20 +399,24 @@ class PlanSearch:
 
     def _conflict(self, rng: random.Random) -> tuple[int, int, int, int] | None:
         """A table with a repeated opponent, found by a few random looks: (s, r, team, team)."""
-        met, n = self.met, self.n
+        met, keys, opps, mems = self.met, self.keys, self.opp, self.mem
+        sessions = len(opps)
         random_ = rng.random
         for _ in range(8):
-            s = int(random_() * len(self.opp))
-            r = int(random_() * len(self.opp[s]))
-            row = self.opp[s][r]
+            s = int(random_() * sessions)
+            opp = opps[s]
+            r = int(random_() * len(opp))
+            row = opp[r]
             t = int(random_() * len(row))
             u = row[t]
             if u < 0:
                 continue
-            mem = self.mem[s]
+            mem = mems[s]
+            team_u = mem[u]
             for a in mem[t]:
-                for b in mem[u]:
-                    if met[a * n + b if a < b else b * n + a] >= 2:
+                key_a = keys[a]
+                for b in team_u:
+                    if met[key_a[b]] >= 2:
                         return s, r, t, u
         return None
 
@@ -450,6 +460,9 @@ class PlanSearch:
                 self._try_exchange(s, t, temperature)
             elif u >= 0:
                 self._try_rewire(s, r, t, u, temperature)
+        if self.unsaved:
+            self.best = self._snapshot()
+            self.unsaved = False
         return done
 
     def _movable(self) -> bool:
@@ -489,13 +502,18 @@ class PlanSearch:
             return
         delta = self._swap_byes(s, r, r2, x, y)
         if self._accepts(delta, temperature):
-            self._accept(delta)
+            if self.unsaved and delta > 0:  # save the best plan before leaving it
+                self._swap_byes(s, r, r2, y, x)
+                self._accept(delta)
+                self._swap_byes(s, r, r2, x, y)
+            else:
+                self._accept(delta)
         else:
             self._swap_byes(s, r, r2, y, x)
 
     def _try_exchange(self, s: int, t: int, temperature: float) -> None:
         random_ = self.random
-        mem, barred, n = self.mem[s], self.barred, self.n
+        mem = self.mem[s]
         if self.before is not None and random_() < _P_ACROSS:
             v = int(random_() * len(mem))  # any team: across groups if the rotation allows
         else:
@@ -511,15 +529,18 @@ class PlanSearch:
         d = self.team_sat[s][t] - self.team_sat[s][v]
         if d and not self._swap_keeps_rotation(s, a, b, d):
             return
-        if any(barred[b * n + p] for k, p in enumerate(mem[t]) if k != i) or any(
-            barred[a * n + p] for k, p in enumerate(mem[v]) if k != j
-        ):
-            return
+        barred_a, barred_b = self.barred[a], self.barred[b]
+        for p in mem[t]:
+            if p != a and barred_b[p]:
+                return
+        for q in mem[v]:
+            if q != b and barred_a[q]:
+                return
         change = self._exchange_changes(s, t, i, v, j)
         delta = self._changes_delta(change) + self._partners_delta(s, t, i, v, j)
         if self._accepts(delta, temperature):
-            self._exchange_players(s, t, i, v, j, change)
             self._accept(delta)
+            self._exchange_players(s, t, i, v, j, change)
             if d:
                 self._move_sitouts(s, a, b, d)
 
@@ -532,14 +553,20 @@ class PlanSearch:
             return
         delta = self._rewire_delta(s, r, x, y)
         if self._accepts(delta, temperature):
-            self._rewire(s, r, x, y)
             self._accept(delta)
+            self._rewire(s, r, x, y)
 
     def _accept(self, delta: int) -> None:
+        """Account for an accepted move of cost change ``delta``, called before the move is made:
+        the best plan is copied only when the search leaves it for a dearer one (``unsaved``: the
+        plan now is the cheapest seen and not yet copied)."""
+        if self.unsaved and delta > 0:
+            self.best = self._snapshot()
+            self.unsaved = False
         self.cost += delta
         if self.cost < self.best_cost:
             self.best_cost = self.cost
-            self.best = self._snapshot()
+            self.unsaved = True
 
     def _snapshot(self) -> tuple[list[list[list[int]]], list[list[list[int]]]]:
         return [[list(team) for team in teams] for teams in self.mem], [[list(row) for row in opp] for opp in self.opp]
