@@ -25,17 +25,20 @@ Prints, one figure per line:
   ``ITERATIONS_PER_SECOND``, as the settings ``DRAW_PLAN_SECONDS_FIRST``,
   ``DRAW_PLAN_SECONDS_LATER`` and ``DRAW_PLAN_ITERATIONS_PER_SECOND``); each later draw resumes
   the rest of the previous plan, as the app does. On a busy shared machine ``--cpu-clock``
-  counts the budget in CPU seconds of the process (what an idle machine gives).
+  counts the budget in CPU seconds of the process (what an idle machine gives); ``--jobs N``
+  shares the evenings among N processes (each counts its own CPU seconds).
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import random
 import statistics
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -107,52 +110,71 @@ FIRST_SECONDS = 4.5  # the default of DRAW_PLAN_SECONDS_FIRST
 LATER_SECONDS = 1.8  # the default of DRAW_PLAN_SECONDS_LATER
 
 
-def plan_versus_today(
-    players: int, evenings: int, sessions: int = 3, rounds: int = 4, clock=time.perf_counter, first_seed: int = 0
-) -> dict:
-    """Repeated opponents of ``evenings`` evenings drawn by the planner (as the app draws: the
+def _plan_one_evening(
+    players: int, seed: int, sessions: int = 3, rounds: int = 4, clock=time.perf_counter
+) -> tuple[int, int, list[float], list[float]]:
+    """One evening of ``players``: repeated opponents drawn by the planner (as the app draws: the
     first draw plans all sessions, each later one resumes the rest of the plan) and by today's
-    session-by-session draw, same seeds; and the times per draw (wall clock and CPU)."""
+    session-by-session draw, same seed; the wall-clock and CPU seconds of each planner draw."""
     ids = list(range(1, players + 1))
-    planned, today, first, later, first_cpu, later_cpu = [], [], [], [], [], []
-    for seed in range(first_seed, first_seed + evenings):
-        history = History()
-        rng = random.Random(seed)
-        for _ in range(sessions):
-            draw = draw_session(ids, history, rounds, rng)
-            history = history_after(history, draw)
-        today.append(evening_repeats(history, []))
-        history = History()
-        rest: tuple = ()
-        for number in range(1, sessions + 1):
-            budget = PlanBudget.of(FIRST_SECONDS if number == 1 else LATER_SECONDS)
-            wall, cpu = time.perf_counter(), time.process_time()
-            bound = opponent_repeat_lower_bound(players, sessions, rounds)
-            plan = plan_evening(
-                ids,
-                history,
-                rounds,
-                sessions - number + 1,
-                random.Random(seed * 1000 + number),
-                budget=budget,
-                stop_at=bound,
-                start=rest,
-                clock=clock,
-            )
-            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-            (first if number == 1 else later).append(wall)
-            (first_cpu if number == 1 else later_cpu).append(cpu)
-            rest = plan.sessions[1:]
-            history = history_after(history, plan.sessions[0])
-        planned.append(evening_repeats(history, []))
+    history = History()
+    rng = random.Random(seed)
+    for _ in range(sessions):
+        draw = draw_session(ids, history, rounds, rng)
+        history = history_after(history, draw)
+    today = evening_repeats(history, [])
+    history = History()
+    rest: tuple = ()
+    walls, cpus = [], []
+    bound = opponent_repeat_lower_bound(players, sessions, rounds)
+    for number in range(1, sessions + 1):
+        budget = PlanBudget.of(FIRST_SECONDS if number == 1 else LATER_SECONDS)
+        wall, cpu = time.perf_counter(), time.process_time()
+        plan = plan_evening(
+            ids,
+            history,
+            rounds,
+            sessions - number + 1,
+            random.Random(seed * 1000 + number),
+            budget=budget,
+            stop_at=bound,
+            start=rest,
+            clock=clock,
+        )
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+        rest = plan.sessions[1:]
+        history = history_after(history, plan.sessions[0])
+    return evening_repeats(history, []), today, walls, cpus
+
+
+def plan_versus_today(
+    players: int,
+    evenings: int,
+    sessions: int = 3,
+    rounds: int = 4,
+    clock=time.perf_counter,
+    first_seed: int = 0,
+    jobs: int = 1,
+) -> dict:
+    """Repeated opponents of ``evenings`` evenings drawn by the planner and by today's
+    session-by-session draw (:func:`_plan_one_evening`, seeds ``first_seed`` on), and the times per
+    draw (wall clock and CPU); ``jobs`` processes share the evenings."""
+    work = partial(_plan_one_evening, players, sessions=sessions, rounds=rounds, clock=clock)
+    seeds = range(first_seed, first_seed + evenings)
+    if jobs > 1:
+        with multiprocessing.Pool(jobs) as pool:
+            results = pool.map(work, seeds, chunksize=1)
+    else:
+        results = [work(seed) for seed in seeds]
     return {
         "bound": opponent_repeat_lower_bound(players, sessions, rounds),
-        "planned": planned,
-        "today": today,
-        "first": first,
-        "later": later,
-        "first_cpu": first_cpu,
-        "later_cpu": later_cpu,
+        "planned": [r[0] for r in results],
+        "today": [r[1] for r in results],
+        "first": [r[2][0] for r in results],
+        "later": [t for r in results for t in r[2][1:]],
+        "first_cpu": [r[3][0] for r in results],
+        "later_cpu": [t for r in results for t in r[3][1:]],
     }
 
 
@@ -160,9 +182,11 @@ def _spread(values: list) -> str:
     return f"{statistics.mean(values):.1f} ({min(values)}-{max(values)})"
 
 
-def print_plan_versus_today(evenings: int, fields=PLAN_FIELDS, clock=time.perf_counter, first_seed: int = 0) -> None:
+def print_plan_versus_today(
+    evenings: int, fields=PLAN_FIELDS, clock=time.perf_counter, first_seed: int = 0, jobs: int = 1
+) -> None:
     for players in fields:
-        r = plan_versus_today(players, evenings, clock=clock, first_seed=first_seed)
+        r = plan_versus_today(players, evenings, clock=clock, first_seed=first_seed, jobs=jobs)
         print(
             f"{players} players, 3 sessions x 4 rounds, {evenings} evenings: repeated opponents "
             f"planned {_spread(r['planned'])}, today's draw {_spread(r['today'])}, bound {r['bound']}; "
@@ -187,10 +211,13 @@ def main() -> None:
         help="time budgets in CPU seconds of the process (what an idle machine gives on a shared, busy one)",
     )
     parser.add_argument("--first-seed", type=int, default=0, help="seed of the planner's first evening")
+    parser.add_argument(
+        "--jobs", type=int, default=1, metavar="N", help="processes sharing the planner's evenings (default 1)"
+    )
     args = parser.parse_args()
     clock = time.process_time if args.cpu_clock else time.perf_counter
     if args.plan_only:
-        print_plan_versus_today(args.plan_evenings, args.players, clock, args.first_seed)
+        print_plan_versus_today(args.plan_evenings, args.players, clock, args.first_seed, args.jobs)
         return
     for players, repeat in ((24, 5), (60, 5), (200, 3), (1000, 3)):
         median, worst = time_third_session(players, repeat)
@@ -218,7 +245,7 @@ def main() -> None:
         f"26 players, 3 sessions x 4 rounds: evenings with a pair meeting 3 times or more: "
         f"{result['triples']} of {n}; with a repeated partner: {result['partner_repeats']} of {n}"
     )
-    print_plan_versus_today(args.plan_evenings, args.players, clock)
+    print_plan_versus_today(args.plan_evenings, args.players, clock, jobs=args.jobs)
 
 
 if __name__ == "__main__":

@@ -307,7 +307,7 @@ if not 0 <= SCREEN_FLOOR_SECONDS <= 3600:
 # search and a draw is reproducible from its seed (the time only ends it on a busy machine).
 DRAW_PLAN_SECONDS_FIRST = env.float("DRAW_PLAN_SECONDS_FIRST", default=4.5)
 DRAW_PLAN_SECONDS_LATER = env.float("DRAW_PLAN_SECONDS_LATER", default=1.8)
-DRAW_PLAN_ITERATIONS_PER_SECOND = env.int("DRAW_PLAN_ITERATIONS_PER_SECOND", default=120_000)
+DRAW_PLAN_ITERATIONS_PER_SECOND = env.int("DRAW_PLAN_ITERATIONS_PER_SECOND", default=160_000)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

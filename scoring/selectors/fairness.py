@@ -8,7 +8,7 @@ from django.utils.translation import get_language
 
 from scoring.domain.fairness import PlayedRound
 from scoring.domain.names import person_key
-from scoring.models import Evening, Participant, Player
+from scoring.models import Evening, Participant, Player, Session
 from scoring.selectors.history import Team, evening_history
 
 
@@ -36,6 +36,9 @@ class FairnessReport:
     reasons: tuple  # scoring.domain.fairness.Reason
     repeated_partners: tuple[tuple[str, str, int], ...]
     sessions_drawn: int
+    # The a-priori bound the draw planned towards (scoring.domain.fairness.opponent_repeat_lower_bound
+    # for the players of the last planned draw), None if no session was drawn by the planner.
+    planned_bound: int | None = None
 
 
 def played_rounds(evening: Evening) -> tuple[list[PlayedRound[int]], dict[int, Team]]:
@@ -49,8 +52,8 @@ def played_rounds(evening: Evening) -> tuple[list[PlayedRound[int]], dict[int, T
 
 def evening_fairness(evening: Evening) -> FairnessReport:
     """Partners, opponents, repeated opponents and sit-outs of every player who played, the
-    evening's repeated opponents against the lower bound, and why (5 queries at most, whatever
-    the number of players)."""
+    evening's repeated opponents against the lower bound and against the bound the draw planned
+    towards, and why (6 queries at most, whatever the number of players)."""
     from scoring.domain.fairness import evening_fairness as fairness
 
     rounds, _ = played_rounds(evening)
@@ -93,4 +96,8 @@ def evening_fairness(evening: Evening) -> FairnessReport:
         reasons=report.reasons,
         repeated_partners=repeated_partners,
         sessions_drawn=len({r.session for r in rounds}),
+        planned_bound=Session.objects.filter(evening=evening, plan_bound__isnull=False)
+        .order_by("-number")
+        .values_list("plan_bound", flat=True)
+        .first(),
     )

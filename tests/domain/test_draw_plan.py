@@ -25,7 +25,7 @@ from scoring.domain.draw import (
     plan_from_json,
     plan_to_json,
 )
-from scoring.domain.draw.evening import _Search
+from scoring.domain.draw.annealing import PlanSearch
 from scoring.domain.draw.input import indexed_input
 
 SMALL = PlanBudget(seconds=60.0, iterations=400)
@@ -183,9 +183,9 @@ def test_the_incremental_cost_matches_a_fresh_count():
         baseline.append(draw)
         history = history_after(history, draw)
     given_ = indexed_input(players, History(), 4, 4, clubs={p: "AB"[p % 2] for p in players})
-    search = _Search(given_.present, given_.met, given_.partnered, given_.barred, given_.club, baseline)
+    search = PlanSearch(given_.present, given_.met, given_.partnered, given_.barred, given_.club, baseline)
     search.anneal(random.Random(4), 5_000, float("inf"), lambda: 0.0)
-    fresh = _Search(given_.present, given_.met, given_.partnered, given_.barred, given_.club, search.best_draws())
+    fresh = PlanSearch(given_.present, given_.met, given_.partnered, given_.barred, given_.club, search.best_draws())
     assert fresh.cost == search.best_cost
 
 

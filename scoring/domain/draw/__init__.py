@@ -14,6 +14,7 @@ each:
 - :mod:`~scoring.domain.draw.schedule`: the tables of every round (opponents);
 - :mod:`~scoring.domain.draw.evening`: the evening plan (:func:`plan_evening`): the sessions
   left planned together for few repeated opponents, starting from the session-by-session draw;
+  its search (the plan's state, moves and annealing) in :mod:`~scoring.domain.draw.annealing`;
 - :mod:`~scoring.domain.draw.result`: the draw (:class:`SessionDraw`) and the evening's history
   after it (:func:`history_after`).
 
