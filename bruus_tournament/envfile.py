@@ -46,6 +46,7 @@ KNOWN = (
     "RESTORE_MAX_MB",
     "RESTORE_MAX_VALUES",
     "CONN_MAX_AGE",
+    "REDIS_URL",
     "SECRET_KEY",
     "DEBUG",
     "SCREEN_FLOOR_SECONDS",

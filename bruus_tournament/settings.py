@@ -23,6 +23,9 @@ Every setting has a default that is safe on an organiser's laptop:
 - ``ADMIN_ENABLED`` (true/false, default ``false``): Django's admin at ``/admin/``.
 - ``TRUSTED_PROXY_COUNT`` (0 to 10, default 0): reverse proxies in front of the app; the guessing
   limits then take the device's address from ``X-Forwarded-For`` (``scoring.hall.client_address``).
+- ``REDIS_URL`` (e.g. ``redis://127.0.0.1:6379/0``; default unset): the caches, the logins' copies
+  and the failed-login counts in Redis, shared by every app process (the results site, several
+  processes or machines); unset: files under ``DATA_DIR``.
 - ``RESTORE_MAX_MB`` (default 100): the largest backup ``restore`` unpacks, in megabytes.
 - Read by ``bruus-turnier run``/``serve`` (``bruus_tournament.cli``), not here: ``LISTEN_ADDRESS``,
   ``PORT``, ``SERVER``, ``WORKERS``, ``THREADS``.
@@ -292,6 +295,33 @@ CACHES = {
 }
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 SESSION_CACHE_ALIAS = "sessions"
+
+
+def _redis_url() -> str:
+    """REDIS_URL (``redis://``, ``rediss://`` or ``unix://``), or "" when unset."""
+    raw = env.str("REDIS_URL", default="").strip()
+    if raw and not raw.startswith(("redis://", "rediss://", "unix://")):
+        raise ImproperlyConfigured(
+            f"REDIS_URL must be an address such as redis://127.0.0.1:6379/0 (got {raw.split('://')[0]!r}://…)."
+        )
+    return raw
+
+
+# REDIS_URL (the results site served by several app processes, on one machine or several): the
+# caches above in Redis, shared by every process of every machine (Django's own RedisCache, the
+# package redis). The screens are then computed once for all machines, a login's copy is dropped
+# everywhere at once (so it may live as long as the session; SESSION_ENGINE stays cached_db: the
+# database remains the record), and the failed logins are counted in Redis (django-axes' cache
+# handler), where every process sees them. Unset (the hall's laptop): files under DATA_DIR, as above.
+REDIS_URL = _redis_url()
+if REDIS_URL:
+    _redis = "django.core.cache.backends.redis.RedisCache"
+    CACHES = {
+        alias: {"BACKEND": _redis, "LOCATION": REDIS_URL, "KEY_PREFIX": f"bruus:{alias}"}
+        for alias in ("default", "screens", "sessions")
+    }
+    AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+    AXES_CACHE = "default"
 # A public screen is recomputed at most this often while deals arrive (seconds; below its poll interval).
 _screen_floor = env.str("SCREEN_FLOOR_SECONDS", default="5").strip()
 try:
