@@ -127,7 +127,8 @@ lint: $(VENV)/.installed-dev
 # How long the printed documents take to build (200 and 1,000 players) against bare reportlab,
 # the draw, the busiest pages, table-side entry under load, and a busy hall (tablets,
 # live-overview pollers, public screens) for 26, 300 and 1,000 players on SQLite and PostgreSQL, and
-# 300 players through waitress (the pure-Python server of Windows):
+# 300 players through waitress (the pure-Python server of Windows), and the results site served as
+# on a server (scripts/hub-stack.sh: 50 clubs publishing, 5,000 viewers, one app process killed):
 # about 15 minutes on a 2-core laptop; BENCH_QUICK=1 leaves out the 1,000-player field (5 minutes).
 bench: $(VENV)/.installed-dev translations hub-services
 	$(PY) bench/bench_documents.py
@@ -140,6 +141,7 @@ bench: $(VENV)/.installed-dev translations hub-services
 	$(PY) bench/bench_restore.py
 	$(PY) bench/bench_load.py --scenario --storm
 	scripts/with-postgres.sh $(PY) bench/bench_load.py --scenario --database postgres
+	$(PY) bench/bench_hub.py
 
 # Every runtime dependency (requirements.txt) as a wheel for Windows, macOS (Intel, Apple) and Linux,
 # for the oldest and the newest Python the README promises: pip refuses a source-only package

@@ -51,9 +51,14 @@ mkdir -p "$DATA_DIR" "$WORK/nginx"
 
 pids=()
 cleanup() {
-  local pid
-  for pid in "${pids[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  # Last started first (nginx, the app processes, Redis), each with its process group; SIGINT is
+  # the quick stop of all three (gunicorn's graceful one waits for nginx's idle connections).
+  local i pid
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
+    pid=${pids[i]}
+    kill -INT -- "-$pid" 2>/dev/null || kill -INT "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
   rm -rf "$WORK"
 }
 trap cleanup EXIT
