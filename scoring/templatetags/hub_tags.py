@@ -1,0 +1,18 @@
+"""Template tags of the results site's pages (templates/hub/)."""
+
+from __future__ import annotations
+
+from django import template
+from django.conf import settings
+from django.urls import translate_url
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def hub_languages(context) -> list[tuple[str, str, bool]]:
+    """This page in each language: ``(code, address, current)``; the language is in the address
+    (``/en/…``), so every address is one page for everybody (``scoring.hub.middleware``)."""
+    request = context["request"]
+    current = getattr(request, "LANGUAGE_CODE", settings.LANGUAGE_CODE)
+    return [(code, translate_url(request.path, code), code == current) for code, _ in settings.LANGUAGES]
