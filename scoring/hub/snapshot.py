@@ -49,6 +49,13 @@ MAX_DEPTH = 12
 MISSING: Any = object()
 
 
+class _Absent(dict):
+    """An object that is missing or not an object (reported once): its fields are not reported."""
+
+
+ABSENT: dict[str, Any] = _Absent()
+
+
 class Refused(Exception):
     """A snapshot that is not taken; ``errors`` says why (one line each, at most 20)."""
 
@@ -124,13 +131,15 @@ class _Checker:
 
     def obj(self, value: Any, where: str) -> dict[str, Any]:
         if value is MISSING:
-            return {}
+            return ABSENT
         if not isinstance(value, dict):
             self.fail(where, "not an object")
-            return {}
+            return ABSENT
         return value
 
     def field(self, container: dict[str, Any], name: str, where: str) -> Any:
+        if container is ABSENT:
+            return MISSING  # the object itself was reported
         if name not in container:
             self.fail(f"{where}.{name}" if where else name, "missing")
             return MISSING

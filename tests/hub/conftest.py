@@ -31,7 +31,8 @@ def evening_snapshot(
     published = players(count - 1)
     keys: list[str | None] = [p["key"] for p in published] + [None]
     ranking = [
-        {"place": n + 1, "player": key, "total": str(60 - n), "sessions": [str(60 - n)]} for n, key in enumerate(keys)
+        {"place": n + 1, "player": key, "total": str(max(0, 60 - n)), "sessions": [str(max(0, 60 - n))]}
+        for n, key in enumerate(keys)
     ]
     tables = [
         {
