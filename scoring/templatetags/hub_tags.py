@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from fractions import Fraction
 
 from django import template
 from django.conf import settings
@@ -29,6 +30,6 @@ def sticks(value: str | Decimal | int | None) -> str:
     if value is None or value == "":
         return ""
     try:
-        return format_matchsticks(Decimal(str(value)))
+        return format_matchsticks(Fraction(Decimal(str(value))))
     except ArithmeticError:
         return str(value)
