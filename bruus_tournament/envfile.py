@@ -55,6 +55,8 @@ KNOWN = (
     "DRAW_PLAN_SECONDS_FIRST",
     "DRAW_PLAN_SECONDS_LATER",
     "DRAW_PLAN_ITERATIONS_PER_SECOND",
+    "BRUUS_ROLE",
+    "HUB_SNAPSHOT_MAX_BYTES",
 )
 #: What this module put into ``os.environ`` and from which file (a name not here, but in the
 #: environment, came from the environment).

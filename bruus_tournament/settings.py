@@ -27,6 +27,9 @@ Every setting has a default that is safe on an organiser's laptop:
   and the failed-login counts in Redis, shared by every app process (the results site, several
   processes or machines); unset: files under ``DATA_DIR``.
 - ``RESTORE_MAX_MB`` (default 100): the largest backup ``restore`` unpacks, in megabytes.
+- ``BRUUS_ROLE`` (``hall``, the default, or ``hub``): the hall's program, or the results site
+  (``scoring/hub/``; docs/results-online.md). ``bruus-turnier hub`` sets it.
+- ``HUB_SNAPSHOT_MAX_BYTES`` (default 2097152, 2 MiB): the largest snapshot the results site takes.
 - Read by ``bruus-turnier run``/``serve`` (``bruus_tournament.cli``), not here: ``LISTEN_ADDRESS``,
   ``PORT``, ``SERVER``, ``WORKERS``, ``THREADS``.
 
@@ -77,6 +80,12 @@ USE_TLS = _flag("USE_TLS", False)
 # there edits any row past the app's rules (roles, locks, the history of corrections). Off, the
 # URL does not exist (404); the app's own pages and bruus-turnier organiser manage the logins.
 ADMIN_ENABLED = _flag("ADMIN_ENABLED", False)
+
+# The role (docs/results-online.md): the hall (the organiser's laptop) or the results site (the
+# hub), which serves only its own pages and API (scoring/hub/urls.py) and no hall page.
+BRUUS_ROLE = env.str("BRUUS_ROLE", default="hall").strip().lower()
+if BRUUS_ROLE not in ("hall", "hub"):
+    raise ImproperlyConfigured(f"BRUUS_ROLE must be hall or hub, not {BRUUS_ROLE!r}.")
 
 
 DATA_DIR = envfile.data_dir()  # DATA_DIR, else var/ in a checkout, the user's data folder when installed
@@ -156,6 +165,23 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 
+# The hub's middleware: no sessions, logins or CSRF cookies (its pages are the same for everyone,
+# so a shared cache may hold them), the language from the URL's prefix (scoring/hub/middleware.py);
+# its API reads its body itself, within HUB_SNAPSHOT_MAX_BYTES (scoring/hub/views.py).
+HUB_MIDDLEWARE = [
+    "bruus_tournament.middleware.SecurityHeadersMiddleware",
+    "bruus_tournament.storage_failures.StorageFailureMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "scoring.hub.middleware.HubLanguageMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "bruus_tournament.middleware.ContentSecurityPolicyMiddleware",
+]
+HALL_MIDDLEWARE = MIDDLEWARE
+if BRUUS_ROLE == "hub":
+    MIDDLEWARE = HUB_MIDDLEWARE
+
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     # ModelBackend with the permissions in one query (scoring/hall/auth_backends.py)
@@ -222,7 +248,14 @@ def _public_base_url() -> str:
 PUBLIC_BASE_URL = _public_base_url()
 WIFI_NAME = env.str("WIFI_NAME", default="").strip()
 
-ROOT_URLCONF = "bruus_tournament.urls"
+ROOT_URLCONF = "scoring.hub.urls" if BRUUS_ROLE == "hub" else "bruus_tournament.urls"
+# The largest snapshot body the hub's API reads (bytes); a larger one is refused (413) unread.
+_hub_max = env.str("HUB_SNAPSHOT_MAX_BYTES", default=str(2 * 1024 * 1024)).strip()
+if not (_hub_max.isascii() and _hub_max.isdigit() and 1024 <= int(_hub_max) <= 64 * 1024 * 1024):
+    raise ImproperlyConfigured(
+        f"HUB_SNAPSHOT_MAX_BYTES must be a whole number of bytes (1024 to 67108864), not {_hub_max!r}."
+    )
+HUB_SNAPSHOT_MAX_BYTES = int(_hub_max)
 
 TEMPLATES = [
     {

@@ -1,9 +1,8 @@
 """Database models of Bruus Turnier.
 
-Vocabulary follows docs/rules.md ("The evening: the Schwesing format"): an *evening* has *sessions*
-(Durchgänge), a session has *partnerships* and *rounds*, a round seats two partnerships at each
-*table* (a :class:`Seating`), and each seating plays a number of *deals* (Spiele) scored in
-*matchsticks*.
+Vocabulary follows docs/rules.md ("The evening: the Schwesing format"): an *evening* has *sessions* (Durchgänge),
+a session has *partnerships* and *rounds*, a round seats two partnerships at each *table* (a :class:`Seating`), and
+each seating plays a number of *deals* (Spiele) scored in *matchsticks*. The results site's tables: scoring.hub.models.
 """
 
 from __future__ import annotations
@@ -25,6 +24,7 @@ from scoring.domain.rules import TEAM_A, TEAM_B
 from scoring.domain.rulesets import RULE_SETS, RuleSet, rule_set
 from scoring.hall.origin import OriginRole, Source
 from scoring.hall.table_codes import new_table_code
+from scoring.hub.models import Association, Club, HubEvening, HubPlayer, HubResult, HubSeason  # noqa: F401
 from scoring.validators import validate_no_bidi_controls, validate_tiebreak_chain
 
 #: The rule sets an evening can be played by, derived from :data:`scoring.domain.rulesets.RULE_SETS`
