@@ -46,6 +46,7 @@ export HUB_STACK_DIR=$WORK
 export BRUUS_ROLE=hub DEBUG=false DATA_DIR=$WORK/data
 export REDIS_URL="redis://127.0.0.1:$((BASE + 2))/0"
 export ALLOWED_HOSTS=127.0.0.1,localhost TRUSTED_PROXY_COUNT=1
+export DJANGO_SETTINGS_MODULE=bruus_tournament.settings
 export HUB_URL="http://127.0.0.1:$BASE"
 mkdir -p "$DATA_DIR" "$WORK/nginx"
 
@@ -82,11 +83,14 @@ setsid redis-server --bind 127.0.0.1 --port $((BASE + 2)) --save "" --appendonly
 pids+=($!)
 wait_for $((BASE + 2)) Redis "$WORK/redis.log"
 
-export DJANGO_SETTINGS_MODULE=bruus_tournament.settings
-# The database brought up to date, the static files collected (hashed, compressed), once.
-"$PY" "$ROOT/manage.py" migrate --noinput >"$WORK/migrate.log" 2>&1 || { cat "$WORK/migrate.log" >&2; exit 1; }
-(cd "$ROOT" && "$PY" -c "import django; django.setup(); from bruus_tournament import servers; servers.collect_static()") \
-  2>"$WORK/static.log" || { cat "$WORK/static.log" >&2; exit 1; }
+# The database brought up to date and the static files collected (hashed, compressed), once, in
+# one process (as `bruus-turnier serve` does).
+(cd "$ROOT" && "$PY" -c "
+import django; django.setup()
+from django.core.management import call_command
+from bruus_tournament import servers
+call_command('migrate', interactive=False, verbosity=0)
+servers.collect_static()") >"$WORK/setup.log" 2>&1 || { cat "$WORK/setup.log" >&2; exit 1; }
 
 # The app processes: each one gunicorn (its own master, its own port, its own process group).
 upstreams=""

@@ -22,6 +22,7 @@ from bruus_tournament.request_limits import _read_at_most, declared_length
 from bruus_tournament.storage_failures import is_storage_failure, storage_failure_response
 from scoring.hub import keys, selectors, services
 from scoring.hub.snapshot import Refused, check, parse
+from scoring.web import screen_cache
 
 #: Seconds a shared cache or browser may keep a page: a live evening's, a final evening's, the rest.
 LIVE_SECONDS = 5
@@ -114,11 +115,20 @@ def evening(request: HttpRequest, slug: str, uid: str) -> HttpResponse:
     if etag in [part.strip() for part in request.headers.get("If-None-Match", "").split(",")]:
         response = HttpResponse(status=304)
     else:
-        page = selectors.evening_page(slug, uid)
-        if page is None:
+        # Rendered once per version for every app process and machine: the shared screen cache
+        # (Redis with REDIS_URL, docs/hub-serving.md), keyed on the page's address and language.
+        def rendered() -> bytes | None:
+            page = selectors.evening_page(slug, uid)
+            if page is None:
+                return None
+            context = {"page": page, "club": page.club, "live": state == "live", "poll_seconds": POLL_SECONDS}
+            return render(request, "hub/evening.html", context).content
+
+        variant = f"{slug}\n{uid}\n{edits}\n{request.get_full_path()}\n{request.LANGUAGE_CODE}"
+        content = screen_cache.computed("hub-evening", 0, version, rendered, variant=variant).value
+        if content is None:
             raise Http404
-        context = {"page": page, "club": page.club, "live": state == "live", "poll_seconds": POLL_SECONDS}
-        response = render(request, "hub/evening.html", context)
+        response = HttpResponse(content)
     response["ETag"] = etag
     return _public(response, seconds)
 

@@ -144,6 +144,8 @@ def main() -> None:
     etag = headers.get("ETag", "")
     seen["conditional"] = request("GET", path, headers={"If-None-Match": etag})[0]
 
+    for n in range(4):  # past nginx's cache, to both app processes in turn
+        request("GET", f"{path}?warm={n}")
     import redis
 
     client = redis.Redis.from_url(os.environ["REDIS_URL"])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -39,14 +40,21 @@ def test_the_served_hub_takes_snapshots_shares_its_cache_and_survives_a_killed_a
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DATA_DIR", "REDIS_URL")}
     env["HUB_STACK_PORT"] = str(free_ports(5))
     env["PY"] = sys.executable
-    result = subprocess.run(
+    stack = subprocess.Popen(
         [str(ROOT / "scripts" / "hub-stack.sh"), sys.executable, str(ROOT / "tests" / "hub_stack" / "stack_check.py")],
         cwd=ROOT,
         env=env,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
-        timeout=300,
+        start_new_session=True,  # on a time-out the whole script is stopped, and cleans up
     )
+    try:
+        stdout, stderr = stack.communicate(timeout=300)
+    except subprocess.TimeoutExpired:
+        os.killpg(stack.pid, signal.SIGINT)
+        stdout, stderr = stack.communicate(timeout=60)
+    result = subprocess.CompletedProcess(stack.args, stack.returncode, stdout, stderr)
     lines = [line for line in result.stdout.splitlines() if line.startswith("STACK-CHECK ")]
     assert result.returncode == 0 and lines, result.stdout + result.stderr
     seen = json.loads(lines[0].removeprefix("STACK-CHECK "))
