@@ -28,6 +28,10 @@ from scoring.web import screen_cache
 LIVE_SECONDS = 5
 FINAL_SECONDS = 60
 LIST_SECONDS = 15
+#: Seconds a shared cache (nginx in front of the app processes, docs/hub-serving.md) keeps a live
+#: evening's page: a snapshot is then on every viewer's page within about this long after it is
+#: applied (measured: bench/bench_hub.py), where the browsers' LIVE_SECONDS would make it 5 s and more.
+LIVE_SHARED_SECONDS = 2
 #: How often a live evening's page asks for itself again (seconds).
 POLL_SECONDS = 15
 
@@ -130,7 +134,10 @@ def evening(request: HttpRequest, slug: str, uid: str) -> HttpResponse:
             raise Http404
         response = HttpResponse(content)
     response["ETag"] = etag
-    return _public(response, seconds)
+    _public(response, seconds)
+    if state == "live":
+        patch_cache_control(response, s_maxage=LIVE_SHARED_SECONDS)
+    return response
 
 
 @require_GET

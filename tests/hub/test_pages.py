@@ -57,7 +57,7 @@ def test_a_live_evening_refreshes_itself_and_answers_304(hub):
     url = f"/verein/{club.slug}/abend/hall-1-17/"
     first = client.get(url)
     assert 'hx-trigger="every 15s"' in first.content.decode()
-    assert first["Cache-Control"] == "public, max-age=5"
+    assert first["Cache-Control"] == "public, max-age=5, s-maxage=2"
     again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 304 and again["ETag"] == first["ETag"]
     assert client.get(f"/en{url}", HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200  # another page
