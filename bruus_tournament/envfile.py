@@ -54,6 +54,9 @@ KNOWN = (
     "DRAW_PLAN_SECONDS_FIRST",
     "DRAW_PLAN_SECONDS_LATER",
     "DRAW_PLAN_ITERATIONS_PER_SECOND",
+    "PUBLISH_URL",
+    "PUBLISH_KEY",
+    "PUBLISH_ALLOW_HTTP",
 )
 #: What this module put into ``os.environ`` and from which file (a name not here, but in the
 #: environment, came from the environment).
