@@ -72,7 +72,7 @@ def _team(names: Names, team: tuple[int, ...]) -> list[str | None]:
 
 def evening_snapshot(evening_id: int, config: PublishingConfig) -> dict[str, Any] | None:
     """The snapshot (format ``bruus-snapshot`` 1) of one evening as a JSON-ready dict, or None when
-    the evening no longer exists. 10 queries (11 when a drawn player was taken off the evening's
+    the evening no longer exists. 8 queries (9 when a drawn player was taken off the evening's
     list), whatever the number of players, rounds and deals.
 
     The evening's row (and with it ``version``) is read first: whatever is read after is at least

@@ -1,0 +1,55 @@
+"""What the organiser's pages show about an evening online (a selector: 1 query)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.conf import settings
+
+from scoring.models import Evening
+from scoring.publishing.models import EveningPublishing, PublishMode
+
+
+@dataclass(frozen=True)
+class EveningStatus:
+    """An evening's line "Online: …".
+
+    ``kind``: ``"off"`` (not online), ``"at_end"`` (goes online at its end, nothing sent yet),
+    ``"current"`` (the hub holds the newest version), ``"waiting"`` (``waiting`` changes wait),
+    ``"offline"`` (the hub has not been reached since ``since``; ``reason``), ``"refused"`` (the
+    hub refused the newest snapshot: ``reason``, the hub's words). ``mode``: the publish mode;
+    ``configured``: ``PUBLISH_URL`` is set (else the page offers no status, only the choice).
+    """
+
+    kind: str
+    mode: str
+    configured: bool
+    waiting: int = 0
+    since: datetime | None = None
+    reason: str = ""
+    last_success: datetime | None = None
+
+    @property
+    def can_send_again(self) -> bool:
+        return self.configured and self.kind in ("refused", "offline", "waiting", "current")
+
+
+def evening_status(evening: Evening) -> EveningStatus:
+    """The evening's publishing status (1 query)."""
+    row = EveningPublishing.objects.filter(evening_id=evening.pk).first()
+    configured = bool(settings.PUBLISH_URL)
+    if row is None:
+        return EveningStatus("at_end", PublishMode.END, configured)
+    common = {"mode": row.mode, "configured": configured, "last_success": row.last_success_at}
+    if row.mode == PublishMode.OFF:
+        return EveningStatus("off", **common)
+    if row.refused_version is not None and (row.waiting_version or 0) <= row.refused_version:
+        return EveningStatus("refused", reason=row.last_error, **common)
+    if row.failing_since is not None and row.waiting_version is not None:
+        return EveningStatus("offline", waiting=row.changes, since=row.failing_since, reason=row.last_error, **common)
+    if row.waiting_version is not None:
+        return EveningStatus("waiting", waiting=max(row.changes, 1), **common)
+    if row.sent_version is None and row.mode == PublishMode.END:
+        return EveningStatus("at_end", **common)
+    return EveningStatus("current", **common)
