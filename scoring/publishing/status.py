@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from django.conf import settings
@@ -41,15 +41,15 @@ def evening_status(evening: Evening) -> EveningStatus:
     configured = bool(settings.PUBLISH_URL)
     if row is None:
         return EveningStatus("at_end", PublishMode.END, configured)
-    common = {"mode": row.mode, "configured": configured, "last_success": row.last_success_at}
+    base = EveningStatus("current", row.mode, configured, last_success=row.last_success_at)
     if row.mode == PublishMode.OFF:
-        return EveningStatus("off", **common)
+        return replace(base, kind="off")
     if row.refused_version is not None and (row.waiting_version or 0) <= row.refused_version:
-        return EveningStatus("refused", reason=row.last_error, **common)
+        return replace(base, kind="refused", reason=row.last_error)
     if row.failing_since is not None and row.waiting_version is not None:
-        return EveningStatus("offline", waiting=row.changes, since=row.failing_since, reason=row.last_error, **common)
+        return replace(base, kind="offline", waiting=row.changes, since=row.failing_since, reason=row.last_error)
     if row.waiting_version is not None:
-        return EveningStatus("waiting", waiting=max(row.changes, 1), **common)
+        return replace(base, kind="waiting", waiting=max(row.changes, 1))
     if row.sent_version is None and row.mode == PublishMode.END:
-        return EveningStatus("at_end", **common)
-    return EveningStatus("current", **common)
+        return replace(base, kind="at_end")
+    return base
