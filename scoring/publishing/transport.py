@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
+from scoring.domain.errors import gettext_noop
+
 #: Where the hub takes snapshots, below its address (``PUBLISH_URL``).
 API_PATH = "/api/v1/snapshots/"
 #: Seconds to wait for the hub (connecting, and each read).
@@ -42,17 +44,19 @@ class Transport(Protocol):
 
 
 def address_problem(url: str, allow_http: bool) -> str | None:
-    """Why the hub's address cannot be used, in English (None: it can): not http(s), no host, or
+    """Why the hub's address cannot be used, a msgid (None: it can): not http(s), no host, or
     plain HTTP to another machine without ``PUBLISH_ALLOW_HTTP``."""
     try:
         parts = urlsplit(url)
         host = (parts.hostname or "").lower()
     except ValueError:
-        return "The results site's address is not a valid URL."
+        return gettext_noop("The results site's address is not a valid URL.")
     if parts.scheme not in ("https", "http") or not host:
-        return "The results site's address must start with https:// and name a host."
+        return gettext_noop("The results site's address must start with https:// and name a host.")
     if parts.scheme == "http" and host not in LOOPBACK and not allow_http:
-        return "Plain HTTP is refused except to this machine (set PUBLISH_ALLOW_HTTP=true on a trusted network)."
+        return gettext_noop(
+            "Plain HTTP is refused except to this machine (set PUBLISH_ALLOW_HTTP=true on a trusted network)."
+        )
     return None
 
 
