@@ -31,6 +31,7 @@ from scoring.models import (
     Substitution,
     Table,
 )
+from scoring.publishing.models import EveningPublishing, PlayerPublishing, PublishingConfig, Withdrawal
 
 FORMAT = "bruus-turnier-backup"
 
@@ -71,7 +72,15 @@ KEY_OF_MODEL = {model: key for key, model, _ in MODELS}
 
 
 #: Models left out on purpose: failed-attempt counters live for minutes (``scoring.hall.throttle``).
-NOT_BACKED_UP: tuple[type[models.Model], ...] = (AttemptCounter,)
+# Publishing (scoring.publishing): the hall's installation id and secret, the queue and the online
+# choices are this laptop's, not the evening's; a restore starts them afresh (docs/publishing.md).
+NOT_BACKED_UP: tuple[type[models.Model], ...] = (
+    AttemptCounter,
+    EveningPublishing,
+    PlayerPublishing,
+    PublishingConfig,
+    Withdrawal,
+)
 
 
 #: Models added after files of format version 1 were first written: a file without them has none.
