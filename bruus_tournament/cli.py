@@ -545,7 +545,7 @@ def command_manage(args: argparse.Namespace) -> int:
 
 
 def _show_value(key: str, value: str) -> str:
-    if key == "SECRET_KEY":
+    if key in ("SECRET_KEY", "PUBLISH_KEY"):
         return "(gesetzt, verborgen / set, hidden)"
     if key == "DATABASE_URL" and "@" in value and ":" in value.split("@", 1)[0].split("//", 1)[-1]:
         head, tail = value.split("@", 1)
@@ -625,7 +625,7 @@ def command_settings(args: argparse.Namespace) -> int:
 
 
 #: The commands of ``bruus-turnier``.
-COMMANDS = ("run", "serve", "hub", "organiser", "backup", "restore", "import-players", "settings", "manage")
+COMMANDS = ("run", "serve", "hub", "organiser", "backup", "restore", "import-players", "publish", "settings", "manage")
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -700,6 +700,12 @@ def build_parser() -> ArgumentParser:
     players.add_argument("--dry-run", action="store_true", help="only show what would be imported; change nothing")
     players.add_argument("--language", **language)
     players.set_defaults(handler=_management("import_players", positional=("file",)))
+
+    publish = commands.add_parser(
+        "publish", help="send the waiting evenings to the results site (PUBLISH_URL), then keep watching"
+    )
+    publish.add_argument("--once", action="store_true", help="send what waits now, then stop")
+    publish.set_defaults(handler=_management("publish"))
 
     settings = commands.add_parser(
         "settings", help="show the settings and where each comes from; settings set KEY VALUE keeps one"

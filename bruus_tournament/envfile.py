@@ -57,6 +57,9 @@ KNOWN = (
     "DRAW_PLAN_ITERATIONS_PER_SECOND",
     "BRUUS_ROLE",
     "HUB_SNAPSHOT_MAX_BYTES",
+    "PUBLISH_URL",
+    "PUBLISH_KEY",
+    "PUBLISH_ALLOW_HTTP",
 )
 #: What this module put into ``os.environ`` and from which file (a name not here, but in the
 #: environment, came from the environment).

@@ -30,6 +30,8 @@ Every setting has a default that is safe on an organiser's laptop:
 - ``BRUUS_ROLE`` (``hall``, the default, or ``hub``): the hall's program, or the results site
   (``scoring/hub/``; docs/results-online.md). ``bruus-turnier hub`` sets it.
 - ``HUB_SNAPSHOT_MAX_BYTES`` (default 2097152, 2 MiB): the largest snapshot the results site takes.
+- ``PUBLISH_URL``, ``PUBLISH_KEY``, ``PUBLISH_ALLOW_HTTP`` (true/false, default ``false``): the
+  results site the hall publishes to, the club's key, plain HTTP beyond this machine allowed.
 - Read by ``bruus-turnier run``/``serve`` (``bruus_tournament.cli``), not here: ``LISTEN_ADDRESS``,
   ``PORT``, ``SERVER``, ``WORKERS``, ``THREADS``.
 
@@ -458,6 +460,14 @@ RESTORE_MAX_VALUES = int(_restore_max_values)
 # it stays small; a larger backup is restored with `bruus-turnier restore`.
 RESTORE_UPLOAD_MAX_BYTES = min(RESTORE_MAX_BYTES, 16 * 1024 * 1024)
 REQUEST_BODY_LIMITS["organiser:backup_restore"] = RESTORE_UPLOAD_MAX_BYTES + 64 * 1024
+
+# Publishing to the results site (docs/publishing.md): its address (empty: the hall publishes
+# nothing and starts no sender), the club's upload key, and whether plain HTTP may go to another
+# machine than this one (a trusted network). A wrong address never stops the hall: the sender
+# refuses it and the organiser's "Online" line says why (scoring.publishing.transport).
+PUBLISH_URL = env.str("PUBLISH_URL", default="").strip()
+PUBLISH_KEY = env.str("PUBLISH_KEY", default="").strip()
+PUBLISH_ALLOW_HTTP = _flag("PUBLISH_ALLOW_HTTP", False)
 
 # The roster the demo evening of `make run` is built from.
 DEMO_PLAYERS_FILE = Path(

@@ -22,3 +22,9 @@ if not settings.DEBUG and settings.BRUUS_ROLE == "hall":
         refuse_unsafe_start()
     finally:
         connections.close_all()
+
+# The sender of the results site (docs/publishing.md): a daemon thread in each app process when
+# PUBLISH_URL is set; one of them holds the lease and sends. Never in the way of a request.
+from scoring.publishing.sender import start_background_sender  # noqa: E402
+
+start_background_sender()
