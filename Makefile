@@ -83,7 +83,9 @@ hub-stack: $(VENV)/.installed translations hub-services
 # (marker `database`, set by tests/conftest.py from the test's fixtures) except the browser tests:
 # those check the pages in Chromium, and run once like the tests that never reach the database.
 # Both runs spread the tests over one process per core (pytest-xdist; TEST_WORKERS=1 for one) and
-# say how long they took. Settings of the tests: tests/settings.py.
+# say how long they took. Settings of the tests: tests/settings.py. tests/hub_stack/ serves the
+# results site as on a server (scripts/hub-stack.sh: its own PostgreSQL, Redis from hub-services,
+# two app processes, nginx) without the test database: once, in the SQLite run.
 COVERAGE_FLOOR ?= 96
 TEST_WORKERS ?= auto
 PYTEST := $(PY) -m pytest --numprocesses $(TEST_WORKERS) --dist worksteal
