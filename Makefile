@@ -6,7 +6,7 @@ PORT   ?= 8000
 HOST   ?= 127.0.0.1
 export DEBUG ?= true
 
-.PHONY: run serve organiser test test-quick screenshots lint bench messages translations migrate demo clean help wheels-check
+.PHONY: run serve organiser test test-quick screenshots lint bench messages translations migrate demo clean help wheels-check hub-stack hub-services
 
 help:
 	@echo "make run   - set everything up, load the demo evening, serve on http://$(HOST):$(PORT)"
@@ -16,6 +16,7 @@ help:
 	@echo "make test-quick - while working: SQLite, in parallel, no browser tests, no coverage (PYTEST_ARGS=--lf, a file ...)"
 	@echo "make lint  - the pre-commit checks over the tree (ruff, formatting, templates, migrations, mypy, file sizes), as the CI runs them"
 	@echo "make wheels-check - every runtime dependency installs from a wheel on Windows, macOS and Linux"
+	@echo "make hub-stack - the results site as on a server, on this machine: PostgreSQL, Redis, 2 app processes, nginx (HUB_STACK_PORT, default 8480)"
 	@echo "make bench - time the documents, the draw, the pages, the season ranking, the room under load (SQLite and PostgreSQL), the round-change storm and the tablets during a restore"
 
 $(VENV)/.installed: requirements.txt
@@ -63,13 +64,28 @@ chromium:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-headless-shell poppler-utils >/dev/null; \
 	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-headless-shell poppler-utils >/dev/null; fi; }
 
+# Debian's Redis and nginx for the results site served as on a server (scripts/hub-stack.sh: its
+# test in tests/hub_stack/ and bench/bench_hub.py); PostgreSQL comes with scripts/with-postgres.sh.
+hub-services:
+	@command -v redis-server >/dev/null 2>&1 && { command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; } || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server nginx >/dev/null; \
+	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server nginx >/dev/null; fi; }
+
+# The results site (the hub) as on a server, on 127.0.0.1:$(HUB_STACK_PORT) until Ctrl+C: PostgreSQL,
+# Redis, two gunicorn app processes and nginx in front (docs/hub-serving.md); all removed afterwards.
+HUB_STACK_PORT ?= 8480
+hub-stack: $(VENV)/.installed translations hub-services
+	HUB_STACK_PORT=$(HUB_STACK_PORT) scripts/hub-stack.sh
+
 # Every test on SQLite (the embedded default), with line coverage (pyproject.toml [tool.coverage]),
 # failing below the floor (measured 97.0 % on 2026-11-25 with 1,204 tests: floor(measured) - 1;
 # raise it when coverage rises). Then on a real PostgreSQL server every test that uses the database
 # (marker `database`, set by tests/conftest.py from the test's fixtures) except the browser tests:
 # those check the pages in Chromium, and run once like the tests that never reach the database.
 # Both runs spread the tests over one process per core (pytest-xdist; TEST_WORKERS=1 for one) and
-# say how long they took. Settings of the tests: tests/settings.py.
+# say how long they took. Settings of the tests: tests/settings.py. tests/hub_stack/ serves the
+# results site as on a server (scripts/hub-stack.sh: its own PostgreSQL, Redis from hub-services,
+# two app processes, nginx) without the test database: once, in the SQLite run.
 COVERAGE_FLOOR ?= 96
 TEST_WORKERS ?= auto
 PYTEST := $(PY) -m pytest --numprocesses $(TEST_WORKERS) --dist worksteal
@@ -85,7 +101,7 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-test: $(VENV)/.installed-dev translations chromium node_modules/.installed
+test: $(VENV)/.installed-dev translations chromium hub-services node_modules/.installed
 	$(call timed,The tests on SQLite,$(PYTEST) --cov --cov-report=term-missing:skip-covered --cov-fail-under=$(COVERAGE_FLOOR))
 	$(call timed,The tests on PostgreSQL,scripts/with-postgres.sh $(PYTEST) -p no:cacheprovider -m "database and not browser")
 
@@ -113,9 +129,10 @@ lint: $(VENV)/.installed-dev
 # How long the printed documents take to build (200 and 1,000 players) against bare reportlab,
 # the draw, the busiest pages, table-side entry under load, and a busy hall (tablets,
 # live-overview pollers, public screens) for 26, 300 and 1,000 players on SQLite and PostgreSQL, and
-# 300 players through waitress (the pure-Python server of Windows):
+# 300 players through waitress (the pure-Python server of Windows), and the results site served as
+# on a server (scripts/hub-stack.sh: 50 clubs publishing, 5,000 viewers, one app process killed):
 # about 15 minutes on a 2-core laptop; BENCH_QUICK=1 leaves out the 1,000-player field (5 minutes).
-bench: $(VENV)/.installed translations
+bench: $(VENV)/.installed-dev translations hub-services
 	$(PY) bench/bench_documents.py
 	BENCH_DRAW_EVENINGS=$${BENCH_DRAW_EVENINGS:-20} $(PY) bench/bench_draw.py
 	$(PY) bench/bench_pages.py
@@ -126,6 +143,7 @@ bench: $(VENV)/.installed translations
 	$(PY) bench/bench_restore.py
 	$(PY) bench/bench_load.py --scenario --storm
 	scripts/with-postgres.sh $(PY) bench/bench_load.py --scenario --database postgres
+	$(PY) bench/bench_hub.py
 
 # Every runtime dependency (requirements.txt) as a wheel for Windows, macOS (Intel, Apple) and Linux,
 # for the oldest and the newest Python the README promises: pip refuses a source-only package

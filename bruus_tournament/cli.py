@@ -11,6 +11,10 @@ may come in any order):
 - ``serve``: the hall's network: DEBUG off; refuses a database with the demo password or without
   an organiser login; collects the static files hashed and compressed; prints the address for the
   tablets; serves with gunicorn (where it runs) or waitress (pure Python: Windows, or on request).
+- ``hub``: the results site (docs/results-online.md) on this machine, as ``run`` (development
+  server, DEBUG on, 127.0.0.1:8001), in the data folder's ``hub`` folder unless ``BRUUS_ROLE=hub``
+  is set (a results site's own machine: its data folder as it is); ``hub club add|key|imprint|list``
+  and ``hub association add|season`` manage its clubs, keys and associations.
 - ``organiser``, ``backup``, ``restore``, ``import-players``: the management commands of the same
   names with their options; ``settings`` (``set KEY VALUE``, ``unset KEY``): the settings and
   where each comes from (bruus_tournament/envfile.py); ``manage NAME ARGS…``: any management command.
@@ -244,6 +248,98 @@ def command_serve(args: argparse.Namespace) -> int:
     return servers.start(server, address, port, workers=workers, threads=threads)
 
 
+#: Where ``hub`` keeps the results site inside the data folder (unless ``BRUUS_ROLE=hub`` is set).
+HUB_FOLDER = "hub"
+
+
+def _hub_environment() -> None:
+    """The results site's role and data folder (see the module), set before Django reads them."""
+    from bruus_tournament import envfile
+
+    envfile.read_env_file()
+    if os.environ.get("BRUUS_ROLE", "").strip().lower() != "hub":
+        folder = envfile.data_dir() / HUB_FOLDER
+        os.environ["DATA_DIR"] = str(folder)
+        os.environ.setdefault("DATABASE_URL", f"sqlite:///{folder / 'bruus.sqlite3'}")
+    os.environ["BRUUS_ROLE"] = "hub"
+
+
+def command_hub(args: argparse.Namespace) -> int:
+    """``hub``: the results site on this machine (development server), or ``hub club …`` and
+    ``hub association …``: its clubs, keys and associations (one line each on standard output)."""
+    from django.utils.autoreload import DJANGO_AUTORELOAD_ENV
+
+    reloading = os.environ.get(DJANGO_AUTORELOAD_ENV) == "true"
+    serving = not args.hub_action
+    if serving:
+        os.environ["DEBUG"] = "true"
+        address = _address(args.address or os.environ.get("LISTEN_ADDRESS") or "127.0.0.1")
+        port = _port(args.port or 8001)
+        if not reloading:
+            check_port_free(address, port)
+    if not reloading:
+        _hub_environment()
+    _setup_django()
+    if not reloading:
+        _compile_translations_in_checkout()
+        _migrate()
+    if not serving:
+        return _hub_admin(args)
+    from django.conf import settings
+    from django.core.management import call_command
+
+    if not reloading:
+        base = f"http://{url_host(address)}:{port}"
+        lines = ["=" * 72, "Bruus Turnier: Ergebnisseite / results site (hub)", f"  Startseite / home:  {base}/"]
+        lines += [
+            f"  Schnittstelle / API: {base}/api/v1/snapshots/",
+            '  Neuer Verein / new club: bruus-turnier hub club add "NAME"',
+            f"  Daten / data: {settings.DATA_DIR}",
+            "  Stoppen / stop: Strg+C / Ctrl+C",
+            "=" * 72,
+        ]
+        print("\n".join(lines), flush=True)
+    call_command(
+        "runserver",
+        f"{url_host(address)}:{port}",
+        use_ipv6=":" in address,
+        use_reloader=not settings.INSTALLED_FROM_WHEEL and not args.noreload,
+    )
+    return 0
+
+
+def _association_slug(season: Any) -> str:
+    return season.association.slug if season.association else ""
+
+
+def _hub_admin(args: argparse.Namespace) -> int:
+    """``hub club …`` and ``hub association …``."""
+    from scoring.hub import services
+    from scoring.hub.models import Club
+
+    try:
+        if args.hub_action == "club" and args.club_action == "list":
+            for club in Club.objects.select_related("association").order_by("name"):
+                group = f" · {club.association.name}" if club.association else ""
+                print(f"{club.name} · /verein/{club.slug}/{group}")
+        elif args.hub_action == "club" and args.club_action in ("add", "key"):
+            made = services.create_club if args.club_action == "add" else services.renew_club_key
+            club, key = made(args.name)
+            print(f"{club.name} · /verein/{club.slug}/ · Schlüssel / key: {key}")
+        elif args.hub_action == "club":  # imprint
+            club = services.set_club_imprint(args.name, args.text)
+            print(f"{club.name} · Impressum / imprint: {len(club.imprint)} Zeichen / characters")
+        elif args.association_action == "add":
+            association = services.create_association(args.name, args.clubs)
+            print(f"{association.name} · /verband/{association.slug}/ · {len(args.clubs)} Vereine / clubs")
+        else:  # season
+            season = services.add_association_season(args.name, args.season, args.starts, args.ends)
+            print(f"{season.name} · /verband/{_association_slug(season)}/saison/{season.pk}/")
+    except services.HubError as error:
+        raise StartError(str(error)) from None
+    return 0
+
+
 def _call_command(name: str, *args: object, **options: object) -> None:
     """The management command ``name``; its refusal (CommandError) becomes one :class:`StartError` line."""
     from django.core.management import CommandError, call_command
@@ -316,7 +412,7 @@ def command_manage(args: argparse.Namespace) -> int:
 
 
 def _show_value(key: str, value: str) -> str:
-    if key == "SECRET_KEY":
+    if key in ("SECRET_KEY", "PUBLISH_KEY"):
         return "(gesetzt, verborgen / set, hidden)"
     if key == "DATABASE_URL" and "@" in value and ":" in value.split("@", 1)[0].split("//", 1)[-1]:
         head, tail = value.split("@", 1)
@@ -396,7 +492,7 @@ def command_settings(args: argparse.Namespace) -> int:
 
 
 #: The commands of ``bruus-turnier``.
-COMMANDS = ("run", "serve", "organiser", "backup", "restore", "import-players", "settings", "manage")
+COMMANDS = ("run", "serve", "hub", "organiser", "backup", "restore", "import-players", "publish", "settings", "manage")
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -435,6 +531,7 @@ def build_parser() -> ArgumentParser:
     serve.add_argument("--workers", help="gunicorn worker processes (WORKERS; default 4)")
     serve.add_argument("--threads", help="threads per worker (THREADS; gunicorn 4, waitress 8)")
     serve.set_defaults(handler=command_serve)
+    _hub_parser(commands)
     language: dict[str, Any] = {
         "default": "de",
         "choices": ("de", "en", "da", "sv"),
@@ -471,6 +568,12 @@ def build_parser() -> ArgumentParser:
     players.add_argument("--language", **language)
     players.set_defaults(handler=_management("import_players", positional=("file",)))
 
+    publish = commands.add_parser(
+        "publish", help="send the waiting evenings to the results site (PUBLISH_URL), then keep watching"
+    )
+    publish.add_argument("--once", action="store_true", help="send what waits now, then stop")
+    publish.set_defaults(handler=_management("publish"))
+
     settings = commands.add_parser(
         "settings", help="show the settings and where each comes from; settings set KEY VALUE keeps one"
     )
@@ -488,6 +591,38 @@ def build_parser() -> ArgumentParser:
     manage.add_argument("rest", nargs=argparse.REMAINDER)
     manage.set_defaults(handler=command_manage)
     return parser
+
+
+def _hub_parser(commands: Any) -> None:
+    """``hub`` and its actions (docs/results-online.md)."""
+    hub = commands.add_parser(
+        "hub", help="the results site (hub) on this machine: http://127.0.0.1:8001; hub club …, hub association …"
+    )
+    hub.add_argument("--address", help="address to listen on (LISTEN_ADDRESS; default 127.0.0.1)")
+    hub.add_argument("--port", help="port (default 8001)")
+    hub.add_argument("--noreload", action="store_true", help="do not restart when the code changes")
+    hub.set_defaults(handler=command_hub)
+    actions = hub.add_subparsers(dest="hub_action", metavar="ACTION")
+    club = actions.add_parser("club", help="the clubs: add, key, imprint, list")
+    club_actions = club.add_subparsers(dest="club_action", metavar="ACTION", required=True)
+    add = club_actions.add_parser("add", help="a new club; prints its upload key (shown once)")
+    add.add_argument("name", metavar="NAME")
+    key = club_actions.add_parser("key", help="a new upload key for the club (the old one stops working)")
+    key.add_argument("name", metavar="NAME")
+    imprint = club_actions.add_parser("imprint", help="the club's imprint/contact text on its pages")
+    imprint.add_argument("name", metavar="NAME")
+    imprint.add_argument("text", metavar="TEXT")
+    club_actions.add_parser("list", help="the clubs and their addresses")
+    association = actions.add_parser("association", help="associations of clubs: add, season")
+    association_actions = association.add_subparsers(dest="association_action", metavar="ACTION", required=True)
+    group = association_actions.add_parser("add", help="an association of the clubs named (or clubs added to it)")
+    group.add_argument("name", metavar="NAME")
+    group.add_argument("clubs", metavar="CLUB", nargs="+")
+    season = association_actions.add_parser("season", help="a season of the association: its name and dates")
+    season.add_argument("name", metavar="NAME")
+    season.add_argument("season", metavar="SEASON")
+    season.add_argument("starts", metavar="FROM", help="first day, YYYY-MM-DD")
+    season.add_argument("ends", metavar="TO", help="last day, YYYY-MM-DD")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

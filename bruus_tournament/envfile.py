@@ -46,6 +46,7 @@ KNOWN = (
     "RESTORE_MAX_MB",
     "RESTORE_MAX_VALUES",
     "CONN_MAX_AGE",
+    "REDIS_URL",
     "SECRET_KEY",
     "DEBUG",
     "SCREEN_FLOOR_SECONDS",
@@ -54,6 +55,11 @@ KNOWN = (
     "DRAW_PLAN_SECONDS_FIRST",
     "DRAW_PLAN_SECONDS_LATER",
     "DRAW_PLAN_ITERATIONS_PER_SECOND",
+    "BRUUS_ROLE",
+    "HUB_SNAPSHOT_MAX_BYTES",
+    "PUBLISH_URL",
+    "PUBLISH_KEY",
+    "PUBLISH_ALLOW_HTTP",
 )
 #: What this module put into ``os.environ`` and from which file (a name not here, but in the
 #: environment, came from the environment).

@@ -23,7 +23,15 @@ Every setting has a default that is safe on an organiser's laptop:
 - ``ADMIN_ENABLED`` (true/false, default ``false``): Django's admin at ``/admin/``.
 - ``TRUSTED_PROXY_COUNT`` (0 to 10, default 0): reverse proxies in front of the app; the guessing
   limits then take the device's address from ``X-Forwarded-For`` (``scoring.hall.client_address``).
+- ``REDIS_URL`` (e.g. ``redis://127.0.0.1:6379/0``; default unset): the caches, the logins' copies
+  and the failed-login counts in Redis, shared by every app process (the results site, several
+  processes or machines); unset: files under ``DATA_DIR``.
 - ``RESTORE_MAX_MB`` (default 100): the largest backup ``restore`` unpacks, in megabytes.
+- ``BRUUS_ROLE`` (``hall``, the default, or ``hub``): the hall's program, or the results site
+  (``scoring/hub/``; docs/results-online.md). ``bruus-turnier hub`` sets it.
+- ``HUB_SNAPSHOT_MAX_BYTES`` (default 2097152, 2 MiB): the largest snapshot the results site takes.
+- ``PUBLISH_URL``, ``PUBLISH_KEY``, ``PUBLISH_ALLOW_HTTP`` (true/false, default ``false``): the
+  results site the hall publishes to, the club's key, plain HTTP beyond this machine allowed.
 - Read by ``bruus-turnier run``/``serve`` (``bruus_tournament.cli``), not here: ``LISTEN_ADDRESS``,
   ``PORT``, ``SERVER``, ``WORKERS``, ``THREADS``.
 
@@ -74,6 +82,12 @@ USE_TLS = _flag("USE_TLS", False)
 # there edits any row past the app's rules (roles, locks, the history of corrections). Off, the
 # URL does not exist (404); the app's own pages and bruus-turnier organiser manage the logins.
 ADMIN_ENABLED = _flag("ADMIN_ENABLED", False)
+
+# The role (docs/results-online.md): the hall (the organiser's laptop) or the results site (the
+# hub), which serves only its own pages and API (scoring/hub/urls.py) and no hall page.
+BRUUS_ROLE = env.str("BRUUS_ROLE", default="hall").strip().lower()
+if BRUUS_ROLE not in ("hall", "hub"):
+    raise ImproperlyConfigured(f"BRUUS_ROLE must be hall or hub, not {BRUUS_ROLE!r}.")
 
 
 DATA_DIR = envfile.data_dir()  # DATA_DIR, else var/ in a checkout, the user's data folder when installed
@@ -153,6 +167,23 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 
+# The hub's middleware: no sessions, logins or CSRF cookies (its pages are the same for everyone,
+# so a shared cache may hold them), the language from the URL's prefix (scoring/hub/middleware.py);
+# its API reads its body itself, within HUB_SNAPSHOT_MAX_BYTES (scoring/hub/views.py).
+HUB_MIDDLEWARE = [
+    "bruus_tournament.middleware.SecurityHeadersMiddleware",
+    "bruus_tournament.storage_failures.StorageFailureMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "scoring.hub.middleware.HubLanguageMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "bruus_tournament.middleware.ContentSecurityPolicyMiddleware",
+]
+HALL_MIDDLEWARE = MIDDLEWARE
+if BRUUS_ROLE == "hub":
+    MIDDLEWARE = HUB_MIDDLEWARE
+
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     # ModelBackend with the permissions in one query (scoring/hall/auth_backends.py)
@@ -219,7 +250,14 @@ def _public_base_url() -> str:
 PUBLIC_BASE_URL = _public_base_url()
 WIFI_NAME = env.str("WIFI_NAME", default="").strip()
 
-ROOT_URLCONF = "bruus_tournament.urls"
+ROOT_URLCONF = "scoring.hub.urls" if BRUUS_ROLE == "hub" else "bruus_tournament.urls"
+# The largest snapshot body the hub's API reads (bytes); a larger one is refused (413) unread.
+_hub_max = env.str("HUB_SNAPSHOT_MAX_BYTES", default=str(2 * 1024 * 1024)).strip()
+if not (_hub_max.isascii() and _hub_max.isdigit() and 1024 <= int(_hub_max) <= 64 * 1024 * 1024):
+    raise ImproperlyConfigured(
+        f"HUB_SNAPSHOT_MAX_BYTES must be a whole number of bytes (1024 to 67108864), not {_hub_max!r}."
+    )
+HUB_SNAPSHOT_MAX_BYTES = int(_hub_max)
 
 TEMPLATES = [
     {
@@ -292,6 +330,33 @@ CACHES = {
 }
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 SESSION_CACHE_ALIAS = "sessions"
+
+
+def _redis_url() -> str:
+    """REDIS_URL (``redis://``, ``rediss://`` or ``unix://``), or "" when unset."""
+    raw = env.str("REDIS_URL", default="").strip()
+    if raw and not raw.startswith(("redis://", "rediss://", "unix://")):
+        raise ImproperlyConfigured(
+            f"REDIS_URL must be an address such as redis://127.0.0.1:6379/0 (got {raw.split('://')[0]!r}://…)."
+        )
+    return raw
+
+
+# REDIS_URL (the results site served by several app processes, on one machine or several): the
+# caches above in Redis, shared by every process of every machine (Django's own RedisCache, the
+# package redis). The screens are then computed once for all machines, a login's copy is dropped
+# everywhere at once (so it may live as long as the session; SESSION_ENGINE stays cached_db: the
+# database remains the record), and the failed logins are counted in Redis (django-axes' cache
+# handler), where every process sees them. Unset (the hall's laptop): files under DATA_DIR, as above.
+REDIS_URL = _redis_url()
+if REDIS_URL:
+    _redis = "django.core.cache.backends.redis.RedisCache"
+    CACHES = {
+        alias: {"BACKEND": _redis, "LOCATION": REDIS_URL, "KEY_PREFIX": f"bruus:{alias}"}
+        for alias in ("default", "screens", "sessions")
+    }
+    AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+    AXES_CACHE = "default"
 # A public screen is recomputed at most this often while deals arrive (seconds; below its poll interval).
 _screen_floor = env.str("SCREEN_FLOOR_SECONDS", default="5").strip()
 try:
@@ -395,6 +460,14 @@ RESTORE_MAX_VALUES = int(_restore_max_values)
 # it stays small; a larger backup is restored with `bruus-turnier restore`.
 RESTORE_UPLOAD_MAX_BYTES = min(RESTORE_MAX_BYTES, 16 * 1024 * 1024)
 REQUEST_BODY_LIMITS["organiser:backup_restore"] = RESTORE_UPLOAD_MAX_BYTES + 64 * 1024
+
+# Publishing to the results site (docs/publishing.md): its address (empty: the hall publishes
+# nothing and starts no sender), the club's upload key, and whether plain HTTP may go to another
+# machine than this one (a trusted network). A wrong address never stops the hall: the sender
+# refuses it and the organiser's "Online" line says why (scoring.publishing.transport).
+PUBLISH_URL = env.str("PUBLISH_URL", default="").strip()
+PUBLISH_KEY = env.str("PUBLISH_KEY", default="").strip()
+PUBLISH_ALLOW_HTTP = _flag("PUBLISH_ALLOW_HTTP", False)
 
 # The roster the demo evening of `make run` is built from.
 DEMO_PLAYERS_FILE = Path(

@@ -1,9 +1,8 @@
 """Database models of Bruus Turnier.
 
-Vocabulary follows docs/rules.md ("The evening: the Schwesing format"): an *evening* has *sessions*
-(Durchgänge), a session has *partnerships* and *rounds*, a round seats two partnerships at each
-*table* (a :class:`Seating`), and each seating plays a number of *deals* (Spiele) scored in
-*matchsticks*.
+Vocabulary follows docs/rules.md ("The evening: the Schwesing format"): an *evening* has *sessions* (Durchgänge),
+a session has *partnerships* and *rounds*, a round seats two partnerships at each *table* (a :class:`Seating`), and
+each seating plays a number of *deals* (Spiele) scored in *matchsticks*. The results site's tables: scoring.hub.models.
 """
 
 from __future__ import annotations
@@ -25,6 +24,8 @@ from scoring.domain.rulesets import RULE_SETS, RuleSet, rule_set
 from scoring.hall import table_links
 from scoring.hall.origin import OriginRole, Source
 from scoring.hall.table_codes import new_table_code
+from scoring.hub.models import Association, Club, HubEvening, HubPlayer, HubResult, HubSeason  # noqa: F401
+from scoring.publishing import models as publishing_models  # noqa: F401  (registers its models)
 from scoring.validators import validate_no_bidi_controls, validate_tiebreak_chain
 
 #: The rule sets an evening can be played by, derived from :data:`scoring.domain.rulesets.RULE_SETS`
@@ -527,8 +528,7 @@ class RoundEvent(models.Model):
 
 
 class AttemptCounter(models.Model):
-    """Failed attempts (wrong table links, wrong table codes) counted for one key within a time
-    window; shared by every worker process. Read and written only through ``scoring.hall.throttle``."""
+    """Failed attempts (wrong table links or codes) per key and time window, all workers (``scoring.hall.throttle``)."""
 
     key = models.CharField(max_length=200, unique=True)
     count = models.PositiveIntegerField(default=0)

@@ -135,6 +135,8 @@ LONGEST_FIRST = (
     "tests/documents/test_documents.py",
     "tests/views/test_bad_input_pages.py",
     "tests/evenings/test_rulesets.py",
+    "tests/hub_stack/test_hub_stack.py",
+    "tests/hub_stack/test_hall_to_hub.py",
 )
 
 

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 
 from scoring.domain.errors import DomainError, gettext_noop
+from scoring.hub import models as hub_models
 from scoring.models import (
     AttemptCounter,
     Deal,
@@ -31,6 +32,7 @@ from scoring.models import (
     Substitution,
     Table,
 )
+from scoring.publishing.models import EveningPublishing, PlayerPublishing, PublishingConfig, Withdrawal
 
 FORMAT = "bruus-turnier-backup"
 
@@ -70,8 +72,19 @@ MODELS: tuple[tuple[str, type[models.Model], str | None], ...] = (
 KEY_OF_MODEL = {model: key for key, model, _ in MODELS}
 
 
-#: Models left out on purpose: failed-attempt counters live for minutes (``scoring.hall.throttle``).
-NOT_BACKED_UP: tuple[type[models.Model], ...] = (AttemptCounter,)
+#: Models left out on purpose: failed-attempt counters live for minutes (``scoring.hall.throttle``);
+#: the results site's tables are not the hall's (a hub is backed up as its database, docs/results-online.md).
+# Publishing (scoring.publishing): the hall's installation id and secret, the queue and the online
+# choices are this laptop's, not the evening's; a restore starts them afresh (docs/publishing.md).
+NOT_BACKED_UP: tuple[type[models.Model], ...] = (
+    AttemptCounter,
+    EveningPublishing,
+    PlayerPublishing,
+    PublishingConfig,
+    Withdrawal,
+)
+NOT_BACKED_UP += (hub_models.Association, hub_models.Club, hub_models.HubEvening, hub_models.HubPlayer)
+NOT_BACKED_UP += (hub_models.HubResult, hub_models.HubSeason)
 
 
 #: Models added after files of format version 1 were first written: a file without them has none.

@@ -7,6 +7,8 @@ from django.db.models import F
 from scoring.domain.errors import DomainError, gettext_noop
 from scoring.domain.numbers import ascii_int
 from scoring.models import Evening
+from scoring.publishing.models import EveningPublishing
+from scoring.publishing.queue import mark_changed
 
 
 class ServiceError(DomainError):
@@ -44,9 +46,16 @@ def evening_changed(evening_id: int | None = None, *, seats: bool = True, **look
     ``seats=False``: the write changes nothing a seat page ("Wo sitze ich?") shows (a deal,
     finishing a round at the table), so ``Evening.seating_version``, on which those pages'
     ETags rest, stays as it is. When in doubt, leave it True.
+
+    It also marks the evening waiting for the results site when it is published (live, or at
+    the end and over): :func:`scoring.publishing.queue.mark_changed`, one UPDATE, no network.
     """
     evenings = Evening.objects.filter(pk=evening_id) if evening_id is not None else Evening.objects.filter(**lookup)
     if seats:
         evenings.update(version=F("version") + 1, seating_version=F("seating_version") + 1)
     else:
         evenings.update(version=F("version") + 1)
+    # The results site: a published evening waits for the sender (one UPDATE, no network).
+    queued = EveningPublishing.objects
+    rows = queued.filter(evening_id=evening_id) if evening_id is not None else queued.filter(evening__in=evenings)
+    mark_changed(rows)

@@ -23,6 +23,7 @@ from scoring.backup.report import file_name
 from scoring.domain.errors import gettext_noop
 from scoring.hall.roles import RUN_PERM
 from scoring.models import Evening, Round, Seating
+from scoring.publishing.queue import evening_deleted
 from scoring.services.base import ServiceError, evening_changed
 
 
@@ -121,6 +122,7 @@ def delete_evening(*, evening_id: int, user, seen_version: int | None) -> Path:
     seasons = list(evening.seasons.values_list("pk", flat=True))
     if seasons:  # the other evenings of its seasons show the season's ranking
         evening_changed(season_link__season__in=seasons)
+    evening_deleted(evening.pk)  # the results site removes it (when it holds it)
     # Seatings and rounds first: they hold protected references to the tables and partnerships.
     Seating.objects.filter(round__session__evening=evening).delete()
     Round.objects.filter(session__evening=evening).delete()

@@ -18,6 +18,8 @@ from scoring.domain.errors import DomainError
 from scoring.domain.tiebreaks import Criterion
 from scoring.forms import EveningForm
 from scoring.models import Evening, RuleSetChoice
+from scoring.publishing.models import PublishMode
+from scoring.publishing.status import evening_status, status_part
 from scoring.views.access import helper_required, leader_required
 from scoring.views.common import evening_or_404 as _evening
 from scoring.views.tablets import table_links
@@ -58,7 +60,7 @@ def evening_create(request: HttpRequest) -> HttpResponse:
 
 @helper_required
 @require_safe
-@screen_cache.conditional(private=True)
+@screen_cache.conditional(private=True, parts=status_part)  # the sender changes the "Online" line
 def evening_detail(request: HttpRequest, screen: screen_cache.Screen) -> HttpResponse:
     evening = screen.evening
     sessions = screen_cache.computed(
@@ -79,6 +81,8 @@ def evening_detail(request: HttpRequest, screen: screen_cache.Screen) -> HttpRes
             "tiebreaks": _tiebreak_slots(evening),
             "has_deals": selectors.evening_has_deals(evening),
             "rule_set_choices": RuleSetChoice.choices,
+            "online": evening_status(evening),
+            "publish_modes": PublishMode.choices,
         },
     )
 

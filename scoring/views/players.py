@@ -24,6 +24,7 @@ from scoring.transfer.player_files import parse_player_file
 from scoring.views import check_in as check_in_views
 from scoring.views.access import helper_required, leader_required
 from scoring.views.common import evening_or_404 as _evening
+from scoring.views.publishing import online_name_context
 from scoring.web import charts
 from scoring.web.messages import translate
 
@@ -53,7 +54,8 @@ def player_detail(request: HttpRequest, player_pk: int) -> HttpResponse:
     """A register player's evenings: place and total per evening, average per session, partners,
     daring and striking, best evening, places as a chart."""
     player = get_object_or_404(Player, pk=player_pk)
-    return render(request, "organiser/player_detail.html", {"player": player, **player_history_context(player)})
+    context = {"player": player, **player_history_context(player), **online_name_context(player)}
+    return render(request, "organiser/player_detail.html", context)
 
 
 @leader_required

@@ -165,6 +165,7 @@ PAGES: dict[str, list[tuple[str, str, Url]]] = {
     ],
     "organiser:tablets": [("tablets", ORGANISER, lambda ev: reverse("organiser:tablets", args=[ev.evening.pk]))],
     "organiser:logins": [("logins", ORGANISER, lambda ev: reverse("organiser:logins"))],
+    "organiser:online": [("online", ORGANISER, lambda ev: reverse("organiser:online"))],
     "organiser:backups": [("backups", ORGANISER, lambda ev: reverse("organiser:backups"))],
     "organiser:evening_delete": [
         ("evening-delete", ORGANISER, lambda ev: reverse("organiser:evening_delete", args=[ev.evening.pk]))
@@ -242,6 +243,9 @@ NOT_PAGES: dict[str, str] = {
             "backup_restore_confirm",
             "clock_action",
             "clock_settings",
+            "evening_publish_mode",
+            "evening_send_again",
+            "player_online_name",
         )
     },
     **{f"organiser:{name}": DOWNLOAD for name in ("backup_all", "backup_evening", "results_html")},

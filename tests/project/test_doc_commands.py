@@ -205,6 +205,35 @@ def test_the_safe_documented_commands_run(data_folder, capsys, monkeypatch):
     assert {"backup", "restore", "import-players", "--version"} <= set(ran)
 
 
+#: The results site's actions in the order they can run (a club before its key, an association
+#: before its season); ``hub`` alone starts a server and is only parsed.
+HUB_ORDER = ("club add", "club key", "club imprint", "club list", "association add", "association season")
+
+
+@pytest.mark.django_db
+def test_the_documented_hub_commands_run(data_folder, capsys, monkeypatch):
+    """Each documented ``hub club …`` and ``hub association …`` line, run as written on the test
+    database: the club is NAME (CLUB in an association), the association NAME."""
+    from django.db import connections
+
+    monkeypatch.setattr(connections, "close_all", lambda: None)
+    lines = []
+    for where, line in PROGRAM:
+        argv = synopsis_to_argv(line.removeprefix("bruus-turnier"))
+        if argv[:1] == ["hub"] and " ".join(argv[1:3]) in HUB_ORDER:
+            lines.append((HUB_ORDER.index(" ".join(argv[1:3])), where, line, argv))
+    ran = []
+    for _, where, line, argv in sorted(lines):
+        if argv[1] == "association":
+            dates = {"FROM": "2026-09-01", "TO": "2027-04-30"}
+            argv = [*argv[:4], *("NAME" if word == "CLUB" else dates.get(word, word) for word in argv[4:])]
+        status = cli.main(argv)
+        captured = capsys.readouterr()
+        assert status == 0, f"{where}: `{line}` ran as {argv}: exit {status}\n{captured.err}"
+        ran.append(" ".join(argv[1:3]))
+    assert set(ran) == set(HUB_ORDER)
+
+
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
 @pytest.mark.parametrize(("where", "line"), MAKE, ids=[line for _, line in MAKE])
 def test_every_documented_make_line_is_a_target(where, line):

@@ -51,12 +51,52 @@ def run_check(**environ):
         ({"TRUSTED_PROXY_COUNT": "11"}, "TRUSTED_PROXY_COUNT"),
         ({"RESTORE_MAX_MB": "0"}, "RESTORE_MAX_MB"),
         ({"RESTORE_MAX_MB": "viel"}, "RESTORE_MAX_MB"),
+        ({"REDIS_URL": "127.0.0.1:6379"}, "REDIS_URL"),
     ],
 )
 def test_wrong_settings_stop_the_start_naming_the_setting(environ, named):
     result = run_check(**environ)
     assert result.returncode == 2
     assert named in result.stderr and "Traceback" not in result.stderr
+
+
+def caches_and_axes(**environ) -> list[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SECRET_KEY", "DEBUG", "REDIS_URL")}
+    env.update(environ)
+    code = (
+        "from django.conf import settings as s; "
+        "print(*[c['BACKEND'] + ' ' + c.get('LOCATION', '') for c in s.CACHES.values()], s.AXES_HANDLER, "
+        "s.SESSION_ENGINE, sep='\\n')"
+    )
+    result = subprocess.run(
+        [sys.executable, "manage.py", "shell", "--verbosity", "0", "-c", code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.splitlines()
+
+
+def test_redis_url_puts_the_caches_sessions_and_login_limits_into_redis():
+    lines = caches_and_axes(REDIS_URL="redis://127.0.0.1:6399/2")
+    redis = "django.core.cache.backends.redis.RedisCache redis://127.0.0.1:6399/2"
+    assert lines == [
+        redis,
+        redis,
+        redis,
+        "axes.handlers.cache.AxesCacheHandler",
+        "django.contrib.sessions.backends.cached_db",
+    ]
+
+
+def test_without_redis_url_the_laptop_keeps_its_files_and_database():
+    lines = caches_and_axes()
+    assert lines[0].startswith("django.core.cache.backends.locmem.LocMemCache")
+    assert lines[1].startswith("django.core.cache.backends.filebased.FileBasedCache")
+    assert lines[2].startswith("scoring.web.caches.ShortLivedFileCache")
+    assert lines[3:] == ["axes.handlers.database.AxesDatabaseHandler", "django.contrib.sessions.backends.cached_db"]
 
 
 def test_deploy_check_is_clean_in_production_mode():

@@ -522,8 +522,8 @@ def test_a_tablets_deal_and_poll_take_the_same_queries_for_any_field(client, dja
     15: 250 tablets at 1,000 players). The deal: table with its evening (1, read once by the
     middleware for the language and the view; a valid link reads no attempt counter),
     the service's transaction (begin, seating, key, current round, deal, insert deal, history,
-    version, commit: 9), then the tablet's new state (fingerprint 1, seatings, deals, names: 4);
-    the poll: the table (1) + its fingerprint (1) and 204."""
+    version, the results site's queue mark, commit: 10), then the tablet's new state
+    (fingerprint 1, seatings, deals, names: 4); the poll: the table (1) + its fingerprint (1) and 204."""
     import re
 
     from tests.conftest import make_evening
@@ -536,7 +536,7 @@ def test_a_tablets_deal_and_poll_take_the_same_queries_for_any_field(client, dja
         name: re.search(rf'name="{name}" value="([^"]*)"', page).group(1)
         for name in ("csrfmiddlewaretoken", "seating", "key", "version")
     }
-    with django_assert_num_queries(14):
+    with django_assert_num_queries(15):
         answer = client.post(
             reverse("scorer:deal", args=[table.token, 1]),
             {**data, "winner": "A", "bonus_a": 0, "bonus_b": 0},

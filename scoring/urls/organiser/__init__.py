@@ -17,4 +17,5 @@ urlpatterns = [
     path("", include("scoring.urls.organiser.backups")),
     path("", include("scoring.urls.organiser.seasons")),
     path("", include("scoring.urls.organiser.logins")),
+    path("", include("scoring.urls.organiser.publishing")),
 ]

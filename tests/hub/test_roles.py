@@ -1,0 +1,52 @@
+"""The two roles keep apart: a hub serves no hall page, a hall no hub page or API."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from tests.hub.conftest import API, evening_snapshot, post
+
+pytestmark = pytest.mark.django_db
+
+HALL_PAGES = ["/organiser/", "/anmelden/", "/hilfe/", "/tablet/", "/abend/1/rangliste/", "/t/abc/", "/i18n/setlang/"]
+
+
+def test_a_hub_serves_no_hall_page(hub):
+    client, _, _ = hub
+    for url in HALL_PAGES:
+        assert client.get(url).status_code == 404, url
+    # The hub's home is not the hall's.
+    assert "Bruus-Ergebnisse" in client.get("/").content.decode()
+
+
+def test_a_hall_serves_no_hub_page_or_api(club_key, settings):
+    club, key = club_key
+    assert settings.BRUUS_ROLE == "hall"
+    client = Client()
+    for url in (f"/verein/{club.slug}/", "/verband/x/", "/en/"):
+        assert client.get(url).status_code == 404, url
+    assert post(client, evening_snapshot(), key).status_code == 404
+    assert client.get(API).status_code == 404
+
+
+def test_the_role_setting_chooses_the_urls_and_refuses_others(monkeypatch):
+    import subprocess
+    import sys
+
+    script = (
+        "import django, os\n"
+        "os.environ['DJANGO_SETTINGS_MODULE'] = 'bruus_tournament.settings'\n"
+        "from django.conf import settings\n"
+        "print(settings.ROOT_URLCONF, 'SessionMiddleware' in ' '.join(settings.MIDDLEWARE))\n"
+    )
+    import os
+    import tempfile
+
+    for role, expected in (("hub", "scoring.hub.urls False"), ("hall", "bruus_tournament.urls True")):
+        environ = {**os.environ, "BRUUS_ROLE": role, "DATA_DIR": tempfile.mkdtemp(prefix="bruus-role-")}
+        out = subprocess.run([sys.executable, "-c", script], env=environ, capture_output=True, text=True, check=True)
+        assert out.stdout.strip() == expected
+    environ = {**os.environ, "BRUUS_ROLE": "cloud", "DATA_DIR": tempfile.mkdtemp(prefix="bruus-role-")}
+    out = subprocess.run([sys.executable, "-c", script], env=environ, capture_output=True, text=True)
+    assert out.returncode != 0 and "BRUUS_ROLE must be hall or hub" in out.stderr
