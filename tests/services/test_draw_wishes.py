@@ -36,17 +36,16 @@ from scoring.models import (
 from scoring.setup import builders
 from tests import factories
 from tests.conftest import make_evening
+from tests.factories import A_WINS
 
-PLAIN_A = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
 
-
-def play_round(session: Session, number: int, result: DealResult = PLAIN_A) -> None:
+def play_round(session: Session, number: int, result: DealResult = A_WINS) -> None:
     """Every table of the round wins ``result`` each deal and confirms (scoring.setup.builders)."""
     builders.play_round(session, number, result=result, origin=Origin.other("t"))
 
 
 def play_session(session: Session) -> None:
-    builders.play_session(session, result=PLAIN_A, origin=Origin.other("t"))
+    builders.play_session(session, result=A_WINS, origin=Origin.other("t"))
 
 
 def pairs(session: Session) -> set[frozenset]:
