@@ -1,4 +1,5 @@
-"""Services: the draw, deal entry, corrections with history, and bad input that saves nothing."""
+"""The draw (scoring.services.draw): seeds, every player seated each round, sessions in order, too
+few players, an odd number. Deal entry: tests/services/test_deals.py."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """The draw in the app: arrivals and leavers, stand-ins, wishes "not together", mix clubs, a player
 who leaves during a session, drawing again and swapping before the first deal, concurrent
-draws, the fairness report; services and pages, bad input saving nothing."""
+draws, the fairness counts; the services, bad input saving nothing (the pages:
+tests/views/test_draw_wishes.py)."""
 
 from __future__ import annotations
 
@@ -152,9 +153,6 @@ def test_not_together_bad_input():
     services.add_partner_exclusion(evening=evening, player_a_id=one.pk, player_b_id=player("Spieler 2").pk)
     _, created = services.add_partner_exclusion(evening=evening, player_a_id=player("Spieler 2").pk, player_b_id=one.pk)
     assert not created and PartnerExclusion.objects.count() == 1
-
-
-# --- (b) mix clubs ---------------------------------------------------------------------------------
 
 
 # --- (d) a player leaves during a session ------------------------------------------------------

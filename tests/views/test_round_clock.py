@@ -1,7 +1,7 @@
-"""The round clock: the organiser's buttons and lengths, bad input and two
-organisers at once (a message, nothing changed), the lock at zero without a browser, the same
-time on every screen; and "Wo sitze ich?" depending on the seatings and the clock, not on the
-deals (point 5)."""
+"""The round clock on the pages: the organiser's buttons and lengths on the live overview, the lock
+at zero without a browser, the same time on every screen, the clock gone with its round; and "Wo
+sitze ich?" depending on the seatings and the clock, not on the deals (point 5). The services
+themselves (bad input, two organisers at once): tests/services/test_clock.py."""
 
 from __future__ import annotations
 
@@ -41,9 +41,6 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 def _round(evening, number: int = 1) -> Round:
     return Round.objects.get(session__evening=evening, session__number=1, number=number)
-
-
-# --- the services: bad input, wrong state, two organisers: a message and nothing changed ---------
 
 
 # --- the lock at zero: lazily, by whichever request reads the clock first ------------------------
