@@ -13,15 +13,11 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import translation
 
 from scoring import services
-from scoring.domain.rules import DealResult
 from scoring.hall.origin import Origin, describe
 from scoring.hall.roles import HELPER, LEADER
 from scoring.models import DealChange, PartnerExclusion, Player, Round, Seating
 from tests import factories
 from tests.conftest import make_evening, make_login
-
-A_WINS = DealResult("A", False, 0, 0)
-B_WINS = DealResult("B", False, 0, 0)
 
 # Which role each organiser page needs. "helper": Helfer and Turnierleitung; "leader":
 # Turnierleitung only. A URL missing here fails test_the_matrix_names_every_organiser_url.

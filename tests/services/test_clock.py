@@ -1,6 +1,7 @@
-"""The clock stops with its round: once every table has confirmed the round a
-clock was started for, it is gone from the projector, the tablets and "Where do I sit?"; it never
-counts on into the next session; at the evening's end no clock at all."""
+"""The round clock's services (scoring.services.clock): lengths, start, pause, resume, break and
+off, bad input, a locked round or closed session, a Helfer, two organisers at once (a message,
+nothing changed); the clock stops with its round once every table has confirmed it. What the
+screens show of it: tests/views/test_round_clock.py."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Services: the draw, deal entry, corrections with history, and bad input that saves nothing."""
+"""The draw (scoring.services.draw): seeds, every player seated each round, sessions in order, too
+few players, an odd number. Deal entry: tests/services/test_deals.py."""
 
 from __future__ import annotations
 
@@ -9,11 +10,10 @@ from scoring.domain.rules import DealResult
 from scoring.models import Partnership, Round, Seating, Session
 from tests import factories
 from tests.conftest import make_evening
+from tests.factories import A_WINS
 
-PLAIN_A = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
 
-
-def play_session(session: Session, result: DealResult = PLAIN_A) -> None:
+def play_session(session: Session, result: DealResult = A_WINS) -> None:
     for seating in Seating.objects.filter(round__session=session).select_related("table"):
         factories.enter_round(seating, result, finish=True)
 

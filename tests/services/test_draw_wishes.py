@@ -1,6 +1,7 @@
 """The draw in the app: arrivals and leavers, stand-ins, wishes "not together", mix clubs, a player
 who leaves during a session, drawing again and swapping before the first deal, concurrent
-draws, the fairness report; services and pages, bad input saving nothing."""
+draws, the fairness counts; the services, bad input saving nothing (the pages:
+tests/views/test_draw_wishes.py)."""
 
 from __future__ import annotations
 
@@ -36,17 +37,16 @@ from scoring.models import (
 from scoring.setup import builders
 from tests import factories
 from tests.conftest import make_evening
+from tests.factories import A_WINS
 
-PLAIN_A = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
 
-
-def play_round(session: Session, number: int, result: DealResult = PLAIN_A) -> None:
+def play_round(session: Session, number: int, result: DealResult = A_WINS) -> None:
     """Every table of the round wins ``result`` each deal and confirms (scoring.setup.builders)."""
     builders.play_round(session, number, result=result, origin=Origin.other("t"))
 
 
 def play_session(session: Session) -> None:
-    builders.play_session(session, result=PLAIN_A, origin=Origin.other("t"))
+    builders.play_session(session, result=A_WINS, origin=Origin.other("t"))
 
 
 def pairs(session: Session) -> set[frozenset]:
@@ -153,9 +153,6 @@ def test_not_together_bad_input():
     services.add_partner_exclusion(evening=evening, player_a_id=one.pk, player_b_id=player("Spieler 2").pk)
     _, created = services.add_partner_exclusion(evening=evening, player_a_id=player("Spieler 2").pk, player_b_id=one.pk)
     assert not created and PartnerExclusion.objects.count() == 1
-
-
-# --- (b) mix clubs ---------------------------------------------------------------------------------
 
 
 # --- (d) a player leaves during a session ------------------------------------------------------

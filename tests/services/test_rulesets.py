@@ -1,6 +1,7 @@
-"""The evening's rule set: chosen when the evening is created, fixed once a deal is entered,
-carried by the backup; deals entered and scored by it (Treia Bock carried, Bräus draw dealt
-again, Ringkøbing hawk, no bonus in Bräus)."""
+"""The evening's rule set: fixed once a deal is entered, carried by the backup; deals entered and
+scored by it (Treia Bock carried, Bräus draw dealt again, Ringkøbing hawk, no bonus in Bräus). On
+the pages (chosen for a new evening, changed, named on sheets and exports):
+tests/views/test_rulesets.py."""
 
 from __future__ import annotations
 
@@ -144,6 +145,3 @@ def test_backup_round_trip_keeps_rule_set_bocks_and_draws():
     treia_seating = Seating.objects.filter(round__session__evening=restored[0], deals__isnull=False).first()
     assert points(treia_seating) == [(0, 0), (3, 0)]
     assert DrawnDeal.objects.filter(seating__round__session__evening=restored[1], number=1).count() == 1
-
-
-# --- score sheets, ranking and exports say which rule set -------------------------------------------

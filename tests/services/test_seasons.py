@@ -1,6 +1,7 @@
 """Seasons: settings refused when they cannot work, the season ranking
-with a fixed number of queries, its pages, PDF and spreadsheets, the demo season, and the proof: a
-season of 8 evenings with changing attendance, checked against sums the test works out itself."""
+with a fixed number of queries, the demo season, and the proof: a season of 8 evenings with
+changing attendance, checked against sums the test works out itself. The season's pages, PDF and
+spreadsheets: tests/views/test_season_pages.py."""
 
 from __future__ import annotations
 
@@ -79,7 +80,7 @@ def test_an_evening_belongs_to_one_season_only():
     assert Season.objects.count() == 1 and SeasonEvening.objects.get().season == first
 
 
-# --- The season ranking: queries, pages, PDF, spreadsheets ------------------------------------
+# --- The season ranking: queries and values (its pages: tests/views/test_season_pages.py) -------
 
 
 @pytest.mark.django_db

@@ -1,5 +1,5 @@
-"""Tie-breaks per evening: the organiser's chain on the evening page, the
-ranking selector, the ranking page, the projector screen, the PDF and the CSV/XLSX exports.
+"""Tie-breaks per evening: the chain in the ranking selector (its pages, screen, PDF and exports:
+tests/views/test_tiebreaks.py).
 
 The hand-made evening: 8 players, one session of one round of four deals, two tables.
 Table 1: team A wins all four deals (4 matchsticks, 4 deals won, no daring and striking).

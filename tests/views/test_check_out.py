@@ -1,6 +1,6 @@
 """Checking players out: the undo of a bulk check-in counts only who it would
-really check out; the wishes "not together" offer only players checked in; a player with a seat in
-the session under way is not checked out without a word."""
+really check out; a player with a seat in the session under way is not checked out without a
+word."""
 
 from __future__ import annotations
 

@@ -13,13 +13,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring import services
-from scoring.domain.rules import DealResult
 from scoring.models import Evening, Player, Round, Seating, Session
 from scoring.views import screens
 from tests import factories
 from tests.conftest import make_evening
-
-A_WINS = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
 
 
 def seating_at(evening, table, round_number=1, session=1) -> Seating:

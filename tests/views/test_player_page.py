@@ -1,5 +1,6 @@
-"""A register player's page: evenings, place and total, average per session,
-partners, daring and striking, best evening, the SVG chart of places; flat query count."""
+"""A register player's page: evenings, place and total, average per session, partners, daring and
+striking, best evening, the SVG chart of places; flat query count. The figures themselves:
+tests/selectors/test_player_history.py; the chart's geometry: tests/web/test_charts.py."""
 
 from __future__ import annotations
 

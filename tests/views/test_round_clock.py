@@ -1,7 +1,7 @@
-"""The round clock: the organiser's buttons and lengths, bad input and two
-organisers at once (a message, nothing changed), the lock at zero without a browser, the same
-time on every screen; and "Wo sitze ich?" depending on the seatings and the clock, not on the
-deals (point 5)."""
+"""The round clock on the pages: the organiser's buttons and lengths on the live overview, the lock
+at zero without a browser, the same time on every screen, the clock gone with its round; and "Wo
+sitze ich?" depending on the seatings and the clock, not on the deals (point 5). The services
+themselves (bad input, two organisers at once): tests/services/test_clock.py."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from scoring.setup.builders import evening_with_players, play_seating, play_sess
 from scoring.web import screen_cache
 from tests import factories
 from tests.conftest import make_evening
+from tests.factories import A_WINS
 from tests.services.test_clock import (  # noqa: F401 (drawn, evening: fixtures)
     CLOCK,
     CLOCK_FIELDS,
@@ -33,16 +34,13 @@ from tests.services.test_clock import (  # noqa: F401 (drawn, evening: fixtures)
     drawn,
     evening,
 )
-from tests.services.test_draw_wishes import PLAIN_A, play_round
+from tests.services.test_draw_wishes import play_round
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def _round(evening, number: int = 1) -> Round:
     return Round.objects.get(session__evening=evening, session__number=1, number=number)
-
-
-# --- the services: bad input, wrong state, two organisers: a message and nothing changed ---------
 
 
 # --- the lock at zero: lazily, by whichever request reads the clock first ------------------------
@@ -162,7 +160,7 @@ def test_the_clock_poll_answers_304_after_one_query_until_the_clock_changes(clie
     # Deals everywhere and a confirmation at one table: the clock is the same (the round's last
     # confirmation switches it off: tests/services/test_clock.py).
     first = Seating.objects.filter(round=_round(drawn)).order_by("table__number").first()
-    builders.play_seating(first, result=PLAIN_A, origin=Origin.other("t"))
+    builders.play_seating(first, result=A_WINS, origin=Origin.other("t"))
     with django_assert_num_queries(1):
         assert client.get(url, HTTP_IF_NONE_MATCH=fresh["ETag"], **HTMX).status_code == 304
 

@@ -11,14 +11,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring import backup, services
-from scoring.domain.rules import DealResult
 from scoring.hall.origin import Origin
 from scoring.models import Evening, Round, RoundEvent, Seating
 from tests import factories
 from tests.conftest import make_evening
-
-A_WINS = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
-B_WINS = DealResult(winner="B", to_nil=False, bonus_a=0, bonus_b=0)
 
 
 def _seating(evening: Evening, table: int = 1) -> Seating:

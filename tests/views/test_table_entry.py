@@ -12,13 +12,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from scoring import selectors, services
-from scoring.domain.rules import DealResult
 from scoring.hall.origin import Origin, describe
 from scoring.models import Deal, DealChange, Evening, Seating, Session
 from tests import factories
-
-A_WINS = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
-B_WINS = DealResult(winner="B", to_nil=False, bonus_a=0, bonus_b=0)
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """Nothing claimed that did not happen: an idempotency key is bound to what it was
 first sent with, the version is required, numbers from requests are ASCII digits only, a form
-with two answers for one field is refused."""
+with two answers for one field is refused, names with invisible or bidi characters are refused."""
 
 from __future__ import annotations
 

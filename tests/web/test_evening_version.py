@@ -12,13 +12,12 @@ from django.utils import timezone
 
 from scoring import services
 from scoring.domain.player_import import ParsedPlayer
-from scoring.domain.rules import DealResult, ImpossibleResult
+from scoring.domain.rules import ImpossibleResult
 from scoring.hall.origin import Origin
 from scoring.models import Evening, Partnership, Seating
 from tests import factories
 from tests.conftest import make_evening
-
-PLAIN_A = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
+from tests.factories import A_WINS
 
 #: Services that change no evening's pages: a new evening starts with its own version, a new
 #: player in the register is on no evening yet; the drawability check only reads.
@@ -94,7 +93,7 @@ def test_every_service_write_bumps_the_evening_version(organiser):
             "enter_deal",
             seating_id=seating.pk,
             number=number,
-            result=PLAIN_A,
+            result=A_WINS,
             origin=Origin.other("Tisch"),
             table=table,
             key=uuid.uuid4(),
@@ -107,7 +106,7 @@ def test_every_service_write_bumps_the_evening_version(organiser):
     other = Seating.objects.filter(round__session=session, round__number=1).exclude(pk=seating.pk).first()
     for number in range(1, evening.deals_per_round + 1):
         walk(
-            "enter_deal", seating_id=other.pk, number=number, result=PLAIN_A, origin=Origin.other("org"), user=organiser
+            "enter_deal", seating_id=other.pk, number=number, result=A_WINS, origin=Origin.other("org"), user=organiser
         )
     walk("enter_and_confirm_seating", seating_id=other.pk)
     walk("set_checked_in", evening=evening, player=extra, checked_in=True)

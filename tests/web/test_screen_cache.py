@@ -15,14 +15,13 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring import selectors, services
-from scoring.domain.rules import DealResult
 from scoring.models import Seating
 from scoring.views import live, screens
 from scoring.web import screen_cache
 from tests import factories
 from tests.conftest import make_evening
+from tests.factories import A_WINS
 
-PLAIN_A = DealResult(winner="A", to_nil=False, bonus_a=0, bonus_b=0)
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
@@ -33,7 +32,7 @@ def drawn(db):
     return evening
 
 
-def _deal(evening, number=1, result=PLAIN_A):
+def _deal(evening, number=1, result=A_WINS):
     seating = Seating.objects.filter(round__session__evening=evening).select_related("table").first()
     factories.enter_deal(seating, number, result=result)
     return seating
