@@ -9,8 +9,8 @@
 # Settings (environment):
 #   HUB_STACK_PORT  nginx's port (default 8480); PostgreSQL takes the next one, Redis the one after,
 #                   the app processes the ones after that
-#   HUB_APPS        app processes (default 2); HUB_WORKERS workers (default 1) and HUB_THREADS
-#                   threads (default 8) in each
+#   HUB_APPS        app processes (default 2); HUB_WORKERS workers (default 2: one process left
+#                   alone still uses two cores) and HUB_THREADS threads (default 4) in each
 # COMMAND sees:
 #   HUB_URL         http://127.0.0.1:PORT, the site through nginx
 #   HUB_APP_PIDS    the app processes' ids (each leads its own process group: kill -KILL -- -PID
@@ -98,7 +98,7 @@ app_pids=()
 for n in $(seq "$APPS"); do
   port=$((BASE + 2 + n))
   (cd "$ROOT" && exec setsid "$PY" -m gunicorn bruus_tournament.wsgi --config python:bruus_tournament.gunicorn_conf \
-    --bind "127.0.0.1:$port" --worker-class gthread --workers "${HUB_WORKERS:-1}" --threads "${HUB_THREADS:-8}" \
+    --bind "127.0.0.1:$port" --worker-class gthread --workers "${HUB_WORKERS:-2}" --threads "${HUB_THREADS:-4}" \
     --log-level warning --error-logfile "$WORK/app-$n.log") &
   pids+=($!)
   app_pids+=($!)
