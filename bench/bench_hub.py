@@ -57,8 +57,9 @@ SESSIONS = 3
 ROUNDS_PER_SESSION = 4
 DEALS = 4
 TABLES = PLAYERS // 4
-#: The version in the hub's ETag of an evening page: "hub-<version>-<edits>-<language>-<release>".
-ETAG_VERSION = re.compile(r'"hub-(\d+)-')
+#: The version in the hub's ETag of an evening page: "hub-<id>-<version>-<edits>-<language>-<release>"
+#: (scoring/hub/views.py).
+ETAG_VERSION = re.compile(r'"hub-\d+-(\d+)-')
 TIMEOUT = 10.0  # seconds, every request
 #: How late the load generator's event loop woke, in ms (lag_monitor).
 LAGS: list[float] = []

@@ -216,8 +216,8 @@ def _players(club: Club, published: list[dict[str, str]]) -> dict[str, HubPlayer
         for key, name in wanted.items()
         if key not in rows
     ]
-    if new:
-        HubPlayer.objects.bulk_create(new)
+    if new:  # another snapshot of the club may create the same player at the same moment
+        HubPlayer.objects.bulk_create(new, ignore_conflicts=True)
         rows.update({p.key: p for p in HubPlayer.objects.filter(club=club, key__in=[p.key for p in new])})
     return rows
 
