@@ -16,7 +16,7 @@ from django.db.models.functions import Coalesce, Greatest
 
 from scoring.models import Evening, Seating, Session
 from scoring.publishing import privacy
-from scoring.publishing.models import EveningPublishing, PublishingConfig, PublishMode, Withdrawal
+from scoring.publishing.models import EveningPublishing, OnlineName, PublishingConfig, PublishMode, Withdrawal
 
 #: Backoff while the hub cannot be reached: 5 s, doubling, at most 5 minutes.
 BACKOFF_FIRST = 5
@@ -41,6 +41,12 @@ def config() -> PublishingConfig:
             return PublishingConfig.objects.create(pk=CONFIG_PK)
     except IntegrityError:  # another process made it first
         return PublishingConfig.objects.get(pk=CONFIG_PK)
+
+
+def club_default() -> str:
+    """The club default of the online names, read only (1 query; initials until set)."""
+    found = PublishingConfig.objects.filter(pk=CONFIG_PK).values_list("club_default", flat=True).first()
+    return found or OnlineName.INITIALS
 
 
 def _over(evening: str) -> Q:
