@@ -175,6 +175,7 @@ class Phase:
     name: str
     viewer_ms: list[float] = field(default_factory=list)
     viewer_status: dict[str, int] = field(default_factory=dict)
+    cache_status: dict[str, int] = field(default_factory=dict)  # nginx's X-Cache: HIT, STALE, ...
     viewer_errors: list[str] = field(default_factory=list)
     post_ms: list[float] = field(default_factory=list)
     posts: int = 0
@@ -207,6 +208,8 @@ async def viewer(session, base: str, club: Club, phase_box: list[Phase], every: 
                 await answer.read()
                 status = answer.status
                 tag = answer.headers.get("ETag")
+                cached = answer.headers.get("X-Cache", "-")
+            phase.cache_status[cached] = phase.cache_status.get(cached, 0) + 1
         except Exception as error:  # noqa: BLE001  (every failure is counted)
             phase.viewer_errors.append(type(error).__name__)
         else:
@@ -326,6 +329,8 @@ def report(args: argparse.Namespace, phases: list[Phase]) -> bool:
             f"errors {len(phase.viewer_errors)}"
             + (f" ({', '.join(sorted(set(phase.viewer_errors)))})" if phase.viewer_errors else "")
         )
+        cache = ", ".join(f"{count} {status}" for status, count in sorted(phase.cache_status.items()))
+        print(f"  nginx's cache: {cache}")
         print(
             f"  snapshots: {phase.posts} posted, {phase.applied} applied, p50 {percentile(phase.post_ms, 0.5):.0f} ms, "
             f"p95 {percentile(phase.post_ms, 0.95):.0f} ms, errors {len(phase.post_errors)}"

@@ -99,7 +99,7 @@ for n in $(seq "$APPS"); do
   port=$((BASE + 2 + n))
   (cd "$ROOT" && exec setsid "$PY" -m gunicorn bruus_tournament.wsgi --config python:bruus_tournament.gunicorn_conf \
     --bind "127.0.0.1:$port" --worker-class gthread --workers "${HUB_WORKERS:-2}" --threads "${HUB_THREADS:-4}" \
-    --log-level warning --error-logfile "$WORK/app-$n.log") &
+    --keep-alive 75 --log-level warning --error-logfile "$WORK/app-$n.log") &
   pids+=($!)
   app_pids+=($!)
   upstreams+="server 127.0.0.1:$port max_fails=1 fail_timeout=5s; "
@@ -113,7 +113,7 @@ sed -e "s|@LISTEN@|127.0.0.1:$BASE|" -e "s|@UPSTREAMS@|$upstreams|" \
   "$ROOT/deploy/hub/nginx-site.conf" >"$WORK/nginx/site.conf"
 cat >"$WORK/nginx/nginx.conf" <<CONF
 daemon off;
-worker_processes 1;
+worker_processes 2;
 pid $WORK/nginx/nginx.pid;
 error_log $WORK/nginx/error.log warn;
 events { worker_connections 4096; }
