@@ -55,6 +55,7 @@ cleanup() {
   # Last started first (nginx, the app processes, Redis), each with its process group; SIGINT is
   # the quick stop of all three (gunicorn's graceful one waits for nginx's idle connections).
   local i pid
+  [ -z "${sleeper:-}" ] || kill -TERM "$sleeper" 2>/dev/null || true
   for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
     pid=${pids[i]}
     kill -INT -- "-$pid" 2>/dev/null || kill -INT "$pid" 2>/dev/null || true
@@ -135,7 +136,10 @@ wait_for "$BASE" nginx "$WORK/nginx/error.log"
 echo "Results site (hub): $HUB_URL  (nginx, ${APPS} app processes ${HUB_APP_PIDS}, PostgreSQL, $REDIS_URL)"
 if [ $# -eq 0 ]; then
   echo "Stop: Ctrl+C"
-  while :; do sleep 3600; done
+  # `wait` (unlike a command in the foreground) returns at once on SIGINT or SIGTERM: the trap runs.
+  sleep infinity &
+  sleeper=$!
+  wait $sleeper
 fi
 status=0
 "$@" || status=$?

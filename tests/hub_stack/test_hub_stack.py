@@ -57,7 +57,7 @@ def test_the_served_hub_takes_snapshots_shares_its_cache_and_survives_a_killed_a
     try:
         stdout, stderr = stack.communicate(timeout=300)
     except subprocess.TimeoutExpired:
-        os.killpg(stack.pid, signal.SIGINT)
+        os.killpg(stack.pid, signal.SIGTERM)
         stdout, stderr = stack.communicate(timeout=60)
     result = subprocess.CompletedProcess(stack.args, stack.returncode, stdout, stderr)
     lines = [line for line in result.stdout.splitlines() if line.startswith("STACK-CHECK ")]
