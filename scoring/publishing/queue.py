@@ -8,6 +8,7 @@ sender talks to the hub.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
@@ -154,7 +155,7 @@ def anything_sent() -> bool:
     return EveningPublishing.objects.filter(sent_version__isnull=False).exists()
 
 
-def queue_withdrawal(*, players: list[str] = (), evenings: list[str] = ()) -> Withdrawal | None:  # type: ignore[assignment]
+def queue_withdrawal(*, players: Sequence[str] = (), evenings: Sequence[str] = ()) -> Withdrawal | None:
     """Queue a withdrawal of player keys and evening uids (None when both are empty)."""
     if not players and not evenings:
         return None
