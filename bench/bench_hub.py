@@ -25,9 +25,10 @@ What it does, bounded in time (every request has a time-out, every phase its len
 3. Prints for each phase: the viewers' answers (count, 200/304, p50/p95/max in ms, errors), the
    snapshots (posted, applied, errors, p50/p95 of the POST), and how long until a snapshot is
    visible on the page the viewers get (the version in the page's ETag: posted → first seen by a
-   viewer, p50/p95/max in s). Targets (docs/performance.md "Results online"): viewers' p95 ≤
-   100 ms, 0 viewer errors in both phases, every snapshot visible within 5 s. Exit status 1 when
-   a target is missed.
+   viewer, p50/p95/max in s), how nginx's cache answered (X-Cache), and how late the load
+   generator's own event loop woke. Targets (issue 40; docs/performance.md "Results online"):
+   with two app processes viewers' p95 ≤ 100 ms, 0 errors, every snapshot seen within 5 s; with
+   one killed, 0 errors seen by the viewers. Exit status 1 when a target is missed.
 
 The load generator is one asyncio process (aiohttp, requirements-dev.txt): 333 requests a second
 take it a fraction of one core.
@@ -341,11 +342,18 @@ def report(args: argparse.Namespace, phases: list[Phase]) -> bool:
             f"  posted -> seen by the viewers: {len(vis)} versions, p50 {percentile(vis, 0.5):.1f} s, "
             f"p95 {percentile(vis, 0.95):.1f} s, max {max(vis, default=0):.1f} s"
         )
-        ok &= not phase.viewer_errors and percentile(ms, 0.95) <= 100 and max(vis, default=0) <= 5.0
+        # Issue 40: p95 <= 100 ms, 0 errors and seen within 5 s; with one app process killed, 0
+        # errors seen by the viewers (its p95 and delays are printed, not judged).
+        ok &= not phase.viewer_errors
+        if phase.killed_at is None:
+            ok &= percentile(ms, 0.95) <= 100 and max(vis, default=0) <= 5.0
     lag = f"p50 {percentile(LAGS, 0.5):.1f} ms, p95 {percentile(LAGS, 0.95):.1f} ms, max {max(LAGS, default=0):.0f} ms"
     load = f"{os.getloadavg()[0]:.1f} ({os.cpu_count()} cores)"
     print(f"\nLoad generator's event loop late by {lag}; machine load average at the end {load}")
-    print(f"\nTargets (viewers' p95 <= 100 ms, 0 viewer errors, seen within 5 s): {'met' if ok else 'MISSED'}")
+    print(
+        "\nTargets (2 app processes: viewers' p95 <= 100 ms, 0 errors, seen within 5 s; one killed: "
+        f"0 errors seen by the viewers): {'met' if ok else 'MISSED'}"
+    )
     return ok
 
 
