@@ -138,6 +138,7 @@ bench: $(VENV)/.installed-dev translations hub-services
 	$(PY) bench/bench_pages.py
 	$(PY) bench/bench_load.py
 	$(PY) bench/bench_season.py
+	$(PY) bench/bench_publishing.py
 	$(PY) bench/bench_load.py --scenario
 	$(PY) bench/bench_load.py --scenario --fields 300 --server waitress
 	$(PY) bench/bench_restore.py

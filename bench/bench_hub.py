@@ -25,9 +25,10 @@ What it does, bounded in time (every request has a time-out, every phase its len
 3. Prints for each phase: the viewers' answers (count, 200/304, p50/p95/max in ms, errors), the
    snapshots (posted, applied, errors, p50/p95 of the POST), and how long until a snapshot is
    visible on the page the viewers get (the version in the page's ETag: posted → first seen by a
-   viewer, p50/p95/max in s). Targets (docs/performance.md "Results online"): viewers' p95 ≤
-   100 ms, 0 viewer errors in both phases, every snapshot visible within 5 s. Exit status 1 when
-   a target is missed.
+   viewer, p50/p95/max in s), how nginx's cache answered (X-Cache), and how late the load
+   generator's own event loop woke. Targets (issue 40; docs/performance.md "Results online"):
+   with two app processes viewers' p95 ≤ 100 ms, 0 errors, every snapshot seen within 5 s; with
+   one killed, 0 errors seen by the viewers. Exit status 1 when a target is missed.
 
 The load generator is one asyncio process (aiohttp, requirements-dev.txt): 333 requests a second
 take it a fraction of one core.
@@ -57,9 +58,12 @@ SESSIONS = 3
 ROUNDS_PER_SESSION = 4
 DEALS = 4
 TABLES = PLAYERS // 4
-#: The version in the hub's ETag of an evening page: "hub-<version>-<edits>-<language>-<release>".
-ETAG_VERSION = re.compile(r'"hub-(\d+)-')
+#: The version in the hub's ETag of an evening page: "hub-<id>-<version>-<edits>-<language>-<release>"
+#: (scoring/hub/views.py).
+ETAG_VERSION = re.compile(r'"hub-\d+-(\d+)-')
 TIMEOUT = 10.0  # seconds, every request
+#: How late the load generator's event loop woke, in ms (lag_monitor).
+LAGS: list[float] = []
 
 
 # --- The snapshots ------------------------------------------------------------------------------
@@ -139,6 +143,21 @@ def snapshot(club: int, version: int, rounds: int) -> dict:
     }
 
 
+_bodies: dict[tuple[int, int], tuple[bytes, bytes]] = {}
+
+
+def body_of(club: int, version: int) -> bytes:
+    """The request body of club ``club``'s snapshot at ``version``: a round more every second
+    version, up to 12. Built once per round and club (the load generator stays light)."""
+    rounds = min(SESSIONS * ROUNDS_PER_SESSION, 1 + version // 2)
+    if (club, rounds) not in _bodies:
+        text = json.dumps(snapshot(club, 0, rounds)).encode()
+        head, _, tail = text.partition(b'"version": 0,')
+        _bodies[club, rounds] = (head, tail)
+    head, tail = _bodies[club, rounds]
+    return head + b'"version": %d,' % version + tail
+
+
 # --- Measurements -------------------------------------------------------------------------------
 
 
@@ -157,6 +176,7 @@ class Phase:
     name: str
     viewer_ms: list[float] = field(default_factory=list)
     viewer_status: dict[str, int] = field(default_factory=dict)
+    cache_status: dict[str, int] = field(default_factory=dict)  # nginx's X-Cache: HIT, STALE, ...
     viewer_errors: list[str] = field(default_factory=list)
     post_ms: list[float] = field(default_factory=list)
     posts: int = 0
@@ -189,6 +209,8 @@ async def viewer(session, base: str, club: Club, phase_box: list[Phase], every: 
                 await answer.read()
                 status = answer.status
                 tag = answer.headers.get("ETag")
+                cached = answer.headers.get("X-Cache", "-")
+            phase.cache_status[cached] = phase.cache_status.get(cached, 0) + 1
         except Exception as error:  # noqa: BLE001  (every failure is counted)
             phase.viewer_errors.append(type(error).__name__)
         else:
@@ -215,8 +237,7 @@ async def publisher(session, base: str, club: Club, phase_box: list[Phase], ever
         started = time.monotonic()
         phase = phase_box[0]
         club.version += 1
-        rounds = min(SESSIONS * ROUNDS_PER_SESSION, 1 + club.version // 2)
-        body = json.dumps(snapshot(club.number, club.version, rounds)).encode()
+        body = body_of(club.number, club.version)
         club.posted[club.version] = started
         headers = {"Authorization": f"Bearer {club.key}", "Content-Type": "application/json"}
         phase.posts += 1
@@ -240,6 +261,15 @@ async def publisher(session, base: str, club: Club, phase_box: list[Phase], ever
         await asyncio.sleep(max(0.0, started + every - time.monotonic()))
 
 
+async def lag_monitor(lags: list[float], until: float) -> None:
+    """How late this process's event loop wakes (ms): a load generator that is itself the
+    bottleneck shows here, and its latencies would then be its own."""
+    while time.monotonic() < until:
+        asked = time.monotonic()
+        await asyncio.sleep(0.05)
+        lags.append((time.monotonic() - asked - 0.05) * 1000)
+
+
 async def killer(phase: Phase, pid: int, after: float) -> None:
     """One app process (its master and workers) killed ``after`` seconds into the phase."""
     await asyncio.sleep(after)
@@ -259,7 +289,7 @@ async def run(args: argparse.Namespace, clubs: list[Club]) -> list[Phase]:
     async with aiohttp.ClientSession(base_url=None, connector=connector, timeout=timeout) as session:
         # Every club's evening once, so that every page exists.
         for club in clubs:
-            body = json.dumps(snapshot(club.number, club.version, 1)).encode()
+            body = body_of(club.number, club.version)
             headers = {"Authorization": f"Bearer {club.key}", "Content-Type": "application/json"}
             async with session.post(base + "/api/v1/snapshots/", data=body, headers=headers) as answer:
                 reply = await answer.json(content_type=None)
@@ -277,6 +307,7 @@ async def run(args: argparse.Namespace, clubs: list[Club]) -> list[Phase]:
             *(viewer(session, base, clubs[n % len(clubs)], box, args.poll_every, until) for n in range(args.viewers)),
             *(publisher(session, base, club, box, args.publish_every, until) for club in clubs),
         ]
+        tasks.append(lag_monitor(LAGS, until))
         runner = asyncio.gather(*tasks)
         print(f"  phase 1: {phases[0].name}, {args.seconds:.0f} s", flush=True)
         await asyncio.sleep(args.seconds)
@@ -299,6 +330,8 @@ def report(args: argparse.Namespace, phases: list[Phase]) -> bool:
             f"errors {len(phase.viewer_errors)}"
             + (f" ({', '.join(sorted(set(phase.viewer_errors)))})" if phase.viewer_errors else "")
         )
+        cache = ", ".join(f"{count} {status}" for status, count in sorted(phase.cache_status.items()))
+        print(f"  nginx's cache: {cache}")
         print(
             f"  snapshots: {phase.posts} posted, {phase.applied} applied, p50 {percentile(phase.post_ms, 0.5):.0f} ms, "
             f"p95 {percentile(phase.post_ms, 0.95):.0f} ms, errors {len(phase.post_errors)}"
@@ -309,8 +342,18 @@ def report(args: argparse.Namespace, phases: list[Phase]) -> bool:
             f"  posted -> seen by the viewers: {len(vis)} versions, p50 {percentile(vis, 0.5):.1f} s, "
             f"p95 {percentile(vis, 0.95):.1f} s, max {max(vis, default=0):.1f} s"
         )
-        ok &= not phase.viewer_errors and percentile(ms, 0.95) <= 100 and max(vis, default=0) <= 5.0
-    print(f"\nTargets (viewers' p95 <= 100 ms, 0 viewer errors, seen within 5 s): {'met' if ok else 'MISSED'}")
+        # Issue 40: p95 <= 100 ms, 0 errors and seen within 5 s; with one app process killed, 0
+        # errors seen by the viewers (its p95 and delays are printed, not judged).
+        ok &= not phase.viewer_errors
+        if phase.killed_at is None:
+            ok &= percentile(ms, 0.95) <= 100 and max(vis, default=0) <= 5.0
+    lag = f"p50 {percentile(LAGS, 0.5):.1f} ms, p95 {percentile(LAGS, 0.95):.1f} ms, max {max(LAGS, default=0):.0f} ms"
+    load = f"{os.getloadavg()[0]:.1f} ({os.cpu_count()} cores)"
+    print(f"\nLoad generator's event loop late by {lag}; machine load average at the end {load}")
+    print(
+        "\nTargets (2 app processes: viewers' p95 <= 100 ms, 0 errors, seen within 5 s; one killed: "
+        f"0 errors seen by the viewers): {'met' if ok else 'MISSED'}"
+    )
     return ok
 
 

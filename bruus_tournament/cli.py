@@ -234,10 +234,16 @@ def command_serve(args: argparse.Namespace) -> int:
     lines = ["=" * 72, "Bruus Turnier für das Hallennetz / for the hall's network:"]
     for hall in addresses or [address if address not in ("0.0.0.0", "::") else "127.0.0.1"]:
         lines.append(f"  Tablets:            http://{url_host(hall)}:{port}/tablet/")
+    hub = settings.BRUUS_ROLE == "hub"
+    if hub:  # the results site (docs/results-online.md)
+        lines = ["=" * 72, "Bruus Turnier: Ergebnisseite / results site (hub)"]
+        lines += [f"  http://{url_host(hall)}:{port}/" for hall in addresses or [address]]
     public = settings.PUBLIC_BASE_URL or "Adresse des Browsers / address of the browser"
     lines += [
-        f"  Links und QR-Codes / links and QR codes: {public}",
-        f"  Auf diesem Rechner: http://127.0.0.1:{port}/organiser/" if address in ("0.0.0.0", "127.0.0.1") else "",
+        "" if hub else f"  Links und QR-Codes / links and QR codes: {public}",
+        f"  Auf diesem Rechner: http://127.0.0.1:{port}/organiser/"
+        if address in ("0.0.0.0", "127.0.0.1") and not hub
+        else "",
         f"  Daten / data: {settings.DATA_DIR}",
         f"  (Microsoft Store Python: {really})" if (really := envfile.store_python_folder(settings.DATA_DIR)) else "",
         f"  Server: {server}, Version {_version()}",

@@ -38,7 +38,8 @@ CHUNK = 64 * 1024
 
 def largest_limit() -> int:
     """The largest body any URL accepts (what waitress is told to buffer at most)."""
-    return max([settings.REQUEST_BODY_MAX_BYTES, *settings.REQUEST_BODY_LIMITS.values()])
+    hub = [settings.HUB_SNAPSHOT_MAX_BYTES] if settings.BRUUS_ROLE == "hub" else []  # its API reads its own
+    return max([settings.REQUEST_BODY_MAX_BYTES, *settings.REQUEST_BODY_LIMITS.values(), *hub])
 
 
 def declared_length(meta: dict) -> int | None:

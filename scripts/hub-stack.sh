@@ -9,8 +9,8 @@
 # Settings (environment):
 #   HUB_STACK_PORT  nginx's port (default 8480); PostgreSQL takes the next one, Redis the one after,
 #                   the app processes the ones after that
-#   HUB_APPS        app processes (default 2); HUB_WORKERS workers (default 1) and HUB_THREADS
-#                   threads (default 8) in each
+#   HUB_APPS        app processes (default 2); HUB_WORKERS workers (default 2: one process left
+#                   alone still uses two cores) and HUB_THREADS threads (default 4) in each
 # COMMAND sees:
 #   HUB_URL         http://127.0.0.1:PORT, the site through nginx
 #   HUB_APP_PIDS    the app processes' ids (each leads its own process group: kill -KILL -- -PID
@@ -55,6 +55,7 @@ cleanup() {
   # Last started first (nginx, the app processes, Redis), each with its process group; SIGINT is
   # the quick stop of all three (gunicorn's graceful one waits for nginx's idle connections).
   local i pid
+  [ -z "${sleeper:-}" ] || kill -TERM "$sleeper" 2>/dev/null || true
   for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
     pid=${pids[i]}
     kill -INT -- "-$pid" 2>/dev/null || kill -INT "$pid" 2>/dev/null || true
@@ -98,8 +99,8 @@ app_pids=()
 for n in $(seq "$APPS"); do
   port=$((BASE + 2 + n))
   (cd "$ROOT" && exec setsid "$PY" -m gunicorn bruus_tournament.wsgi --config python:bruus_tournament.gunicorn_conf \
-    --bind "127.0.0.1:$port" --worker-class gthread --workers "${HUB_WORKERS:-1}" --threads "${HUB_THREADS:-8}" \
-    --log-level warning --error-logfile "$WORK/app-$n.log") &
+    --bind "127.0.0.1:$port" --worker-class gthread --workers "${HUB_WORKERS:-2}" --threads "${HUB_THREADS:-4}" \
+    --keep-alive 75 --log-level warning --error-logfile "$WORK/app-$n.log") &
   pids+=($!)
   app_pids+=($!)
   upstreams+="server 127.0.0.1:$port max_fails=1 fail_timeout=5s; "
@@ -113,7 +114,7 @@ sed -e "s|@LISTEN@|127.0.0.1:$BASE|" -e "s|@UPSTREAMS@|$upstreams|" \
   "$ROOT/deploy/hub/nginx-site.conf" >"$WORK/nginx/site.conf"
 cat >"$WORK/nginx/nginx.conf" <<CONF
 daemon off;
-worker_processes 1;
+worker_processes 2;
 pid $WORK/nginx/nginx.pid;
 error_log $WORK/nginx/error.log warn;
 events { worker_connections 4096; }
@@ -135,7 +136,10 @@ wait_for "$BASE" nginx "$WORK/nginx/error.log"
 echo "Results site (hub): $HUB_URL  (nginx, ${APPS} app processes ${HUB_APP_PIDS}, PostgreSQL, $REDIS_URL)"
 if [ $# -eq 0 ]; then
   echo "Stop: Ctrl+C"
-  while :; do sleep 3600; done
+  # `wait` (unlike a command in the foreground) returns at once on SIGINT or SIGTERM: the trap runs.
+  sleep infinity &
+  sleeper=$!
+  wait $sleeper
 fi
 status=0
 "$@" || status=$?

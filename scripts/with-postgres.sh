@@ -22,6 +22,10 @@ as_owner() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@";
 [ "$(id -u)" = 0 ] && chown postgres "$WORK"
 cleanup() { as_owner "$BIN/pg_ctl" -D "$WORK/data" -m fast stop >/dev/null 2>&1 || true; rm -rf "$WORK"; }
 trap cleanup EXIT
+# SIGINT/SIGTERM: the server is stopped and removed too (once the command, which gets the signal
+# as well, has ended).
+trap 'exit 130' INT
+trap 'exit 143' TERM
 as_owner "$BIN/initdb" -D "$WORK/data" -A trust -U bruus -E UTF8 --locale=C.UTF-8 >/dev/null
 as_owner "$BIN/pg_ctl" -D "$WORK/data" -l "$WORK/server.log" -w \
   -o "-k $WORK -p $PORT -c listen_addresses=127.0.0.1 -c fsync=off -c autovacuum=off" start >/dev/null

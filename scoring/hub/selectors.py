@@ -82,14 +82,15 @@ def club_page(slug: str) -> tuple[Club, list[HubEvening], list[HubSeason]] | Non
     return club, evenings, seasons
 
 
-def evening_tag(slug: str, uid: str) -> tuple[int, int, str] | None:
-    """What an evening page's ETag and caching rest on: (version, edits, state); one small query."""
+def evening_tag(slug: str, uid: str) -> tuple[int, int, int, str] | None:
+    """What an evening page's ETag and caching rest on: (row id, version, edits, state); one
+    small query (the snapshot is not read)."""
     row = (
         HubEvening.objects.filter(club__slug=slug, uid=uid, withdrawn=False)
-        .values_list("version", "edits", "state")
+        .values_list("pk", "version", "edits", "state")
         .first()
     )
-    return (row[0], row[1], row[2]) if row else None
+    return (row[0], row[1], row[2], row[3]) if row else None
 
 
 def _people(players: list[dict[str, str]]) -> dict[str | None, Person]:

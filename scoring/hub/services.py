@@ -17,9 +17,6 @@ from scoring.hub import keys
 from scoring.hub.models import Association, Club, HubEvening, HubPlayer, HubResult, HubSeason
 from scoring.hub.snapshot import Checked, is_initials
 
-#: Slugs a club or an association may not take (the hub's own path words).
-RESERVED_SLUGS = frozenset({"api", "static", "verein", "verband", "de", "en", "da", "sv", "admin"})
-
 
 class HubError(Exception):
     """A command the hub's state does not allow; the message is the one line the person reads."""
@@ -35,9 +32,8 @@ class Applied:
 
 
 def _slug(name: str, model: type[Club] | type[Association]) -> str:
+    # Slugs stand below /verein/ and /verband/ only: no word of the hub's own is in the way.
     base = (slugify(name.replace("ß", "ss").replace("ø", "o").replace("æ", "ae")) or "verein")[:50]
-    if base in RESERVED_SLUGS:
-        base = f"{base}-1"
     slug, number = base, 1
     while model.objects.filter(slug=slug).exists():
         number += 1
@@ -216,8 +212,8 @@ def _players(club: Club, published: list[dict[str, str]]) -> dict[str, HubPlayer
         for key, name in wanted.items()
         if key not in rows
     ]
-    if new:
-        HubPlayer.objects.bulk_create(new)
+    if new:  # another snapshot of the club may create the same player at the same moment
+        HubPlayer.objects.bulk_create(new, ignore_conflicts=True)
         rows.update({p.key: p for p in HubPlayer.objects.filter(club=club, key__in=[p.key for p in new])})
     return rows
 

@@ -3,7 +3,9 @@ are :mod:`scoring.hub.selectors`, the writes :mod:`scoring.hub.services`).
 
 Every page is the same for everybody (no cookie, the language from the URL), so it is marked
 ``Cache-Control: public`` for a few seconds and a reverse proxy may answer it; an evening's page
-also carries an ETag of the version held and answers 304 while it holds.
+also carries an ETag of the version held and answers 304 while it holds, and is rendered once per
+version and language into the shared cache ``screens`` (the file cache in the data folder, or
+what the set-up configures, e.g. Redis).
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ from __future__ import annotations
 import sys
 
 from django.conf import settings
+from django.core.cache import caches
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils.cache import patch_cache_control
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
@@ -22,7 +26,6 @@ from bruus_tournament.request_limits import _read_at_most, declared_length
 from bruus_tournament.storage_failures import is_storage_failure, storage_failure_response
 from scoring.hub import keys, selectors, services
 from scoring.hub.snapshot import Refused, check, parse
-from scoring.web import screen_cache
 
 #: Seconds a shared cache or browser may keep a page: a live evening's, a final evening's, the rest.
 LIVE_SECONDS = 5
@@ -102,8 +105,8 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
     return _public(render(request, "hub/club.html", context), LIST_SECONDS)
 
 
-def _etag(version: int, edits: int, language: str) -> str:
-    return f'"hub-{version}-{edits}-{language}-{__version__}"'
+def _etag(pk: int, version: int, edits: int, language: str) -> str:
+    return f'"hub-{pk}-{version}-{edits}-{language}-{__version__}"'
 
 
 @require_GET
@@ -113,25 +116,24 @@ def evening(request: HttpRequest, slug: str, uid: str) -> HttpResponse:
     tag = selectors.evening_tag(slug, uid)
     if tag is None:
         raise Http404
-    version, edits, state = tag
-    etag = _etag(version, edits, request.LANGUAGE_CODE)
+    pk, version, edits, state = tag
+    etag = _etag(pk, version, edits, request.LANGUAGE_CODE)
     seconds = LIVE_SECONDS if state == "live" else FINAL_SECONDS
     if etag in [part.strip() for part in request.headers.get("If-None-Match", "").split(",")]:
         response = HttpResponse(status=304)
     else:
-        # Rendered once per version for every app process and machine: the shared screen cache
-        # (Redis with REDIS_URL, docs/hub-serving.md), keyed on the page's address and language.
-        def rendered() -> bytes | None:
+        # The page as rendered for this version, shared by every process (the cache "screens").
+        cache, key = caches["screens"], f"hub-evening:{etag}"
+        content = cache.get(key)
+        if content is None:
             page = selectors.evening_page(slug, uid)
             if page is None:
-                return None
-            context = {"page": page, "club": page.club, "live": state == "live", "poll_seconds": POLL_SECONDS}
-            return render(request, "hub/evening.html", context).content
-
-        variant = f"{slug}\n{uid}\n{edits}\n{request.get_full_path()}\n{request.LANGUAGE_CODE}"
-        content = screen_cache.computed("hub-evening", 0, version, rendered, variant=variant).value
-        if content is None:
-            raise Http404
+                raise Http404
+            live = page.evening.state == "live"
+            context = {"page": page, "club": page.club, "live": live, "poll_seconds": POLL_SECONDS}
+            content = render_to_string("hub/evening.html", context, request)
+            if (page.evening.version, page.evening.edits) == (version, edits):
+                cache.set(key, content, 60 * 60)
         response = HttpResponse(content)
     response["ETag"] = etag
     _public(response, seconds)

@@ -8,6 +8,7 @@ sender talks to the hub.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
@@ -16,7 +17,7 @@ from django.db.models.functions import Coalesce, Greatest
 
 from scoring.models import Evening, Seating, Session
 from scoring.publishing import privacy
-from scoring.publishing.models import EveningPublishing, PublishingConfig, PublishMode, Withdrawal
+from scoring.publishing.models import EveningPublishing, OnlineName, PublishingConfig, PublishMode, Withdrawal
 
 #: Backoff while the hub cannot be reached: 5 s, doubling, at most 5 minutes.
 BACKOFF_FIRST = 5
@@ -41,6 +42,12 @@ def config() -> PublishingConfig:
             return PublishingConfig.objects.create(pk=CONFIG_PK)
     except IntegrityError:  # another process made it first
         return PublishingConfig.objects.get(pk=CONFIG_PK)
+
+
+def club_default() -> str:
+    """The club default of the online names, read only (1 query; initials until set)."""
+    found = PublishingConfig.objects.filter(pk=CONFIG_PK).values_list("club_default", flat=True).first()
+    return found or OnlineName.INITIALS
 
 
 def _over(evening: str) -> Q:
@@ -74,9 +81,11 @@ def adopt_finished_evenings(since) -> int:
 
 
 def take_lease(holder: str, now: datetime, seconds: int = LEASE_SECONDS) -> bool:
-    """Take or renew the sender's lease (one conditional UPDATE): True when ``holder`` is the one
-    sender working now (the lease was free, expired, or its own)."""
+    """Take or renew the sender's lease (a read, then one conditional UPDATE when it looks free):
+    True when ``holder`` is the one sender working now (the lease was free, expired, or its own)."""
     free = Q(lease_until__isnull=True) | Q(lease_until__lt=now) | Q(lease_holder=holder)
+    if not PublishingConfig.objects.filter(free, pk=CONFIG_PK).exists():
+        return False  # another process sends: a read, no write (no write lock taken every pass)
     taken = PublishingConfig.objects.filter(free, pk=CONFIG_PK).update(
         lease_holder=holder, lease_until=now + timedelta(seconds=seconds)
     )
@@ -148,7 +157,7 @@ def anything_sent() -> bool:
     return EveningPublishing.objects.filter(sent_version__isnull=False).exists()
 
 
-def queue_withdrawal(*, players: list[str] = (), evenings: list[str] = ()) -> Withdrawal | None:  # type: ignore[assignment]
+def queue_withdrawal(*, players: Sequence[str] = (), evenings: Sequence[str] = ()) -> Withdrawal | None:
     """Queue a withdrawal of player keys and evening uids (None when both are empty)."""
     if not players and not evenings:
         return None

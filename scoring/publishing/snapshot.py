@@ -162,8 +162,9 @@ def season_snapshot(season_id: int, config: PublishingConfig) -> dict[str, Any] 
     """The snapshot (format ``bruus-season`` 1) of one season, or None when there is nothing to
     send: the season is gone, or one of its evenings would show more than the hub may see yet (its
     ranking hidden, or still being played while it goes online only at the end or not at all).
-    ``evenings`` names the season's evenings that are online. 9 queries (10 when a drawn player was
-    taken off an evening's list), whatever the number of evenings and players.
+    ``evenings`` names the season's evenings the hub holds (sent, not withdrawn). 9 queries (10
+    when a drawn player was taken off an evening's list), whatever the number of evenings and
+    players.
 
     ``version``: the highest version of the season's evenings (every change of a season bumps the
     versions of its evenings: ``scoring.services.seasons``).
@@ -175,7 +176,9 @@ def season_snapshot(season_id: int, config: PublishingConfig) -> dict[str, Any] 
     if not ranking.evenings:
         return None
     ids = [column.evening.pk for column in ranking.evenings]
-    modes = dict(EveningPublishing.objects.filter(evening__in=ids).values_list("evening_id", "mode"))
+    rows = EveningPublishing.objects.filter(evening__in=ids).values_list("evening_id", "mode", "sent_version")
+    modes = {pk: mode for pk, mode, _ in rows}
+    online = {pk for pk, mode, sent in rows if sent is not None and mode != PublishMode.OFF}
     for column in ranking.evenings:
         mode = modes.get(column.evening.pk, PublishMode.END)
         if column.evening.ranking_hidden or (not column.confirmed and mode != PublishMode.LIVE):
@@ -191,11 +194,7 @@ def season_snapshot(season_id: int, config: PublishingConfig) -> dict[str, Any] 
             "version": max(column.evening.version for column in ranking.evenings),
             "name": season.name,
         },
-        "evenings": [
-            privacy.evening_uid(config.installation_id, pk)
-            for pk in ids
-            if modes.get(pk, PublishMode.END) != PublishMode.OFF
-        ],
+        "evenings": [privacy.evening_uid(config.installation_id, pk) for pk in ids if pk in online],
         "players": names.players(used),
         "ranking": [
             {

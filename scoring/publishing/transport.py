@@ -121,6 +121,10 @@ class HttpTransport:
             kind, version = data["status"], data.get("version")
         except (UnicodeDecodeError, ValueError, KeyError, TypeError):
             return Answer("unreachable", reason="HTTP 200 without the hub's answer")
-        if kind not in ("applied", "unchanged"):
+        if not isinstance(kind, str) or kind == "refused":
             return Answer("unreachable", reason=f"HTTP 200: {str(kind)[:100]}")
-        return Answer(kind, version=version if isinstance(version, int) else None)
+        # Any other status of a JSON answer is taken (a withdrawal's answer may name itself); a
+        # captive portal's HTML page (200 too) is not JSON and counts as not reached.
+        return Answer(
+            "unchanged" if kind == "unchanged" else "applied", version=version if isinstance(version, int) else None
+        )

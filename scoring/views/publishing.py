@@ -74,7 +74,7 @@ def name_choices(player: Player, own: str, club_default: str) -> list[tuple[str,
 def online_name_context(player: Player) -> dict:
     """The context of the card "Name online" of a player's page (2 queries)."""
     own = PlayerPublishing.objects.filter(player=player).values_list("online_name", flat=True).first()
-    return {"name_choices": name_choices(player, own or OnlineName.DEFAULT, queue.config().club_default)}
+    return {"name_choices": name_choices(player, own or OnlineName.DEFAULT, queue.club_default())}
 
 
 @leader_required
@@ -99,7 +99,7 @@ def player_online_name(request: HttpRequest, player_pk: int) -> HttpResponse:
 @leader_required
 def online(request: HttpRequest) -> HttpResponse:
     """The Turnierleitung's page "Online": where the hall publishes, the club default of the online
-    names (POST: set it), and every evening that has a mode with its status (2 queries)."""
+    names (POST: set it), and every evening that has a mode with its status (3 queries)."""
     if request.method == "POST":
         try:
             publishing.set_club_default(choice=request.POST.get("club_default", ""))
@@ -108,10 +108,9 @@ def online(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("The club default for names online is saved."))
         return redirect("organiser:online")
-    config = queue.config()
     rows = EveningPublishing.objects.select_related("evening").order_by("-evening__date", "-evening_id")
     evenings = [(row.evening, evening_status(row.evening, row)) for row in rows]
-    default = OnlineName(config.club_default)
+    default = OnlineName(queue.club_default())
     return render(
         request,
         "organiser/online.html",

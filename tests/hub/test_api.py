@@ -168,8 +168,8 @@ def test_a_bad_snapshot_is_refused_with_its_reason_and_writes_nothing(hub, name)
         (b"{", "body: not JSON"),
         (b'{"format": NaN}', "body: not JSON"),
         (b'{"format": "bruus-snapshot", "format": "bruus-snapshot"}', "body: not JSON"),
-        (b"[" * 50 + b"]" * 50, "nested deeper"),
-        (b"[" * 100000, "nested deeper"),
+        (b"[" * 50 + b"]" * 50, "body: not a JSON object"),
+        (b"[" * 100000, "nested too deep"),
     ],
 )
 def test_a_body_that_is_not_plain_json_is_refused(hub, body, reason):

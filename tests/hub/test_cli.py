@@ -91,3 +91,40 @@ def test_season_dates_are_checked(capsys):
     status, _, err = _run(capsys, "hub", "association", "season", "V", "W", "2027-01-01", "2026-01-01")
     assert status == 2 and "ends before it starts" in err
     assert not HubSeason.objects.exists()
+
+
+def test_hub_migrates_says_where_to_click_and_serves_on_this_machine(monkeypatch, capsys, tmp_path):
+    from tests.project.test_cli import free_port
+
+    os.environ.pop("BRUUS_ROLE", None)
+    os.environ.pop("DATABASE_URL", None)
+    os.environ["DATA_DIR"] = str(tmp_path)
+    calls = []
+    monkeypatch.setattr("django.core.management.call_command", lambda *a, **k: calls.append((a, k)))
+    port = free_port()
+    assert cli.main(["hub", "--port", str(port)]) == 0
+    assert [a[0] for a, _ in calls] == ["migrate", "runserver"]
+    assert calls[1] == (("runserver", f"127.0.0.1:{port}"), {"use_ipv6": False, "use_reloader": True})
+    # In the data folder's own hub folder (never the hall's database), in the hub role.
+    assert os.environ["BRUUS_ROLE"] == "hub" and os.environ["DATA_DIR"] == str(tmp_path / "hub")
+    assert os.environ["DATABASE_URL"] == f"sqlite:///{tmp_path / 'hub' / 'bruus.sqlite3'}"
+    out = capsys.readouterr().out
+    assert f"http://127.0.0.1:{port}/" in out and 'bruus-turnier hub club add "NAME"' in out
+
+
+def test_hub_on_a_results_sites_own_machine_keeps_its_data_folder(monkeypatch, tmp_path):
+    os.environ["BRUUS_ROLE"] = "hub"
+    os.environ["DATA_DIR"] = str(tmp_path)
+    monkeypatch.setattr("django.core.management.call_command", lambda *a, **k: None)
+    assert cli.main(["hub", "club", "list"]) == 0
+    assert os.environ["DATA_DIR"] == str(tmp_path)
+
+
+def test_hub_refuses_a_port_in_use(capsys):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        status = cli.main(["hub", "--port", str(taken.getsockname()[1])])
+    assert status == 2 and "is in use" in capsys.readouterr().err

@@ -30,6 +30,10 @@ def test_the_pages_take_the_same_queries_for_8_and_64_players(hub, count, django
     for url, queries in pages.items():
         with django_assert_num_queries(queries):
             assert client.get(url).status_code == 200, url
-    etag = client.get(f"/verein/{club.slug}/abend/e0/")["ETag"]
+    evening = f"/verein/{club.slug}/abend/e0/"
+    etag = client.get(evening)["ETag"]
     with django_assert_num_queries(1):  # a 304 reads the version only
-        assert client.get(f"/verein/{club.slug}/abend/e0/", HTTP_IF_NONE_MATCH=etag).status_code == 304
+        assert client.get(evening, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    rendered = client.get(evening).content
+    with django_assert_num_queries(1):  # rendered once per version and language (the shared cache)
+        assert client.get(evening, HTTP_IF_NONE_MATCH='"other"').content == rendered

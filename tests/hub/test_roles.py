@@ -50,3 +50,13 @@ def test_the_role_setting_chooses_the_urls_and_refuses_others(monkeypatch):
     environ = {**os.environ, "BRUUS_ROLE": "cloud", "DATA_DIR": tempfile.mkdtemp(prefix="bruus-role-")}
     out = subprocess.run([sys.executable, "-c", script], env=environ, capture_output=True, text=True)
     assert out.returncode != 0 and "BRUUS_ROLE must be hall or hub" in out.stderr
+
+
+def test_a_results_site_starts_without_organiser_logins(settings):
+    """``serve`` and the WSGI app refuse a hall without an organiser login; a hub has none."""
+    from django.core.management import CommandError, call_command
+
+    with pytest.raises(CommandError, match="Turnierleitung"):
+        call_command("startcheck", verbosity=0)
+    settings.BRUUS_ROLE = "hub"
+    call_command("startcheck", verbosity=0)

@@ -33,6 +33,7 @@ class StandInHub(ThreadingHTTPServer):
         self.bodies: list[bytes] = []
         self.held: dict[str, int] = {}
         self.limit = 2 * 1024 * 1024
+        self.portal = False  # a hall's Wi-Fi login page: 200 with HTML to every request
 
     @property
     def url(self) -> str:
@@ -54,6 +55,14 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def do_POST(self):  # noqa: N802 (http.server's name)
+        if self.server.portal:
+            page = b"<html><body>Bitte im WLAN anmelden</body></html>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(page)))
+            self.end_headers()
+            self.wfile.write(page)
+            return None
         if self.path != "/api/v1/snapshots/":
             return self._answer(404, {"status": "not found"})
         if self.headers.get("Authorization") != f"Bearer {KEY}":
@@ -130,6 +139,17 @@ def test_connection_refused_is_retried_not_refused():
     done = Sender(HttpTransport(f"http://127.0.0.1:{_closed_port()}", KEY, timeout=2)).send_waiting()
     row = EveningPublishing.objects.get(evening=evening)
     assert done.failed == 1 and row.attempts == 1 and row.failing_since is not None and "refused" in row.last_error
+
+
+@pytest.mark.django_db
+def test_a_wifi_login_page_answering_200_is_not_taken_for_the_hub(stand_in):
+    evening = small_evening()
+    publishing.set_publish_mode(evening_id=evening.pk, mode=PublishMode.LIVE)
+    stand_in.portal = True
+    sender = Sender(HttpTransport(stand_in.url, KEY), holder="t")
+    assert sender.send_waiting().failed == 1
+    row = EveningPublishing.objects.get(evening=evening)
+    assert row.waiting_version is not None and row.sent_version is None and row.attempts == 1
 
 
 @pytest.mark.parametrize(

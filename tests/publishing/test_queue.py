@@ -10,6 +10,7 @@ import pytest
 from scoring import services
 from scoring.domain.rules import DealResult
 from scoring.hall.origin import Origin
+from scoring.models import Evening
 from scoring.publishing import queue
 from scoring.publishing import services as publishing
 from scoring.publishing.models import EveningPublishing, PublishMode, Withdrawal
@@ -187,3 +188,34 @@ def test_only_one_sender_holds_the_lease(evening, hub, clock):
     assert not second.send_waiting().leased and len(hub.bodies) == 1
     clock.move(queue.LEASE_SECONDS + 1)  # the first one died: the lease runs out
     assert second.send_waiting().leased and len(hub.bodies) == 2
+
+
+def test_a_season_goes_online_after_its_evening(evening, hub, sender):
+    from scoring.publishing import privacy
+
+    services.save_season(name="Winter", year=2026, scoring="sum", planned_evenings=2, evening_ids=[evening.pk])
+    publishing.set_club_default(choice="full")
+    play_round(evening, 1)
+    play_round(evening, 2)
+    done = sender.send_waiting()
+    assert done.seasons == 1
+    season = json.loads(hub.bodies[-1])
+    uid = privacy.evening_uid(queue.config().installation_id, evening.pk)
+    assert season["format"] == "bruus-season" and season["evenings"] == [uid]
+    assert season["season"]["version"] == Evening.objects.get(pk=evening.pk).version
+    names = {p["key"]: p["name"] for p in season["players"]}
+    assert len(season["ranking"]) == 8 and all(row["player"] in names for row in season["ranking"])
+
+
+def test_a_season_waits_while_an_evening_of_it_is_played_at_the_end(evening, hub, sender):
+    from tests.publishing.conftest import small_evening
+
+    other = small_evening(name="Zweiter Abend")
+    both = [evening.pk, other.pk]
+    services.save_season(name="Winter", year=2026, scoring="sum", planned_evenings=2, evening_ids=both)
+    play_round(evening, 1)
+    play_round(evening, 2)
+    play_round(other, 1)  # the other evening, at the end by default, is still being played
+    done = sender.send_waiting()
+    assert done.sent and done.seasons == 0
+    assert all(json.loads(body)["format"] != "bruus-season" for body in hub.bodies)

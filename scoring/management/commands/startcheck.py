@@ -3,9 +3,11 @@
 Exit status 0 when yes; otherwise prints why (German and English, see ``scoring.setup.startup``) and
 exits with status 1: first whether the data can be kept (the data folder takes a file, an SQLite
 database can be written and passes ``PRAGMA quick_check``), then the logins (no demo password, an
-organiser login). ``bruus-turnier serve`` runs it before starting the server.
+organiser login; not for a results site, ``BRUUS_ROLE=hub``, which has none). ``bruus-turnier serve``
+runs it before starting the server.
 """
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError
 
@@ -21,7 +23,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         problems = storage_problems()
-        if not problems:
+        if not problems and settings.BRUUS_ROLE == "hall":  # a results site has no logins
             try:
                 problems = start_problems()
             except DatabaseError as error:  # the logins cannot even be read
