@@ -17,7 +17,14 @@ from django.db.models.functions import Coalesce, Greatest
 
 from scoring.models import Evening, Seating, Session
 from scoring.publishing import privacy
-from scoring.publishing.models import EveningPublishing, OnlineName, PublishingConfig, PublishMode, Withdrawal
+from scoring.publishing.models import (
+    EveningPublishing,
+    OnlineName,
+    PlayerPublishing,
+    PublishingConfig,
+    PublishMode,
+    Withdrawal,
+)
 
 #: Backoff while the hub cannot be reached: 5 s, doubling, at most 5 minutes.
 BACKOFF_FIRST = 5
@@ -176,3 +183,23 @@ def evening_deleted(evening_id: int) -> None:
     holds it (1 query, 3 when it does)."""
     if EveningPublishing.objects.filter(evening_id=evening_id, sent_version__isnull=False).exists():
         queue_withdrawal(evenings=[privacy.evening_uid(config().installation_id, evening_id)])
+
+
+#: The online name choices from the most open to the most private.
+_PRIVACY_ORDER = (privacy.FULL, privacy.INITIALS, privacy.HIDDEN)
+
+
+def players_merged(keep_id: int, remove_id: int) -> None:
+    """Called in the transaction that merges two register entries, before the references move:
+    the entry kept takes the more private online name of the two (the person asked for it under
+    one of them), the removed entry's choice goes, and its key is withdrawn from the results site
+    when anything was published (its pages there belong to a key that no longer exists)."""
+    own = dict(PlayerPublishing.objects.filter(player__in=[keep_id, remove_id]).values_list("player_id", "online_name"))
+    default = club_default()
+    kept, removed = own.get(keep_id, OnlineName.DEFAULT), own.get(remove_id, OnlineName.DEFAULT)
+    rank = {choice: index for index, choice in enumerate(_PRIVACY_ORDER)}
+    if rank[privacy.effective_choice(removed, default)] > rank[privacy.effective_choice(kept, default)]:
+        PlayerPublishing.objects.update_or_create(player_id=keep_id, defaults={"online_name": removed})
+    PlayerPublishing.objects.filter(player_id=remove_id).delete()
+    if anything_sent():
+        queue_withdrawal(players=[privacy.player_key(config().secret, remove_id)])

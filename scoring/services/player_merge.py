@@ -20,6 +20,7 @@ from django.db.models import ForeignObjectRel, Model, Q
 
 from scoring.domain.errors import DomainError, gettext_noop
 from scoring.models import PartnerExclusion, Player
+from scoring.publishing.queue import players_merged
 from scoring.selectors.player_merge import MergePreview, merge_preview
 from scoring.services.base import ServiceError, evening_changed
 
@@ -56,6 +57,7 @@ def merge_players(*, keep_id: int | None, remove_id: int | None) -> MergePreview
                     evenings=", ".join(f"{e.name} ({e.date:%d.%m.%Y})" for e in preview.conflicts),
                 )
             _move_exclusions(preview.keep.pk, preview.remove.pk)
+            players_merged(preview.keep.pk, preview.remove.pk)  # online names (scoring.publishing)
             for model, field in _player_references():
                 # the model's own manager, whatever it is called (every model here: objects)
                 model._default_manager.filter(**{field: preview.remove.pk}).update(**{field: preview.keep.pk})

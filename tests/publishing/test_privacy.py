@@ -147,3 +147,22 @@ def test_the_snapshot_takes_the_same_queries_for_any_field(django_assert_num_que
     config = queue.config()
     with django_assert_num_queries(8):  # evening, history (4), ranked players, deals, online names
         evening_snapshot(evening.pk, config)
+
+
+@pytest.mark.django_db
+def test_merging_two_entries_keeps_the_more_private_name_and_withdraws_the_removed_key(hub, sender):
+    evening = small_evening()
+    publishing.set_club_default(choice="full")
+    publishing.set_publish_mode(evening_id=evening.pk, mode=PublishMode.LIVE)
+    sender.send_waiting()
+    keep, _ = services.add_player(name="Anke Hansen", club="Schwesing")
+    remove = Player.objects.get(name="Spieler 3")
+    publishing.set_online_name(player_id=keep.pk, choice="initials")
+    publishing.set_online_name(player_id=remove.pk, choice="hidden")
+    removed_key = privacy.player_key(queue.config().secret, remove.pk)
+    services.merge_players(keep_id=keep.pk, remove_id=remove.pk)
+    assert keep.publishing.__class__.objects.get(player=keep).online_name == "hidden"
+    sender.send_waiting()
+    withdrawn = [json.loads(b) for b in hub.bodies if json.loads(b)["format"] == "bruus-withdraw"]
+    assert [removed_key] in [w["players"] for w in withdrawn]
+    assert "Anke Hansen" not in hub.bodies[-1] and "A. H." not in hub.bodies[-1]
