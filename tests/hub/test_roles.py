@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from django.test import Client
 
@@ -60,3 +65,20 @@ def test_a_results_site_starts_without_organiser_logins(settings):
         call_command("startcheck", verbosity=0)
     settings.BRUUS_ROLE = "hub"
     call_command("startcheck", verbosity=0)
+
+
+def test_the_hub_role_passes_djangos_checks():
+    """A results site's own server runs `manage.py check` (deployment scripts do): the hub role,
+    with its middleware without sessions or logins, passes it with no error and no warning."""
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "BRUUS_ROLE": "hub"}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check", "--fail-level", "WARNING"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
