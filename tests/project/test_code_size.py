@@ -22,7 +22,6 @@ LONG_FUNCTIONS: dict[str, str] = {
     "scoring/services/deals.py:enter_deal": "not split yet",  # 70 lines
     "scoring/services/seasons.py:save_season": "not split yet",  # 64 lines
     "scoring/transfer/player_files.py:parse_player_file": "not split yet",  # 65 lines
-    "scoring/views/results.py:seating_detail": "not split yet",  # 61 lines
 }
 
 
