@@ -17,7 +17,6 @@ LONG_FUNCTIONS: dict[str, str] = {
     "scoring/domain/player_import.py:_check_row": "not split yet",  # 69 lines
     "scoring/domain/player_import.py:players_from_rows": "not split yet",  # 67 lines
     "scoring/services/deals.py:enter_deal": "not split yet",  # 70 lines
-    "scoring/transfer/player_files.py:parse_player_file": "not split yet",  # 65 lines
 }
 
 
