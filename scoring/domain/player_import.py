@@ -429,11 +429,7 @@ def players_from_rows(
         data_rows += 1
         if data_rows > MAX_PLAYER_ROWS:
             raise _too_many_rows_error(display)
-        if unheaded_line is None and any(
-            cell.strip()
-            for index, cell in enumerate(cells)
-            if index not in layout.used and (index >= len(layout.keys) or not layout.keys[index])
-        ):
+        if unheaded_line is None and _has_unheaded_value(cells, layout):
             unheaded_line = line
         player, row_problems = _check_row(line, cells, layout, first_line_of)
         problems.extend(row_problems)
@@ -446,21 +442,32 @@ def players_from_rows(
             filename=display,
         )
     if unheaded_line is not None:
-        notes.append(
-            Note(
-                gettext_noop(
-                    "Some lines have values in columns without a heading (first in line "
-                    "%(line)s); these values were ignored."
-                ),
-                {"line": unheaded_line},
-            )
-        )
+        notes.append(_unheaded_note(unheaded_line))
     problems.sort(key=lambda problem: problem.line)  # stable: a row's problems keep their order
     return ParsedFile(
         players=tuple(players),
         problems=tuple(problems),
         notes=tuple(notes),
         encoding=encoding,
+    )
+
+
+def _has_unheaded_value(cells: Sequence[str], layout: Layout) -> bool:
+    """Whether a row has a value in a column without a heading (one the layout does not use)."""
+    return any(
+        cell.strip()
+        for index, cell in enumerate(cells)
+        if index not in layout.used and (index >= len(layout.keys) or not layout.keys[index])
+    )
+
+
+def _unheaded_note(line: int) -> Note:
+    """The note that values in columns without a heading, first in ``line``, were ignored."""
+    return Note(
+        gettext_noop(
+            "Some lines have values in columns without a heading (first in line %(line)s); these values were ignored."
+        ),
+        {"line": line},
     )
 
 
