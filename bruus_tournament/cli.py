@@ -421,6 +421,29 @@ def build_parser() -> ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"bruus-turnier {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _add_server_commands(commands)
+    _add_data_commands(commands)
+    settings = commands.add_parser(
+        "settings", help="show the settings and where each comes from; settings set KEY VALUE keeps one"
+    )
+    actions = settings.add_subparsers(dest="action", metavar="ACTION")
+    setting = actions.add_parser("set", help="keep KEY=VALUE in the data folder's settings.env")
+    setting.add_argument("key", metavar="KEY")
+    setting.add_argument("value", metavar="VALUE")
+    unset = actions.add_parser("unset", help="remove KEY from the data folder's settings.env")
+    unset.add_argument("key", metavar="KEY")
+    settings.set_defaults(handler=command_settings)
+
+    manage = commands.add_parser(
+        "manage", help="any Django management command (bruus-turnier manage help lists them)", add_help=False
+    )
+    manage.add_argument("rest", nargs=argparse.REMAINDER)
+    manage.set_defaults(handler=command_manage)
+    return parser
+
+
+def _add_server_commands(commands) -> None:
+    """``run`` (the demo on this machine) and ``serve`` (the hall's network) with their options."""
     run = commands.add_parser(
         "run", help="demo evening on this machine: http://127.0.0.1:8000 (DEBUG on; its own data folder <data>/demo)"
     )
@@ -435,6 +458,11 @@ def build_parser() -> ArgumentParser:
     serve.add_argument("--workers", help="gunicorn worker processes (WORKERS; default 4)")
     serve.add_argument("--threads", help="threads per worker (THREADS; gunicorn 4, waitress 8)")
     serve.set_defaults(handler=command_serve)
+
+
+def _add_data_commands(commands) -> None:
+    """``organiser``, ``backup``, ``restore`` and ``import-players``: management commands of the
+    same names, with their options."""
     language: dict[str, Any] = {
         "default": "de",
         "choices": ("de", "en", "da", "sv"),
@@ -470,24 +498,6 @@ def build_parser() -> ArgumentParser:
     players.add_argument("--dry-run", action="store_true", help="only show what would be imported; change nothing")
     players.add_argument("--language", **language)
     players.set_defaults(handler=_management("import_players", positional=("file",)))
-
-    settings = commands.add_parser(
-        "settings", help="show the settings and where each comes from; settings set KEY VALUE keeps one"
-    )
-    actions = settings.add_subparsers(dest="action", metavar="ACTION")
-    setting = actions.add_parser("set", help="keep KEY=VALUE in the data folder's settings.env")
-    setting.add_argument("key", metavar="KEY")
-    setting.add_argument("value", metavar="VALUE")
-    unset = actions.add_parser("unset", help="remove KEY from the data folder's settings.env")
-    unset.add_argument("key", metavar="KEY")
-    settings.set_defaults(handler=command_settings)
-
-    manage = commands.add_parser(
-        "manage", help="any Django management command (bruus-turnier manage help lists them)", add_help=False
-    )
-    manage.add_argument("rest", nargs=argparse.REMAINDER)
-    manage.set_defaults(handler=command_manage)
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
