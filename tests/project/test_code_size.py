@@ -13,7 +13,9 @@ MAX_FUNCTION_LINES = 60
 
 #: Functions allowed over :data:`MAX_FUNCTION_LINES` ("path:name"), each with its reason.
 LONG_FUNCTIONS: dict[str, str] = {
-    "scoring/services/deals.py:enter_deal": "not split yet",  # 70 lines
+    # 70 lines, 38 of them the docstring of the public write (each argument, the outcomes, every
+    # error); the body is one call of _enter_deal in a transaction and the race it reports.
+    "scoring/services/deals.py:enter_deal": "the public write's docstring",
 }
 
 
