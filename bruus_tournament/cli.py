@@ -41,6 +41,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bruus_tournament.hub_cli import add_hub_parser, command_hub
 from bruus_tournament.start_checks import (
     PORT_WAIT_SECONDS,
     StartError,
@@ -64,7 +65,7 @@ def _version() -> str:
     return __version__
 
 
-def _setup_django() -> None:
+def setup_django() -> None:
     """Settings read and Django set up; a wrong setting or data folder raises :class:`StartError`."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bruus_tournament.settings")
     import django
@@ -84,7 +85,7 @@ def _database_error(error: Exception) -> StartError:
     return StartError(f"The database ({where}) cannot be used: {str(error).strip().splitlines()[0]}")
 
 
-def _compile_translations_in_checkout() -> None:
+def compile_translations_in_checkout() -> None:
     """In a checkout, compile the ``.po`` files whose ``.mo`` is missing or older (a wheel carries
     them compiled)."""
     from django.conf import settings
@@ -98,7 +99,7 @@ def _compile_translations_in_checkout() -> None:
             raise StartError(f"The translations cannot be compiled: {error}") from None
 
 
-def _migrate() -> None:
+def migrate() -> None:
     """Bring the database up to date, quietly; a database made by a newer version of the program
     (applied migrations this one does not know) is refused in one line naming that version
     (:mod:`scoring.setup.schema_version`), before anything is written."""
@@ -141,13 +142,13 @@ def command_run(args: argparse.Namespace) -> int:
         demo = demo_data_dir()
         os.environ["DATA_DIR"] = str(demo)
         os.environ["DATABASE_URL"] = f"sqlite:///{demo / 'bruus.sqlite3'}"
-    _setup_django()
+    setup_django()
     from django.conf import settings
     from django.core.management import call_command
 
     if not reloading:
-        _compile_translations_in_checkout()
-        _migrate()
+        compile_translations_in_checkout()
+        migrate()
         try:
             call_command("load_demo")
         except OSError as error:
@@ -218,12 +219,12 @@ def command_serve(args: argparse.Namespace) -> int:
     workers = worker_count("WORKERS", args.workers or os.environ.get("WORKERS") or 4)
     threads = worker_count("THREADS", args.threads or os.environ.get("THREADS") or (4 if server == "gunicorn" else 8))
     addresses = _hall_environment(address, port)
-    _setup_django()
+    setup_django()
     from django.conf import settings
     from django.core.management import CommandError, call_command
 
-    _compile_translations_in_checkout()
-    _migrate()
+    compile_translations_in_checkout()
+    migrate()
     try:  # a real club database is never the demo
         call_command("startcheck", verbosity=0)
     except CommandError as error:
@@ -254,98 +255,6 @@ def command_serve(args: argparse.Namespace) -> int:
     return servers.start(server, address, port, workers=workers, threads=threads)
 
 
-#: Where ``hub`` keeps the results site inside the data folder (unless ``BRUUS_ROLE=hub`` is set).
-HUB_FOLDER = "hub"
-
-
-def _hub_environment() -> None:
-    """The results site's role and data folder (see the module), set before Django reads them."""
-    from bruus_tournament import envfile
-
-    envfile.read_env_file()
-    if os.environ.get("BRUUS_ROLE", "").strip().lower() != "hub":
-        folder = envfile.data_dir() / HUB_FOLDER
-        os.environ["DATA_DIR"] = str(folder)
-        os.environ.setdefault("DATABASE_URL", f"sqlite:///{folder / 'bruus.sqlite3'}")
-    os.environ["BRUUS_ROLE"] = "hub"
-
-
-def command_hub(args: argparse.Namespace) -> int:
-    """``hub``: the results site on this machine (development server), or ``hub club …`` and
-    ``hub association …``: its clubs, keys and associations (one line each on standard output)."""
-    from django.utils.autoreload import DJANGO_AUTORELOAD_ENV
-
-    reloading = os.environ.get(DJANGO_AUTORELOAD_ENV) == "true"
-    serving = not args.hub_action
-    if serving:
-        os.environ["DEBUG"] = "true"
-        address = _address(args.address or os.environ.get("LISTEN_ADDRESS") or "127.0.0.1")
-        port = _port(args.port or 8001)
-        if not reloading:
-            check_port_free(address, port)
-    if not reloading:
-        _hub_environment()
-    _setup_django()
-    if not reloading:
-        _compile_translations_in_checkout()
-        _migrate()
-    if not serving:
-        return _hub_admin(args)
-    from django.conf import settings
-    from django.core.management import call_command
-
-    if not reloading:
-        base = f"http://{url_host(address)}:{port}"
-        lines = ["=" * 72, "Bruus Turnier: Ergebnisseite / results site (hub)", f"  Startseite / home:  {base}/"]
-        lines += [
-            f"  Schnittstelle / API: {base}/api/v1/snapshots/",
-            '  Neuer Verein / new club: bruus-turnier hub club add "NAME"',
-            f"  Daten / data: {settings.DATA_DIR}",
-            "  Stoppen / stop: Strg+C / Ctrl+C",
-            "=" * 72,
-        ]
-        print("\n".join(lines), flush=True)
-    call_command(
-        "runserver",
-        f"{url_host(address)}:{port}",
-        use_ipv6=":" in address,
-        use_reloader=not settings.INSTALLED_FROM_WHEEL and not args.noreload,
-    )
-    return 0
-
-
-def _association_slug(season: Any) -> str:
-    return season.association.slug if season.association else ""
-
-
-def _hub_admin(args: argparse.Namespace) -> int:
-    """``hub club …`` and ``hub association …``."""
-    from scoring.hub import services
-    from scoring.hub.models import Club
-
-    try:
-        if args.hub_action == "club" and args.club_action == "list":
-            for club in Club.objects.select_related("association").order_by("name"):
-                group = f" · {club.association.name}" if club.association else ""
-                print(f"{club.name} · /verein/{club.slug}/{group}")
-        elif args.hub_action == "club" and args.club_action in ("add", "key"):
-            made = services.create_club if args.club_action == "add" else services.renew_club_key
-            club, key = made(args.name)
-            print(f"{club.name} · /verein/{club.slug}/ · Schlüssel / key: {key}")
-        elif args.hub_action == "club":  # imprint
-            club = services.set_club_imprint(args.name, args.text)
-            print(f"{club.name} · Impressum / imprint: {len(club.imprint)} Zeichen / characters")
-        elif args.association_action == "add":
-            association = services.create_association(args.name, args.clubs)
-            print(f"{association.name} · /verband/{association.slug}/ · {len(args.clubs)} Vereine / clubs")
-        else:  # season
-            season = services.add_association_season(args.name, args.season, args.starts, args.ends)
-            print(f"{season.name} · /verband/{_association_slug(season)}/saison/{season.pk}/")
-    except services.HubError as error:
-        raise StartError(str(error)) from None
-    return 0
-
-
 def _call_command(name: str, *args: object, **options: object) -> None:
     """The management command ``name``; its refusal (CommandError) becomes one :class:`StartError` line."""
     from django.core.management import CommandError, call_command
@@ -362,9 +271,9 @@ def _management(name: str, positional: tuple[str, ...] = ()):
     (``positional``: those passed by position)."""
 
     def command(args: argparse.Namespace) -> int:
-        _setup_django()
-        _compile_translations_in_checkout()
-        _migrate()
+        setup_django()
+        compile_translations_in_checkout()
+        migrate()
         options = {k: v for k, v in vars(args).items() if k not in ("command", "handler", *positional)}
         _call_command(name, *(str(getattr(args, p)) for p in positional), **options)
         return 0
@@ -386,7 +295,7 @@ MIGRATION_COMMANDS = {
 def command_manage(args: argparse.Namespace) -> int:
     """``manage NAME ARGS…``: any management command, its own options parsed by its own parser;
     its errors, and a mistake in its options, one line with exit status 2."""
-    _setup_django()
+    setup_django()
     from django.core.management import BaseCommand, CommandError, ManagementUtility, get_commands, load_command_class
     from django.db import connections
 
@@ -404,9 +313,9 @@ def command_manage(args: argparse.Namespace) -> int:
         options = vars(parser.parse_args(argv))
     except CommandError as error:
         raise StartError(f"{str(error).removeprefix('Error: ')} (see: bruus-turnier manage {name} --help)") from None
-    _compile_translations_in_checkout()
+    compile_translations_in_checkout()
     if name not in MIGRATION_COMMANDS:
-        _migrate()
+        migrate()
     positional = options.pop("args", ())
     try:
         command.execute(*positional, **options)
@@ -523,6 +432,29 @@ def build_parser() -> ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"bruus-turnier {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _add_server_commands(commands)
+    _add_data_commands(commands)
+    settings = commands.add_parser(
+        "settings", help="show the settings and where each comes from; settings set KEY VALUE keeps one"
+    )
+    actions = settings.add_subparsers(dest="action", metavar="ACTION")
+    setting = actions.add_parser("set", help="keep KEY=VALUE in the data folder's settings.env")
+    setting.add_argument("key", metavar="KEY")
+    setting.add_argument("value", metavar="VALUE")
+    unset = actions.add_parser("unset", help="remove KEY from the data folder's settings.env")
+    unset.add_argument("key", metavar="KEY")
+    settings.set_defaults(handler=command_settings)
+
+    manage = commands.add_parser(
+        "manage", help="any Django management command (bruus-turnier manage help lists them)", add_help=False
+    )
+    manage.add_argument("rest", nargs=argparse.REMAINDER)
+    manage.set_defaults(handler=command_manage)
+    return parser
+
+
+def _add_server_commands(commands) -> None:
+    """``run`` (the demo on this machine) and ``serve`` (the hall's network) with their options."""
     run = commands.add_parser(
         "run", help="demo evening on this machine: http://127.0.0.1:8000 (DEBUG on; its own data folder <data>/demo)"
     )
@@ -537,7 +469,12 @@ def build_parser() -> ArgumentParser:
     serve.add_argument("--workers", help="gunicorn worker processes (WORKERS; default 4)")
     serve.add_argument("--threads", help="threads per worker (THREADS; gunicorn 4, waitress 8)")
     serve.set_defaults(handler=command_serve)
-    _hub_parser(commands)
+    add_hub_parser(commands, command_hub)
+
+
+def _add_data_commands(commands) -> None:
+    """``organiser``, ``backup``, ``restore`` and ``import-players``: management commands of the
+    same names, with their options."""
     language: dict[str, Any] = {
         "default": "de",
         "choices": ("de", "en", "da", "sv"),
@@ -579,56 +516,6 @@ def build_parser() -> ArgumentParser:
     )
     publish.add_argument("--once", action="store_true", help="send what waits now, then stop")
     publish.set_defaults(handler=_management("publish"))
-
-    settings = commands.add_parser(
-        "settings", help="show the settings and where each comes from; settings set KEY VALUE keeps one"
-    )
-    actions = settings.add_subparsers(dest="action", metavar="ACTION")
-    setting = actions.add_parser("set", help="keep KEY=VALUE in the data folder's settings.env")
-    setting.add_argument("key", metavar="KEY")
-    setting.add_argument("value", metavar="VALUE")
-    unset = actions.add_parser("unset", help="remove KEY from the data folder's settings.env")
-    unset.add_argument("key", metavar="KEY")
-    settings.set_defaults(handler=command_settings)
-
-    manage = commands.add_parser(
-        "manage", help="any Django management command (bruus-turnier manage help lists them)", add_help=False
-    )
-    manage.add_argument("rest", nargs=argparse.REMAINDER)
-    manage.set_defaults(handler=command_manage)
-    return parser
-
-
-def _hub_parser(commands: Any) -> None:
-    """``hub`` and its actions (docs/results-online.md)."""
-    hub = commands.add_parser(
-        "hub", help="the results site (hub) on this machine: http://127.0.0.1:8001; hub club …, hub association …"
-    )
-    hub.add_argument("--address", help="address to listen on (LISTEN_ADDRESS; default 127.0.0.1)")
-    hub.add_argument("--port", help="port (default 8001)")
-    hub.add_argument("--noreload", action="store_true", help="do not restart when the code changes")
-    hub.set_defaults(handler=command_hub)
-    actions = hub.add_subparsers(dest="hub_action", metavar="ACTION")
-    club = actions.add_parser("club", help="the clubs: add, key, imprint, list")
-    club_actions = club.add_subparsers(dest="club_action", metavar="ACTION", required=True)
-    add = club_actions.add_parser("add", help="a new club; prints its upload key (shown once)")
-    add.add_argument("name", metavar="NAME")
-    key = club_actions.add_parser("key", help="a new upload key for the club (the old one stops working)")
-    key.add_argument("name", metavar="NAME")
-    imprint = club_actions.add_parser("imprint", help="the club's imprint/contact text on its pages")
-    imprint.add_argument("name", metavar="NAME")
-    imprint.add_argument("text", metavar="TEXT")
-    club_actions.add_parser("list", help="the clubs and their addresses")
-    association = actions.add_parser("association", help="associations of clubs: add, season")
-    association_actions = association.add_subparsers(dest="association_action", metavar="ACTION", required=True)
-    group = association_actions.add_parser("add", help="an association of the clubs named (or clubs added to it)")
-    group.add_argument("name", metavar="NAME")
-    group.add_argument("clubs", metavar="CLUB", nargs="+")
-    season = association_actions.add_parser("season", help="a season of the association: its name and dates")
-    season.add_argument("name", metavar="NAME")
-    season.add_argument("season", metavar="SEASON")
-    season.add_argument("starts", metavar="FROM", help="first day, YYYY-MM-DD")
-    season.add_argument("ends", metavar="TO", help="last day, YYYY-MM-DD")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

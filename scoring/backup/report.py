@@ -30,6 +30,14 @@ def restore_summary(outcome: RestoreOutcome, *, done: bool = True) -> list[tuple
     """The lines (level, text) that report a restore: who made the file, each evening, the
     players and deals, new table links, unknown logins, ignored fields and, when ``done``,
     "Restore complete." (a preview leaves it out)."""
+    lines = _contents(outcome) + _notes(outcome)
+    if done:
+        lines.append((SUCCESS, _("Restore complete.")))
+    return lines
+
+
+def _contents(outcome: RestoreOutcome) -> list[tuple[str, str]]:
+    """Who made the file, each evening restored, the players and deals."""
     lines: list[tuple[str, str]] = []
     if outcome.app_version:
         lines.append((INFO, _("Backup made by Bruus Turnier %(version)s.") % {"version": outcome.app_version}))
@@ -62,6 +70,12 @@ def restore_summary(outcome: RestoreOutcome, *, done: bool = True) -> list[tuple
             % {"new": outcome.players_new, "reused": outcome.players_reused, "deals": outcome.deals},
         )
     )
+    return lines
+
+
+def _notes(outcome: RestoreOutcome) -> list[tuple[str, str]]:
+    """New table links, unknown logins and ignored fields, each only when there are any."""
+    lines: list[tuple[str, str]] = []
     if outcome.new_tokens:
         lines.append(
             (
@@ -90,6 +104,4 @@ def restore_summary(outcome: RestoreOutcome, *, done: bool = True) -> list[tuple
                 % {"fields": ", ".join(outcome.ignored_fields)},
             )
         )
-    if done:
-        lines.append((SUCCESS, _("Restore complete.")))
     return lines

@@ -295,32 +295,42 @@ def evening_fairness(rounds: Sequence[PlayedRound[P]]) -> EveningFairness[P]:
                 sat_out[p] += 1
 
     met = _opponents_met(counts)
-    players = {}
-    for p in everyone:
-        repeated = sorted(((q, c) for q, c in met[p].items() if c > 1), key=lambda item: (-item[1], str(item[0])))
-        players[p] = PlayerFairness(
+    players = {
+        p: PlayerFairness(
             player=p,
             partners=tuple(partners[p]),
             rounds_played=played[p],
             rounds_sat_out=sat_out[p],
             opponents=len(met[p]),
-            repeated=tuple(repeated),
+            repeated=_repeated(met[p]),
         )
-
+        for p in everyone
+    }
     total = repeated_opponents(counts)
     bound = lower_bound(ordered)
-    repeated_partners = tuple(
-        sorted(
-            ((pair, len(sessions)) for pair, sessions in partnerships.items() if len(sessions) > 1),
-            key=lambda item: sorted(map(str, item[0])),
-        )
-    )
+    repeated_partners = _repeated_partners(partnerships)
     return EveningFairness(
         players=players,
         repeated_opponents=total,
         lower_bound=bound,
         repeated_partners=repeated_partners,
         reasons=tuple(_reasons(ordered, total, bound, repeated_partners)),
+    )
+
+
+def _repeated(met: Counter[P]) -> tuple[tuple[P, int], ...]:
+    """The opponents met more than once and how often, the most often first."""
+    return tuple(sorted(((q, c) for q, c in met.items() if c > 1), key=lambda item: (-item[1], str(item[0]))))
+
+
+def _repeated_partners(partnerships: Mapping[frozenset[P], set[int]]) -> tuple[tuple[frozenset[P], int], ...]:
+    """The partnerships formed in more than one session and in how many, in the order of their
+    players' names."""
+    return tuple(
+        sorted(
+            ((pair, len(sessions)) for pair, sessions in partnerships.items() if len(sessions) > 1),
+            key=lambda item: sorted(map(str, item[0])),
+        )
     )
 
 
@@ -340,9 +350,30 @@ def _reasons(
     bound: int,
     repeated_partners: Sequence[tuple[frozenset[P], int]],
 ) -> list[Reason]:
-    reasons: list[Reason] = []
+    """Why the evening has the repeats it has: sessions whose partnerships must meet again, the
+    repeats against the lower bound, and partnerships formed more than once."""
     if not rounds:
-        return reasons
+        return []
+    reasons = _few_partnerships(rounds) + _against_bound(rounds, total, bound)
+    if repeated_partners:
+        reasons.append(
+            Reason(
+                "repeated_partners",
+                gettext_noop(
+                    "%(count)s partnerships were formed more than once: the sit-out rotation and "
+                    'the wishes "not together" left no other choice for the draw, or players '
+                    "were swapped or replaced by hand."
+                ),
+                {"count": len(repeated_partners)},
+            )
+        )
+    return reasons
+
+
+def _few_partnerships(rounds: Sequence[PlayedRound[P]]) -> list[Reason]:
+    """A reason for each session whose partnerships are too few for its rounds to avoid meeting
+    twice (:func:`_session_team_bound`)."""
+    reasons: list[Reason] = []
     by_session: dict[int, list[PlayedRound]] = defaultdict(list)
     for one in rounds:
         by_session[one.session].append(one)
@@ -359,6 +390,13 @@ def _reasons(
                     {"session": session, "teams": len(teams), "rounds": len(session_rounds)},
                 )
             )
+    return reasons
+
+
+def _against_bound(rounds: Sequence[PlayedRound[P]], total: int, bound: int) -> list[Reason]:
+    """The ``total`` repeated opponents against the lower ``bound``: none, the bound reached, or
+    above it (and why, with a heuristic draw of the tables)."""
+    reasons: list[Reason] = []
     if total == 0:
         reasons.append(Reason("no_repeats", gettext_noop("Nobody met the same opponent twice."), {}))
     elif total <= bound:
@@ -395,18 +433,6 @@ def _reasons(
                     "ignores these rules, so it is not always reachable."
                 ),
                 {"gap": total - bound, "bound": bound},
-            )
-        )
-    if repeated_partners:
-        reasons.append(
-            Reason(
-                "repeated_partners",
-                gettext_noop(
-                    "%(count)s partnerships were formed more than once: the sit-out rotation and "
-                    'the wishes "not together" left no other choice for the draw, or players '
-                    "were swapped or replaced by hand."
-                ),
-                {"count": len(repeated_partners)},
             )
         )
     return reasons

@@ -429,11 +429,7 @@ def players_from_rows(
         data_rows += 1
         if data_rows > MAX_PLAYER_ROWS:
             raise _too_many_rows_error(display)
-        if unheaded_line is None and any(
-            cell.strip()
-            for index, cell in enumerate(cells)
-            if index not in layout.used and (index >= len(layout.keys) or not layout.keys[index])
-        ):
+        if unheaded_line is None and _has_unheaded_value(cells, layout):
             unheaded_line = line
         player, row_problems = _check_row(line, cells, layout, first_line_of)
         problems.extend(row_problems)
@@ -446,21 +442,32 @@ def players_from_rows(
             filename=display,
         )
     if unheaded_line is not None:
-        notes.append(
-            Note(
-                gettext_noop(
-                    "Some lines have values in columns without a heading (first in line "
-                    "%(line)s); these values were ignored."
-                ),
-                {"line": unheaded_line},
-            )
-        )
+        notes.append(_unheaded_note(unheaded_line))
     problems.sort(key=lambda problem: problem.line)  # stable: a row's problems keep their order
     return ParsedFile(
         players=tuple(players),
         problems=tuple(problems),
         notes=tuple(notes),
         encoding=encoding,
+    )
+
+
+def _has_unheaded_value(cells: Sequence[str], layout: Layout) -> bool:
+    """Whether a row has a value in a column without a heading (one the layout does not use)."""
+    return any(
+        cell.strip()
+        for index, cell in enumerate(cells)
+        if index not in layout.used and (index >= len(layout.keys) or not layout.keys[index])
+    )
+
+
+def _unheaded_note(line: int) -> Note:
+    """The note that values in columns without a heading, first in ``line``, were ignored."""
+    return Note(
+        gettext_noop(
+            "Some lines have values in columns without a heading (first in line %(line)s); these values were ignored."
+        ),
+        {"line": line},
     )
 
 
@@ -520,34 +527,21 @@ def _invisible_problems(line: int, text: str) -> list[RowProblem]:
     return problems
 
 
-def _check_row(
-    line: int, cells: Sequence[str], layout: Layout, first_line_of: dict[str, int]
-) -> tuple[ParsedPlayer | None, list[RowProblem]]:
-    used_cells = [_cell(cells, index) for index in sorted(layout.used)]
-    errors = [cell for cell in used_cells if isinstance(cell, ExcelError)]
+def _skipped(line: int, cells: Sequence[str], layout: Layout) -> RowProblem | None:
+    """Why a row is skipped before its name is read: an Excel error value, a repeated heading."""
+    errors = [cell for cell in (_cell(cells, index) for index in sorted(layout.used)) if isinstance(cell, ExcelError)]
     if errors:
-        return None, [
-            _problem(
-                line,
-                gettext_noop("Line %(line)s: a cell shows the Excel error %(value)s instead of a name or club."),
-                "excel_error",
-                value=str(errors[0]),
-            )
-        ]
+        message = gettext_noop("Line %(line)s: a cell shows the Excel error %(value)s instead of a name or club.")
+        return _problem(line, message, "excel_error", value=str(errors[0]))
     if all(_header_key(_cell(cells, index)) == layout.keys[index] for index in layout.used):
-        return None, [
-            _problem(
-                line,
-                gettext_noop("Line %(line)s repeats the column headings and was skipped."),
-                "repeated_header",
-            )
-        ]
-    if layout.name_col is not None:
-        name = normalise_name(_cell(cells, layout.name_col))
-    else:
-        name = normalise_name(f"{_cell(cells, layout.first_col)} {_cell(cells, layout.last_col)}")
-    club = normalise_name(_cell(cells, layout.club_col))
+        return _problem(
+            line, gettext_noop("Line %(line)s repeats the column headings and was skipped."), "repeated_header"
+        )
+    return None
 
+
+def _length_problems(line: int, name: str, club: str) -> list[RowProblem]:
+    """A missing name, a name or club too long."""
     problems: list[RowProblem] = []
     if not name:
         problems.append(_problem(line, gettext_noop("Line %(line)s: the name is missing."), "missing_name"))
@@ -575,6 +569,21 @@ def _check_row(
                 max=MAX_CLUB_LENGTH,
             )
         )
+    return problems
+
+
+def _check_row(
+    line: int, cells: Sequence[str], layout: Layout, first_line_of: dict[str, int]
+) -> tuple[ParsedPlayer | None, list[RowProblem]]:
+    skipped = _skipped(line, cells, layout)
+    if skipped is not None:
+        return None, [skipped]
+    if layout.name_col is not None:
+        name = normalise_name(_cell(cells, layout.name_col))
+    else:
+        name = normalise_name(f"{_cell(cells, layout.first_col)} {_cell(cells, layout.last_col)}")
+    club = normalise_name(_cell(cells, layout.club_col))
+    problems = _length_problems(line, name, club)
     problems += _invisible_problems(line, name + club)
     if problems:
         return None, problems

@@ -150,6 +150,20 @@ def score_trick(
             or held twice, or two matadors led at once.
     """
     check_trick(plays, leader_team, played_before)
+    darer_team, struck = _dares_and_strikes(plays, leader_team, played_before, bunk_exhausted)
+    hund, bruus = Matador.TOLLER_HUND, Matador.BRUUS
+    points = _TRICK_POINTS[(hund in darer_team, hund in struck, bruus in darer_team, bruus in struck)]
+    if points == 0:
+        return TrickBonus(0, 0)
+    scorer = _scoring_team(darer_team, struck)
+    return TrickBonus(points, 0) if scorer == TEAM_A else TrickBonus(0, points)
+
+
+def _dares_and_strikes(
+    plays: Sequence[Play], leader_team: str, played_before: frozenset[Matador], bunk_exhausted: bool
+) -> tuple[dict[Matador, str], set[Matador]]:
+    """The matadors dared in the trick with the team that dared each (conditions 1 to 4 of
+    :func:`score_trick`), and those of them struck by an opponent later in the trick."""
     seen = set(played_before)
     darer_team: dict[Matador, str] = {}
     struck: set[Matador] = set()
@@ -169,22 +183,21 @@ def score_trick(
             ):
                 darer_team[matador] = team
         seen |= play.matadors
+    return darer_team, struck
 
+
+def _scoring_team(darer_team: dict[Matador, str], struck: set[Matador]) -> str:
+    """The team that scores the trick's daring and striking: the last event decides, the strike
+    of the Bruus, else the (onward) dare of the Bruus or the strike of the Hund, else the dare of
+    the Hund."""
     hund, bruus = Matador.TOLLER_HUND, Matador.BRUUS
-    points = _TRICK_POINTS[(hund in darer_team, hund in struck, bruus in darer_team, bruus in struck)]
-    if points == 0:
-        return TrickBonus(0, 0)
-    # The last event decides who scores: the strike of the Bruus, else the (onward) dare of the
-    # Bruus or the strike of the Hund, else the dare of the Hund.
     if bruus in struck:
-        scorer = other_team(darer_team[bruus])
-    elif bruus in darer_team:
-        scorer = darer_team[bruus]
-    elif hund in struck:
-        scorer = other_team(darer_team[hund])
-    else:
-        scorer = darer_team[hund]
-    return TrickBonus(points, 0) if scorer == TEAM_A else TrickBonus(0, points)
+        return other_team(darer_team[bruus])
+    if bruus in darer_team:
+        return darer_team[bruus]
+    if hund in struck:
+        return other_team(darer_team[hund])
+    return darer_team[hund]
 
 
 def check_trick(plays: Sequence[Play], leader_team: str, played_before: frozenset[Matador]) -> None:

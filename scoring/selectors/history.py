@@ -11,7 +11,7 @@ out a round" and "a replacement plays from their first round on" are worked out 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
@@ -275,7 +275,20 @@ def evening_histories(
         )
     partnerships, team_of = _partnership_histories(partnerships_qs, loaded, list(by_id))
     tables = _table_histories(seatings, by_id, team_of)
-    by_evening: dict[int, list[RoundHistory]] = {pk: [] for pk in by_id}
+    by_evening = _round_histories(rounds_qs, loaded, tables, team_of, list(by_id))
+    return {pk: _history(pk, loaded, partnerships[pk], by_evening[pk]) for pk in by_id}
+
+
+def _round_histories(
+    rounds_qs: QuerySet[Round],
+    loaded: Mapping[int, tuple[int, int, Team]],
+    tables: Mapping[int, Sequence[TableHistory]],
+    team_of: Mapping[int, Team],
+    evening_ids: Iterable[int],
+) -> dict[int, list[RoundHistory]]:
+    """Evening id -> its rounds (1 query), with their tables and who sits out; ``loaded``: session
+    id -> (evening id, session number, the session's sitters)."""
+    by_evening: dict[int, list[RoundHistory]] = {pk: [] for pk in evening_ids}
     for r in rounds_qs.values("id", "session_id", "number", "sitout_partnership_id"):
         evening_id, number, sitters = loaded[r["session_id"]]
         by_evening[evening_id].append(
@@ -290,19 +303,25 @@ def evening_histories(
                 sitout_team_id=r["sitout_partnership_id"],
             )
         )
+    return by_evening
 
-    def history(pk: int) -> EveningHistory:
-        mine = {sid: (number, sitters) for sid, (evening_id, number, sitters) in loaded.items() if evening_id == pk}
-        own = sorted(partnerships[pk], key=lambda p: (mine[p.session_id][0], p.number))
-        return EveningHistory(
-            sessions={sid: number for sid, (number, _) in mine.items()},
-            teams={p.id: p.players for p in own},
-            rounds=tuple(sorted(by_evening[pk], key=lambda r: (r.session, r.number))),
-            partnerships=tuple(own),
-            sitters={sid: sitters for sid, (_, sitters) in mine.items()},
-        )
 
-    return {pk: history(pk) for pk in by_id}
+def _history(
+    pk: int,
+    loaded: Mapping[int, tuple[int, int, Team]],
+    partnerships: Iterable[PartnershipHistory],
+    rounds: Iterable[RoundHistory],
+) -> EveningHistory:
+    """The EveningHistory of evening ``pk`` from what :func:`evening_histories` loaded."""
+    mine = {sid: (number, sitters) for sid, (evening_id, number, sitters) in loaded.items() if evening_id == pk}
+    own = sorted(partnerships, key=lambda p: (mine[p.session_id][0], p.number))
+    return EveningHistory(
+        sessions={sid: number for sid, (number, _) in mine.items()},
+        teams={p.id: p.players for p in own},
+        rounds=tuple(sorted(rounds, key=lambda r: (r.session, r.number))),
+        partnerships=tuple(own),
+        sitters={sid: sitters for sid, (_, sitters) in mine.items()},
+    )
 
 
 def _partnership_histories(

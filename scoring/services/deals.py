@@ -274,24 +274,10 @@ def _enter_deal(
 ) -> Deal:
     seating = check_own_table(locked_seating(seating_id), table)
     _check_deal_number(seating, number)
-    if key is not None:
-        sent = (
-            DealChange.objects.filter(deal__seating=seating, submission=key)
-            .select_related("deal")
-            .order_by("pk")
-            .first()
-        )
-        if sent is not None:
-            return _replayed(sent, number, result)
-    if table is not None:
-        check_table_may_change(seating, table, entry=True)
-    _check_organiser_may_change(seating, user, accept_impossible=accept_impossible)
-    rules = seating.round.session.evening.rules
-    if not rules.uses_deal(result):
-        raise ServiceError(
-            gettext_noop("A drawn deal does not use up the deal: record the draw on the tablet and deal again."),
-            code="draw_not_a_deal",
-        )
+    sent = _sent_before(seating, key)
+    if sent is not None:
+        return _replayed(sent, number, result)
+    rules = _check_may_enter(seating, result, table=table, user=user, accept_impossible=accept_impossible)
     accepted = accept_impossible and user is not None
     others = _round_results(seating, rules, number)
     score = _scored(rules, result, accepted=accepted, reason=reason, carried=rules.carried_into(others, number))
@@ -300,13 +286,7 @@ def _enter_deal(
     if deal is None:
         deal = Deal(seating=seating, number=number, version=0)
     based_on = deal.version
-    deal.winner = result.winner
-    deal.to_nil = result.to_nil
-    deal.bonus_a = result.bonus_a
-    deal.bonus_b = result.bonus_b
-    deal.points_a = score.a
-    deal.points_b = score.b
-    deal.override_reason = reason if accept_impossible else ""
+    _set_result(deal, result, score, override_reason=reason if accept_impossible else "")
     new = _snapshot(deal)
     if previous == new:
         deal.outcome = "unchanged"
@@ -324,16 +304,62 @@ def _enter_deal(
         client=client,
         submission=key,
     )
-    if table is not None and seating.entered_at is not None:
-        seating.entered_at = None
-        seating.entered_by = ""
-        seating.save(update_fields=["entered_at", "entered_by"])
-        record_round_event(RoundEvent.Kind.REOPENED, round_id=seating.round_id, seating=seating, origin=origin)
+    if table is not None:
+        _reopen_entered(seating, origin)
     if rules.no_winner == BOCK:
         _rescore_after_bock(seating, rules, number, origin=origin, user=user, client=client)
     evening_changed(seating.round.session.evening_id, seats=False)  # no seat moves
     deal.outcome = "created" if previous is None else "changed"
     return deal
+
+
+def _sent_before(seating: Seating, key: uuid.UUID | None) -> DealChange | None:
+    """The first change this submission ``key`` made to a deal of ``seating`` (a request sent
+    again); None without a key or when it is new."""
+    if key is None:
+        return None
+    return (
+        DealChange.objects.filter(deal__seating=seating, submission=key).select_related("deal").order_by("pk").first()
+    )
+
+
+def _check_may_enter(
+    seating: Seating, result: DealResult, *, table: Table | None, user, accept_impossible: bool
+) -> RuleSet:
+    """The evening's rule set, once the table (or the organiser) may enter ``result`` there.
+
+    Raises ServiceError: as :func:`check_table_may_change` and :func:`_check_organiser_may_change`,
+    or a drawn deal, which does not use up a deal (``draw_not_a_deal``)."""
+    if table is not None:
+        check_table_may_change(seating, table, entry=True)
+    _check_organiser_may_change(seating, user, accept_impossible=accept_impossible)
+    rules = seating.round.session.evening.rules
+    if not rules.uses_deal(result):
+        raise ServiceError(
+            gettext_noop("A drawn deal does not use up the deal: record the draw on the tablet and deal again."),
+            code="draw_not_a_deal",
+        )
+    return rules
+
+
+def _set_result(deal: Deal, result: DealResult, score: DealScore, *, override_reason: str) -> None:
+    """``deal``'s fields set to ``result`` and its ``score`` (not saved)."""
+    deal.winner = result.winner
+    deal.to_nil = result.to_nil
+    deal.bonus_a = result.bonus_a
+    deal.bonus_b = result.bonus_b
+    deal.points_a = score.a
+    deal.points_b = score.b
+    deal.override_reason = override_reason
+
+
+def _reopen_entered(seating: Seating, origin: Origin) -> None:
+    """A table that changes a deal after "Runde beenden" has to finish the round again."""
+    if seating.entered_at is not None:
+        seating.entered_at = None
+        seating.entered_by = ""
+        seating.save(update_fields=["entered_at", "entered_by"])
+        record_round_event(RoundEvent.Kind.REOPENED, round_id=seating.round_id, seating=seating, origin=origin)
 
 
 def _result_of(deal: Deal) -> DealResult:

@@ -45,17 +45,7 @@ def save_season(
     name = name.strip()
     if not name:
         raise ServiceError(gettext_noop("Please give the season a name."), code="name")
-    rules = season_domain.SeasonRules(
-        scoring=scoring,
-        placement_points=tuple(placement_points),
-        best_of=best_of,
-        min_evenings=min_evenings,
-    )
-    if not 1 <= planned_evenings <= 100:
-        raise ServiceError(
-            gettext_noop("The number of evenings planned must be between 1 and 100."), code="planned_evenings"
-        )
-    season_domain.check_rules(rules, planned_evenings)
+    rules = _checked_rules(scoring, placement_points, best_of, min_evenings, planned_evenings)
     tie_break = chain_text(parse_chain(tie_break))
     wanted = sorted(set(evening_ids))
     _check_evenings(season, wanted, planned_evenings)
@@ -79,6 +69,26 @@ def save_season(
     season.save()
     _set_evenings(season, wanted)
     return season
+
+
+def _checked_rules(
+    scoring: str, placement_points: Sequence[int], best_of: int | None, min_evenings: int, planned_evenings: int
+) -> season_domain.SeasonRules:
+    """The season's rules, once they fit the ``planned_evenings`` (1 to 100).
+
+    Raises ServiceError (``planned_evenings``) / SeasonRuleError (:func:`season_domain.check_rules`)."""
+    rules = season_domain.SeasonRules(
+        scoring=scoring,
+        placement_points=tuple(placement_points),
+        best_of=best_of,
+        min_evenings=min_evenings,
+    )
+    if not 1 <= planned_evenings <= 100:
+        raise ServiceError(
+            gettext_noop("The number of evenings planned must be between 1 and 100."), code="planned_evenings"
+        )
+    season_domain.check_rules(rules, planned_evenings)
+    return rules
 
 
 def _check_evenings(season: Season | None, wanted: Sequence[int], planned_evenings: int) -> None:

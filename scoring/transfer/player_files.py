@@ -100,6 +100,30 @@ def parse_player_file(data: bytes, filename: str) -> ParsedFile:
     data = bytes(data)
     display = _display_name(filename)
     extension = _extension(display)
+    _check_file(data, display, extension)
+    if extension == ".xlsx":
+        notes: list[Note] = []
+        rows = _xlsx_rows(data, display, notes)
+        return players_from_rows(rows, display, encoding=None, notes=notes)
+    text, encoding = _decode(data, display)
+    notes = []
+    if encoding == "cp1252":
+        notes.append(
+            Note(
+                gettext_noop(
+                    "The file was read as older Windows text (Windows-1252). Please check that "
+                    "letters such as ä, ö, ü, ß, æ, ø and å look right in the names."
+                ),
+                {},
+            )
+        )
+    text, delimiter = _choose_delimiter(text)
+    rows = _csv_rows(text, delimiter, display)
+    return players_from_rows(rows, display, encoding=encoding, notes=notes)
+
+
+def _check_file(data: bytes, display: str, extension: str) -> None:
+    """Raise PlayerFileError unless the file is of an accepted type, not empty and not too large."""
     if extension not in ACCEPTED_EXTENSIONS:
         raise PlayerFileError(
             gettext_noop(
@@ -122,25 +146,6 @@ def parse_player_file(data: bytes, filename: str) -> ParsedFile:
             size_kb=(len(data) + 1023) // 1024,
             max_kb=MAX_FILE_BYTES // 1024,
         )
-    if extension == ".xlsx":
-        notes: list[Note] = []
-        rows = _xlsx_rows(data, display, notes)
-        return players_from_rows(rows, display, encoding=None, notes=notes)
-    text, encoding = _decode(data, display)
-    notes = []
-    if encoding == "cp1252":
-        notes.append(
-            Note(
-                gettext_noop(
-                    "The file was read as older Windows text (Windows-1252). Please check that "
-                    "letters such as ä, ö, ü, ß, æ, ø and å look right in the names."
-                ),
-                {},
-            )
-        )
-    text, delimiter = _choose_delimiter(text)
-    rows = _csv_rows(text, delimiter, display)
-    return players_from_rows(rows, display, encoding=encoding, notes=notes)
 
 
 # --------------------------------------------------------------------------------------------

@@ -116,6 +116,28 @@ def _record_draw(request: HttpRequest, seating: Seating, number: int, form) -> H
     return redirect("organiser:seating_detail", pk=seating.pk)
 
 
+def _saved(request: HttpRequest, seating: Seating, number: int, form: OrganiserDealForm) -> bool:
+    """Whether the organiser's deal ``number`` of ``form`` was saved; the service's refusal added
+    to the form's errors when not."""
+    try:
+        services.enter_deal(
+            seating_id=seating.pk,
+            number=number,
+            result=form.result(),
+            origin=Origin.organiser(request.user),
+            user=request.user,
+            reason=form.cleaned_data["reason"],
+            accept_impossible=form.cleaned_data["accept_impossible"],
+            key=form.cleaned_data["key"],
+            based_on_version=form.cleaned_data["version"],
+            client=client_address(request),
+        )
+    except DomainError as error:
+        form.add_error(None, translate(error))
+        return False
+    return True
+
+
 @helper_required
 def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The organiser's view of one table in one round: deals, corrections, history."""
@@ -139,25 +161,9 @@ def seating_detail(request: HttpRequest, pk: int) -> HttpResponse:
         form = OrganiserDealForm(request.POST, reason_required=reason_required, rules=evening.rules)
         if form.is_valid() and form.result().winner == DRAW:
             return _record_draw(request, seating, number_int, form)
-        if form.is_valid():
-            try:
-                services.enter_deal(
-                    seating_id=seating.pk,
-                    number=number_int,
-                    result=form.result(),
-                    origin=Origin.organiser(request.user),
-                    user=request.user,
-                    reason=form.cleaned_data["reason"],
-                    accept_impossible=form.cleaned_data["accept_impossible"],
-                    key=form.cleaned_data["key"],
-                    based_on_version=form.cleaned_data["version"],
-                    client=client_address(request),
-                )
-            except DomainError as error:
-                form.add_error(None, translate(error))
-            else:
-                messages.success(request, _("Deal %(number)s saved.") % {"number": number_int})
-                return redirect("organiser:seating_detail", pk=seating.pk)
+        if form.is_valid() and _saved(request, seating, number_int, form):
+            messages.success(request, _("Deal %(number)s saved.") % {"number": number_int})
+            return redirect("organiser:seating_detail", pk=seating.pk)
     if form is None and number_int:
         form = OrganiserDealForm.for_deal(seating, sheet.deals.get(number_int), reason_required=reason_required)
     return render(

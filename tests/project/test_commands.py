@@ -208,7 +208,7 @@ def test_run_uses_the_demo_folder_not_the_clubs(tmp_path, monkeypatch):
     environ = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "RUN_MAIN")}
     environ["DATA_DIR"] = str(tmp_path / "club")
     monkeypatch.setattr(os, "environ", environ)
-    monkeypatch.setattr(cli, "_setup_django", lambda: (_ for _ in ()).throw(cli.StartError("stopped here")))
+    monkeypatch.setattr(cli, "setup_django", lambda: (_ for _ in ()).throw(cli.StartError("stopped here")))
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
