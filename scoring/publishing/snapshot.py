@@ -88,74 +88,81 @@ def evening_snapshot(evening_id: int, config: PublishingConfig) -> dict[str, Any
         sessions_drawn=max(history.sessions.values(), default=0),
         tables_confirmed=[t.confirmed for r in history.rounds for t in r.tables],
     )
-    hidden = evening.ranking_hidden
-    ranking: list[dict[str, Any]] = []
-    rounds: list[dict[str, Any]] = []
-    used: list[int] = []
-    if not hidden:
-        ranked = ranked_evenings([evening], histories)
-        rows = ranked.rankings[evening.pk]
-        confirmed_rounds = [r for r in history.rounds if r.tables and all(t.confirmed for t in r.tables)]
-        deals: dict[int, list[dict[str, int]]] = defaultdict(list)
-        if confirmed_rounds:
-            for deal in evening_deals(evening):
-                deals[deal.seating_id].append(
-                    {"number": deal.number, "points_a": deal.points_a, "points_b": deal.points_b}
-                )
-        used = [row.player.pk for row in rows]
-        used += [pid for r in confirmed_rounds for t in r.tables for pid in (*t.team_a, *t.team_b)]
-        names = Names(config, used)
-        ranking = [
-            {
-                "place": row.place,
-                "player": names.key(row.player.pk),
-                "total": sticks(row.total),
-                "sessions": [sticks(value) for value in row.sessions],
-            }
-            for row in rows
-        ]
-        rounds = [
-            {
-                "session": r.session,
-                "round": r.number,
-                "tables": [
-                    {
-                        "table": t.table,
-                        "team_a": _team(names, t.team_a),
-                        "team_b": _team(names, t.team_b),
-                        "points_a": t.sum_a,
-                        "points_b": t.sum_b,
-                        "deals": deals.get(t.seating_id, []),
-                    }
-                    for t in r.tables
-                ],
-            }
-            for r in confirmed_rounds
-        ]
-    else:
-        names = Names(config, ())
+    results: tuple[Names, list[int], list[dict[str, Any]], list[dict[str, Any]]]
+    results = (Names(config, ()), [], [], []) if evening.ranking_hidden else _results(evening, histories, config)
+    names, used, ranking, rounds = results
     return {
         "format": "bruus-snapshot",
         "format_version": FORMAT_VERSION,
-        "evening": {
-            "uid": privacy.evening_uid(config.installation_id, evening.pk),
-            "version": evening.version,
-            "name": evening.name,
-            "date": evening.date.isoformat(),
-            "venue": evening.venue,
-            "rule_set": evening.rule_set,
-            "language": evening.language,
-            "sessions_count": evening.sessions_count,
-            "rounds_per_session": evening.rounds_per_session,
-            "deals_per_round": evening.deals_per_round,
-            "state": "final" if over else "live",
-            "ranking_hidden": hidden,
-            "sent_at": _sent_at(),
-        },
+        "evening": _evening_header(evening, config, over),
         "players": names.players(used),
         "ranking": ranking,
         "rounds": rounds,
     }
+
+
+def _evening_header(evening: Evening, config: PublishingConfig, over: bool) -> dict[str, Any]:
+    """The snapshot's ``evening`` object: what the evening is, its version and state."""
+    return {
+        "uid": privacy.evening_uid(config.installation_id, evening.pk),
+        "version": evening.version,
+        "name": evening.name,
+        "date": evening.date.isoformat(),
+        "venue": evening.venue,
+        "rule_set": evening.rule_set,
+        "language": evening.language,
+        "sessions_count": evening.sessions_count,
+        "rounds_per_session": evening.rounds_per_session,
+        "deals_per_round": evening.deals_per_round,
+        "state": "final" if over else "live",
+        "ranking_hidden": evening.ranking_hidden,
+        "sent_at": _sent_at(),
+    }
+
+
+def _results(
+    evening: Evening, histories: dict, config: PublishingConfig
+) -> tuple[Names, list[int], list[dict[str, Any]], list[dict[str, Any]]]:
+    """The names (privacy applied), the players named, the ranking and the confirmed rounds with
+    their deals, as the public ranking shows them."""
+    history = histories[evening.pk]
+    rows = ranked_evenings([evening], histories).rankings[evening.pk]
+    confirmed_rounds = [r for r in history.rounds if r.tables and all(t.confirmed for t in r.tables)]
+    deals: dict[int, list[dict[str, int]]] = defaultdict(list)
+    if confirmed_rounds:
+        for deal in evening_deals(evening):
+            deals[deal.seating_id].append({"number": deal.number, "points_a": deal.points_a, "points_b": deal.points_b})
+    used = [row.player.pk for row in rows]
+    used += [pid for r in confirmed_rounds for t in r.tables for pid in (*t.team_a, *t.team_b)]
+    names = Names(config, used)
+    ranking = [
+        {
+            "place": row.place,
+            "player": names.key(row.player.pk),
+            "total": sticks(row.total),
+            "sessions": [sticks(value) for value in row.sessions],
+        }
+        for row in rows
+    ]
+    rounds = [
+        {
+            "session": r.session,
+            "round": r.number,
+            "tables": [
+                {
+                    "table": t.table,
+                    "team_a": _team(names, t.team_a),
+                    "team_b": _team(names, t.team_b),
+                    "points_a": t.sum_a,
+                    "points_b": t.sum_b,
+                    "deals": deals.get(t.seating_id, []),
+                }
+                for t in r.tables
+            ],
+        }
+        for r in confirmed_rounds
+    ]
+    return names, used, ranking, rounds
 
 
 def season_snapshot(season_id: int, config: PublishingConfig) -> dict[str, Any] | None:
