@@ -237,6 +237,35 @@ def roster_evening(db):
     return make_roster_evening()
 
 
+@pytest.fixture(scope="session")
+def _drawn_roster_rows(django_db_setup, django_db_blocker) -> tuple[int, list[dict]]:
+    """The rows of :func:`drawn_roster_evening`, built through the services once per test process
+    (tests/rows.py): the draw's evening planner took about half a second of every test that
+    started from it."""
+    from scoring import services
+    from tests import rows
+
+    def build() -> int:
+        evening = make_roster_evening()
+        services.draw_session(evening=evening, seed=1)
+        return evening.pk
+
+    with django_db_blocker.unblock():
+        return rows.capture(build)
+
+
+@pytest.fixture
+def drawn_roster_evening(db, _drawn_roster_rows):
+    """:func:`roster_evening` with its first session drawn (seed 1, no login), its rows put back
+    as the services wrote them."""
+    from scoring.models import Evening
+    from tests import rows
+
+    pk, built = _drawn_roster_rows
+    rows.put_back(built)
+    return Evening.objects.get(pk=pk)
+
+
 @pytest.fixture(autouse=True)
 def _live_server_requests_untraced(request):
     """While a test runs with the live server (the browser tests), its request threads start

@@ -21,9 +21,9 @@ B_WINS = DealResult(winner="B", to_nil=False, bonus_a=0, bonus_b=0)
 
 
 @pytest.fixture
-def drawn(roster_evening):
-    services.draw_session(evening=roster_evening, seed=1)
-    return roster_evening
+def drawn(drawn_roster_evening):
+    """The roster evening with session 1 drawn (seed 1)."""
+    return drawn_roster_evening
 
 
 @pytest.fixture
