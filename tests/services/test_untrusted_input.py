@@ -18,10 +18,10 @@ SUPERSCRIPT_TWO = "²"  # "²".isdigit() is True, int("²") raises ValueError
 
 
 @pytest.fixture
-def seating(roster_evening) -> Seating:
-    services.draw_session(evening=roster_evening, seed=1)
+def seating(drawn_roster_evening) -> Seating:
+    """Table 1, session 1, round 1 of the roster evening (drawn with seed 1)."""
     return Seating.objects.select_related("table", "round__session__evening").get(
-        table__evening=roster_evening, table__number=1, round__number=1
+        table__evening=drawn_roster_evening, table__number=1, round__number=1
     )
 
 
