@@ -37,9 +37,11 @@ FULL_EN = "Storage full – nothing saved, please call the organiser"
 
 
 @pytest.fixture
-def seating(roster_evening) -> Seating:
-    services.draw_session(evening=roster_evening, seed=1)
-    return Seating.objects.select_related("table").get(table__evening=roster_evening, table__number=1, round__number=1)
+def seating(drawn_roster_evening) -> Seating:
+    """Table 1, session 1, round 1 of the roster evening (drawn with seed 1)."""
+    return Seating.objects.select_related("table").get(
+        table__evening=drawn_roster_evening, table__number=1, round__number=1
+    )
 
 
 def deal_post(client, seating, key="7c1c6f7e-4b8e-4d2a-9d7e-0d8f9a1b2c3d"):
