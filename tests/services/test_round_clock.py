@@ -20,6 +20,7 @@ from scoring.models import Evening, Partnership, Round, Seating
 from scoring.services.base import ServiceError
 from scoring.setup import builders
 from scoring.web import screen_cache
+from tests import rows
 from tests.conftest import make_evening
 from tests.services.test_draw_wishes import PLAIN_A, play_round
 
@@ -40,11 +41,25 @@ CLOCK_FIELDS = (
 )
 
 
+@pytest.fixture(scope="session")
+def _clock_evening_rows(django_db_setup, django_db_blocker) -> tuple[int, list[dict]]:
+    """The rows of :func:`drawn`, built through the services once per test process (tests/rows.py)."""
+
+    def build() -> int:
+        evening = make_evening(8)
+        services.draw_session(evening=evening, seed=3)
+        return evening.pk
+
+    with django_db_blocker.unblock():
+        return rows.capture(build)
+
+
 @pytest.fixture
-def drawn(db):
-    evening = make_evening(8)
-    services.draw_session(evening=evening, seed=3)
-    return evening
+def drawn(db, _clock_evening_rows):
+    """8 players, session 1 drawn (seed 3): the rows as the services wrote them, put back."""
+    pk, built = _clock_evening_rows
+    rows.put_back(built)
+    return Evening.objects.get(pk=pk)
 
 
 def _round(evening, number: int = 1) -> Round:
