@@ -240,13 +240,41 @@ def roster_evening(db):
 
 
 @pytest.fixture
-def seating(roster_evening):
+def seating(drawn_roster_evening):
     """Table 1 in round 1 of the roster evening's first session, drawn with seed 1
     (:func:`tests.factories.seating`): enter its deals with :func:`tests.factories.enter_deal`."""
     from tests import factories
 
-    factories.draw(roster_evening, seed=1)
-    return factories.seating(roster_evening)
+    return factories.seating(drawn_roster_evening)
+
+
+@pytest.fixture(scope="session")
+def _drawn_roster_rows(django_db_setup, django_db_blocker) -> tuple[int, list[dict]]:
+    """The rows of :func:`drawn_roster_evening`, built through the services once per test process
+    (tests/rows.py): the draw's evening planner took about half a second of every test that
+    started from it."""
+    from scoring import services
+    from tests import rows
+
+    def build() -> int:
+        evening = make_roster_evening()
+        services.draw_session(evening=evening, seed=1)
+        return evening.pk
+
+    with django_db_blocker.unblock():
+        return rows.capture(build)
+
+
+@pytest.fixture
+def drawn_roster_evening(db, _drawn_roster_rows):
+    """:func:`roster_evening` with its first session drawn (seed 1, no login), its rows put back
+    as the services wrote them."""
+    from scoring.models import Evening
+    from tests import rows
+
+    pk, built = _drawn_roster_rows
+    rows.put_back(built)
+    return Evening.objects.get(pk=pk)
 
 
 @pytest.fixture(autouse=True)

@@ -26,8 +26,8 @@ from scoring import selectors, services
 from scoring.documents import pdf_base
 from scoring.domain.names import person_key
 from scoring.models import Deal, Evening, Partnership, Round, Seating
-from tests import factories
-from tests.conftest import make_evening
+from tests import factories, rows
+from tests.conftest import make_evening, make_roster_evening
 from tests.tracing import pdf_texts
 
 MARKUP_NAME = '<b>Jan</b> "Hinnerk" O\'Neill'
@@ -131,16 +131,31 @@ def expected_ranking(evening) -> list[dict]:
     return out
 
 
+@pytest.fixture(scope="session")
+def _documents_roster_rows(django_db_setup, django_db_blocker) -> tuple[int, list[dict]]:
+    """The rows of :func:`drawn_roster`, built through the services once per test process
+    (tests/rows.py)."""
+
+    def build() -> int:
+        evening = make_roster_evening()
+        services.draw_session(evening=evening, seed=8)
+        first = seatings(evening)[0]
+        factories.enter_deals(
+            first, [("A", False, 0, 0), ("A", True, 0, 0), ("B", False, 1, 0), ("A", False, 0, 2)], table=None
+        )
+        return evening.pk
+
+    with django_db_blocker.unblock():
+        return rows.capture(build)
+
+
 @pytest.fixture
-def drawn_roster(roster_evening):
+def drawn_roster(db, _documents_roster_rows):
     """The Schwesing roster (26 players), session 1 drawn; the first table of round 1 has played
-    four deals, nothing else is entered."""
-    services.draw_session(evening=roster_evening, seed=8)
-    first = seatings(roster_evening)[0]
-    factories.enter_deals(
-        first, [("A", False, 0, 0), ("A", True, 0, 0), ("B", False, 1, 0), ("A", False, 0, 2)], table=None
-    )
-    return roster_evening
+    four deals, nothing else is entered (the rows as the services wrote them, put back)."""
+    pk, built = _documents_roster_rows
+    rows.put_back(built)
+    return Evening.objects.get(pk=pk)
 
 
 # --- Ranking ---------------------------------------------------------------------------------

@@ -32,9 +32,9 @@ LIMIT, WINDOW = django_settings.TABLE_CODE_DEVICE_LIMIT, django_settings.TABLE_C
 
 
 @pytest.fixture
-def drawn(roster_evening):
-    services.draw_session(evening=roster_evening, seed=1)
-    return roster_evening
+def drawn(drawn_roster_evening):
+    """The roster evening with session 1 drawn (seed 1)."""
+    return drawn_roster_evening
 
 
 def tablet(address: str = "192.168.178.51") -> Client:

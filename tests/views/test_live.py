@@ -32,9 +32,9 @@ def cell_states(html: str) -> dict[tuple[int, int], str]:
 
 
 @pytest.fixture
-def drawn(roster_evening):
-    services.draw_session(evening=roster_evening, seed=1)
-    return roster_evening
+def drawn(drawn_roster_evening):
+    """The roster evening with session 1 drawn (seed 1)."""
+    return drawn_roster_evening
 
 
 # --- The organiser's live overview -------------------------------------------------------------

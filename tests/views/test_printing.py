@@ -24,7 +24,7 @@ from scoring.models import Deal, Evening, Player
 from scoring.templatetags.bruus import format_matchsticks
 from tests import factories
 from tests.backup.played import play_session
-from tests.documents.test_documents import drawn_roster, get_pdf, seatings  # noqa: F401 (a fixture)
+from tests.documents.test_documents import _documents_roster_rows, drawn_roster, get_pdf, seatings  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
 

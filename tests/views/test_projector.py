@@ -17,6 +17,7 @@ from scoring.models import Evening, ProjectorMode, Session
 from scoring.services import ServiceError
 from scoring.views import projector
 from scoring.web import screen_cache
+from tests import rows
 from tests.conftest import make_evening
 from tests.services.test_draw_wishes import play_round
 from tests.services.test_seasons import small_season  # noqa: F401 (fixture)
@@ -25,11 +26,25 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 HALL = "http://192.168.178.20:8000"
 
 
+@pytest.fixture(scope="session")
+def _projector_evening_rows(django_db_setup, django_db_blocker) -> tuple[int, list[dict]]:
+    """The rows of :func:`drawn`, built through the services once per test process (tests/rows.py)."""
+
+    def build() -> int:
+        evening = make_evening(26)
+        services.draw_session(evening=evening, seed=1)
+        return evening.pk
+
+    with django_db_blocker.unblock():
+        return rows.capture(build)
+
+
 @pytest.fixture
-def drawn(db):
-    evening = make_evening(26)
-    services.draw_session(evening=evening, seed=1)
-    return evening
+def drawn(db, _projector_evening_rows):
+    """26 players, session 1 drawn (seed 1): the rows as the services wrote them, put back."""
+    pk, built = _projector_evening_rows
+    rows.put_back(built)
+    return Evening.objects.get(pk=pk)
 
 
 def _mode(evening) -> str:

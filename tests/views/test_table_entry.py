@@ -18,9 +18,9 @@ from tests import factories
 
 
 @pytest.fixture
-def drawn(roster_evening):
-    services.draw_session(evening=roster_evening, seed=1)
-    return roster_evening
+def drawn(drawn_roster_evening):
+    """The roster evening with session 1 drawn (seed 1)."""
+    return drawn_roster_evening
 
 
 @pytest.fixture
