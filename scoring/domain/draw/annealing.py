@@ -219,9 +219,6 @@ class PlanSearch:
 
     # --- the moves ---------------------------------------------------------------------------
 
-    def _key(self, a: int, b: int) -> int:
-        return a * self.n + b if a < b else b * self.n + a
-
     def _table_ops(self, s: int, t: int, u: int, step: int, ops: list[tuple[int, int]]) -> None:
         """Append the opponent changes of adding (+1) or removing (-1) a table of teams t, u."""
         n = self.n
