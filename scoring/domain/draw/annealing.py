@@ -28,7 +28,7 @@ UNIT = 4  # one repeated opponent; a same-club opponent at a table costs 1
 _T_START = 0.5
 _T_END = 0.05
 # Meetings per pair of players over the evening from which the annealing runs hotter, and at
-# which it runs twice as hot (see PlanSearch.heat).
+# which it runs three times as hot (see PlanSearch.heat).
 _CROWDED = (0.7, 0.8)
 # How often (in iterations) the clock is read.
 _CLOCK_EVERY = 128
@@ -218,9 +218,6 @@ class PlanSearch:
         return step * delta
 
     # --- the moves ---------------------------------------------------------------------------
-
-    def _key(self, a: int, b: int) -> int:
-        return a * self.n + b if a < b else b * self.n + a
 
     def _table_ops(self, s: int, t: int, u: int, step: int, ops: list[tuple[int, int]]) -> None:
         """Append the opponent changes of adding (+1) or removing (-1) a table of teams t, u."""
@@ -479,14 +476,14 @@ class PlanSearch:
         return any(self.groups) or any(len(m) >= 4 for m in self.mem) or any(self.byes)
 
     def heat(self) -> float:
-        """How much hotter than ``_T_START``/``_T_END`` the annealing runs (1 to 2): the share of
+        """How much hotter than ``_T_START``/``_T_END`` the annealing runs (1 to 3): the share of
         the pairs of players that meet in the evening (history and plan: meetings per pair), from
-        ``_CROWDED[0]`` (1, e.g. 40 players) to ``_CROWDED[1]`` (2, e.g. 22 and 26 players).
+        ``_CROWDED[0]`` (1, e.g. 40 players) to ``_CROWDED[1]`` (3, e.g. 22 and 26 players).
         Measured: a crowded field wants the hotter search, a sparse one the colder."""
         pairs = self.n * (self.n - 1) // 2
         crowding = sum(self.met) / pairs if pairs else 0.0
         low, high = _CROWDED
-        return 1.0 + min(1.0, max(0.0, (crowding - low) / (high - low)))
+        return 1.0 + 2.0 * min(1.0, max(0.0, (crowding - low) / (high - low)))
 
     def _accepts(self, delta: int, temperature: float) -> bool:
         return delta <= 0 or self.random() < math.exp(-delta / temperature)
