@@ -46,7 +46,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from scoring.domain.draw.annealing import UNIT, PlanSearch
-from scoring.domain.draw.input import History, PlayerId, indexed_input
+from scoring.domain.draw.input import DrawInput, History, PlayerId, indexed_input
 from scoring.domain.draw.pairs import draw_session
 from scoring.domain.draw.result import RoundDraw, SessionDraw, TableDraw, history_after, pairs_within
 from scoring.domain.draw.threes import draw_session_threes
@@ -160,24 +160,14 @@ def plan_evening(
     began = clock()
     sessions = max(1, sessions)
     wishes = {"forbidden": [tuple(pair) for pair in forbidden], "clubs": clubs, "stand_ins": tuple(stand_ins)}
-    baseline: list[SessionDraw] = []
-    after = history
-    today = draw_session_threes if team_size == 3 else draw_session
-    for _ in range(sessions):
-        draw = today(players, after, rounds, random.Random(rng.getrandbits(64)), **wishes)  # type: ignore[arg-type]
-        baseline.append(draw)
-        after = history_after(after, draw)
+    baseline = _todays_draws(players, history, rounds, sessions, rng, team_size, wishes)
     baseline_repeats = evening_repeats(history, baseline)
     if budget.iterations <= 0:
         return EveningPlan(tuple(baseline), baseline_repeats, baseline_repeats, 0)
     given = indexed_input(players, history, rounds, 2 * team_size, **wishes)  # type: ignore[arg-type]
     search = PlanSearch(given.present, given.met, given.partnered, given.barred, given.club, baseline, given.sitouts)
     baseline_cost = search.cost
-    blocked = given.partnered | given.barred
-    if start and plan_fits(start, given.present, given.sitouts, blocked, rounds, sessions, team_size):
-        resumed = PlanSearch(given.present, given.met, given.partnered, given.barred, given.club, start, given.sitouts)
-        if resumed.cost < search.cost:
-            search = resumed
+    search = _cheaper_start(search, given, start, rounds, sessions, team_size)
     target = None if stop_at is None else UNIT * stop_at + search.club_floor
     iterations = search.anneal(rng, budget.iterations, began + budget.seconds, clock, target)
     planned = search.best_draws()
@@ -185,6 +175,39 @@ def plan_evening(
     if search.best_cost > baseline_cost:  # pragma: no cover - a safety net: the best is never dearer than its start
         planned, repeats = baseline, baseline_repeats
     return EveningPlan(tuple(planned), repeats, baseline_repeats, iterations)
+
+
+def _todays_draws(
+    players: Sequence[PlayerId],
+    history: History,
+    rounds: int,
+    sessions: int,
+    rng: random.Random,
+    team_size: int,
+    wishes: dict,
+) -> list[SessionDraw]:
+    """Today's draw of the ``sessions`` sessions left, session by session, each folded into the
+    history for the next: the search's start, and what the plan is never worse than."""
+    baseline: list[SessionDraw] = []
+    after = history
+    today = draw_session_threes if team_size == 3 else draw_session
+    for _ in range(sessions):
+        draw = today(players, after, rounds, random.Random(rng.getrandbits(64)), **wishes)
+        baseline.append(draw)
+        after = history_after(after, draw)
+    return baseline
+
+
+def _cheaper_start(
+    search: PlanSearch, given: DrawInput, start: Sequence[SessionDraw], rounds: int, sessions: int, team_size: int
+) -> PlanSearch:
+    """``search`` (from today's draw), or the earlier plan ``start`` if it still fits and is cheaper."""
+    blocked = given.partnered | given.barred
+    if start and plan_fits(start, given.present, given.sitouts, blocked, rounds, sessions, team_size):
+        resumed = PlanSearch(given.present, given.met, given.partnered, given.barred, given.club, start, given.sitouts)
+        if resumed.cost < search.cost:
+            return resumed
+    return search
 
 
 def plan_fits(
