@@ -28,7 +28,6 @@ from scoring.domain.names import match_key
 from scoring.models import Evening, PartnerExclusion, Player, Season, Table
 from scoring.publishing import privacy, queue
 from scoring.publishing.models import PlayerPublishing
-from scoring.services.base import evening_changed
 
 #: Pairs stored smaller id first (a database check constraint): ordered again after new ids.
 #: Rows inserted in one transaction: some tens of milliseconds of SQLite's write lock.
@@ -249,6 +248,9 @@ def _merge_online_names(rows: list[PlayerPublishing], created: set[int], written
         if privacy.effective_choice(choice, default) == privacy.HIDDEN
         and privacy.effective_choice(here.get(pid), default) != privacy.HIDDEN
     ]
+    # Imported here: scoring.services imports this package (housekeeping names its files).
+    from scoring.services.base import evening_changed
+
     with transaction.atomic():
         for pid, choice in changed.items():
             PlayerPublishing.objects.update_or_create(player_id=pid, defaults={"online_name": choice})
