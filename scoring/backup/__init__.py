@@ -11,7 +11,7 @@ The file (UTF-8 JSON; gzip-compressed when its name ends in ``.gz``)::
       "sha256": "<hex digest of the canonical JSON of data>",
       "data": {"players": [...], "evenings": [...], "participants": [...], "tables": [...],
                "sessions": [...], "partnerships": [...], "rounds": [...], "seatings": [...],
-               "deals": [...], "deal_changes": [...]}
+               "deals": [...], "deal_changes": [...], ..., "player_publishing": [...]}
     }
 
 ``version`` is the version of the file's format; ``app_version`` the version of Bruus Turnier
@@ -49,6 +49,8 @@ On top of the serializers this package holds what the app needs:
   deal scored as the rules score it) and the models' uniqueness within the file;
 - players are matched by :attr:`Player.match_key` (same name and club, ignoring case and
   spacing): players already in the register are reused, never duplicated;
+- a player's online name (``player_publishing``, docs/publishing.md) comes with the player: a
+  player created gets the file's choice, a player reused keeps the more private of the two;
 - everything else is created new with fresh primary keys, so an evening can be restored into a
   database that holds other evenings;
 - table links (tokens) and codes are kept unless either is already used in the target

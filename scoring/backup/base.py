@@ -45,7 +45,7 @@ SCOPES = ("evening", "database")
 
 #: The backed-up models in restore order (every foreign key points to a model earlier in the
 #: list), with the key in ``data`` and the path from the model to its evening (None: players,
-#: which are shared by all evenings).
+#: which are shared by all evenings, and their online names, backed up with the players).
 MODELS: tuple[tuple[str, type[models.Model], str | None], ...] = (
     ("players", Player, None),
     ("evenings", Evening, ""),
@@ -66,6 +66,9 @@ MODELS: tuple[tuple[str, type[models.Model], str | None], ...] = (
     # evenings backed up with them; the backup of the database holds every season.
     ("seasons", Season, "links__evening"),
     ("season_evenings", SeasonEvening, "evening"),
+    # A player's online name (docs/publishing.md): with the players the backup holds (path None:
+    # exported with them); on restore the more private of the file's and this database's choice.
+    ("player_publishing", PlayerPublishing, None),
 )
 
 
@@ -74,12 +77,12 @@ KEY_OF_MODEL = {model: key for key, model, _ in MODELS}
 
 #: Models left out on purpose: failed-attempt counters live for minutes (``scoring.hall.throttle``);
 #: the results site's tables are not the hall's (a hub is backed up as its database, docs/results-online.md).
-# Publishing (scoring.publishing): the hall's installation id and secret, the queue and the online
-# choices are this laptop's, not the evening's; a restore starts them afresh (docs/publishing.md).
+# Publishing (scoring.publishing): the hall's installation id and secret, the queue and the evenings'
+# publish modes are this laptop's, not the evening's; a restore starts them afresh (docs/publishing.md).
+# The players' online names are backed up (``player_publishing``).
 NOT_BACKED_UP: tuple[type[models.Model], ...] = (
     AttemptCounter,
     EveningPublishing,
-    PlayerPublishing,
     PublishingConfig,
     Withdrawal,
 )
@@ -88,7 +91,8 @@ NOT_BACKED_UP += (hub_models.HubResult, hub_models.HubSeason)
 
 
 #: Models added after files of format version 1 were first written: a file without them has none.
-ADDED_LATER = ("partner_exclusions", "substitutions", "seasons", "season_evenings", "drawn_deals", "round_events")
+ADDED_LATER: tuple[str, ...] = ("partner_exclusions", "substitutions", "seasons", "season_evenings", "drawn_deals")
+ADDED_LATER += ("round_events", "player_publishing")
 
 
 #: Fields renamed after files of format version 1 were first written: (key, today's name) ->

@@ -13,6 +13,7 @@ from django.utils import timezone
 from bruus_tournament import __version__
 from scoring.backup.base import FORMAT, MODELS, VERSION, backed_up_fields, checksum, is_user_fk
 from scoring.models import Evening, Player
+from scoring.publishing.models import PlayerPublishing
 
 
 def _plain(value: Any) -> Any:
@@ -48,6 +49,8 @@ def _records(model: type[models.Model], queryset) -> list[dict]:
 def _export(scope: str, evening: Evening | None) -> dict:
     data: dict[str, list[dict]] = {}
     for key, model, path in MODELS[1:]:
+        if path is None:  # a player's online name: with the players, below
+            continue
         queryset = model._default_manager.all()  # the one manager, `objects`
         if evening is not None:
             queryset = queryset.filter(**{f"{path}__pk" if path else "pk": evening.pk})
@@ -58,12 +61,15 @@ def _export(scope: str, evening: Evening | None) -> dict:
             pk__in={
                 record[f.name]
                 for key, model, _ in MODELS[1:]
+                if key in data
                 for f in backed_up_fields(model)
                 if f.related_model is Player
                 for record in data[key]
                 if record[f.name] is not None
             }
         )
+    # The online names of those players that have one (no row: the club default).
+    data["player_publishing"] = _records(PlayerPublishing, PlayerPublishing.objects.filter(player__in=players))
     data = {"players": _records(Player, players), **data}
     return {
         "format": FORMAT,
@@ -78,13 +84,13 @@ def _export(scope: str, evening: Evening | None) -> dict:
 
 def export_evening(evening: Evening) -> dict:
     """A backup of one evening: its players, participants, wishes, tables, sessions,
-    partnerships, rounds, seatings, replacements, deals and the history of every deal (one
-    query per model)."""
+    partnerships, rounds, seatings, replacements, deals and the history of every deal, the
+    online names of its players (one query per model)."""
     with transaction.atomic():  # one consistent snapshot, even while tablets keep entering deals
         return _export("evening", evening)
 
 
 def export_database() -> dict:
-    """A backup of every evening and the whole player register."""
+    """A backup of every evening and the whole player register with the players' online names."""
     with transaction.atomic():
         return _export("database", None)

@@ -26,6 +26,8 @@ from scoring.backup.contents import Contents, read_contents
 from scoring.domain.errors import DomainError, gettext_noop
 from scoring.domain.names import match_key
 from scoring.models import Evening, PartnerExclusion, Player, Season, Table
+from scoring.publishing import privacy, queue
+from scoring.publishing.models import PlayerPublishing
 
 #: Pairs stored smaller id first (a database check constraint): ordered again after new ids.
 #: Rows inserted in one transaction: some tens of milliseconds of SQLite's write lock.
@@ -191,12 +193,16 @@ def _restore(objects: dict[str, list], allow_duplicates: bool, outcome: RestoreO
         _evening_names(objects["evenings"], allow_duplicates, outcome), objects["evenings"], strict=True
     ):
         evening.name = name
-    new_ids = {"players": _reuse_or_insert_players(objects["players"], outcome, written)}
+    player_ids, created = _reuse_or_insert_players(objects["players"], outcome, written)
+    new_ids = {"players": player_ids}
     for key, model, _ in MODELS[1:]:
         file_ids = [obj.pk for obj in objects[key]]
         for file_id, obj in zip(file_ids, objects[key], strict=True):
             _renumber_references(obj, new_ids)
             _order_pair(key, file_id, obj)
+        if model is PlayerPublishing:
+            _merge_online_names(cast(list[PlayerPublishing], objects[key]), created, written)
+            continue
         if model is Season:
             new_ids[key] = _reuse_or_insert_seasons(objects[key], originals, written)
             continue
@@ -205,6 +211,53 @@ def _restore(objects: dict[str, list], allow_duplicates: bool, outcome: RestoreO
         _bulk_insert(model, objects[key], written)
         new_ids[key] = {file_id: obj.pk for file_id, obj in zip(file_ids, objects[key], strict=True)}
     outcome.evenings = objects["evenings"]
+
+
+def _merge_online_names(rows: list[PlayerPublishing], created: set[int], written: list) -> None:
+    """Bring the online names of the file (references already this database's players) in: a
+    player the restore created gets the file's choice; a player who was here keeps the more
+    private of the two (:func:`scoring.publishing.privacy.more_private`, as merging two register
+    entries does), so a restore never publishes what a player may not show. A player here who
+    goes "not online" by it gets a withdrawal of their key when anything was published, and the
+    published evenings they played in are sent again (as ``set_online_name`` does). The last
+    writes of the restore: the new rows are noted in ``written``, the changed ones are changed in
+    one transaction."""
+    if not rows:
+        return
+    default = queue.club_default()
+    here: dict[int, str | None] = {}
+    for part in chunks(sorted({row.player_id for row in rows} - created)):
+        here.update(PlayerPublishing.objects.filter(player_id__in=part).values_list("player_id", "online_name"))
+    new: dict[int, PlayerPublishing] = {}
+    changed: dict[int, str] = {}  # player here -> the choice the restore gives them
+    for row in rows:
+        if row.player_id in created:  # the same person twice in the file: the more private
+            first = new.setdefault(row.player_id, row)
+            first.online_name = cast(str, privacy.more_private(first.online_name, row.online_name, default))
+            continue
+        before = changed.get(row.player_id, here.get(row.player_id))
+        after = privacy.more_private(before, row.online_name, default)
+        if after != before and after is not None:
+            changed[row.player_id] = after
+    _bulk_insert(PlayerPublishing, list(new.values()), written)
+    if not changed:
+        return
+    hidden = [
+        pid
+        for pid, choice in changed.items()
+        if privacy.effective_choice(choice, default) == privacy.HIDDEN
+        and privacy.effective_choice(here.get(pid), default) != privacy.HIDDEN
+    ]
+    # Imported here: scoring.services imports this package (housekeeping names its files).
+    from scoring.services.base import evening_changed
+
+    with transaction.atomic():
+        for pid, choice in changed.items():
+            PlayerPublishing.objects.update_or_create(player_id=pid, defaults={"online_name": choice})
+        if hidden and queue.anything_sent():
+            secret = queue.config().secret
+            queue.queue_withdrawal(players=[privacy.player_key(secret, pid) for pid in hidden])
+        evening_changed(participants__player__in=list(changed))
 
 
 def _renumber_references(obj: models.Model, new_ids: dict[str, dict[int, int]]) -> None:
@@ -219,9 +272,12 @@ def _renumber_references(obj: models.Model, new_ids: dict[str, dict[int, int]]) 
             )
 
 
-def _reuse_or_insert_players(players: list[Player], outcome: RestoreOutcome, written: list) -> dict[int, int]:
+def _reuse_or_insert_players(
+    players: list[Player], outcome: RestoreOutcome, written: list
+) -> tuple[dict[int, int], set[int]]:
     """File id -> primary key here of every player of the file: the player of the register with
-    the same :attr:`Player.match_key`, else a new one (once, however often the file holds them)."""
+    the same :attr:`Player.match_key`, else a new one (once, however often the file holds them);
+    and the primary keys of the players created."""
     keys = [match_key(player.name, player.club) for player in players]
     existing: dict[str, int] = {}
     for part in chunks(sorted(set(keys))):
@@ -239,7 +295,7 @@ def _reuse_or_insert_players(players: list[Player], outcome: RestoreOutcome, wri
     return {
         file_id: existing[key] if key in existing else created[key].pk
         for file_id, key in zip(file_ids, keys, strict=True)
-    }
+    }, {player.pk for player in created.values()}
 
 
 def _reuse_or_insert_seasons(seasons: list[Season], evenings: list[Evening], written: list) -> dict[int, int]:

@@ -17,6 +17,20 @@ def effective_choice(own: str | None, club_default: str) -> str:
     return choice if choice in (FULL, INITIALS, HIDDEN) else HIDDEN
 
 
+#: The online name choices from the most open to the most private.
+PRIVACY_ORDER = (FULL, INITIALS, HIDDEN)
+
+
+def more_private(kept: str | None, other: str | None, club_default: str) -> str | None:
+    """Of two choices for one person (``kept``: the one already held, None: no row), the one to
+    keep: ``other`` when its effective choice (:func:`effective_choice`) is strictly more private
+    than ``kept``'s (full name < initials < not online), else ``kept``."""
+    rank = {choice: index for index, choice in enumerate(PRIVACY_ORDER)}
+    if rank[effective_choice(other, club_default)] > rank[effective_choice(kept, club_default)]:
+        return other
+    return kept
+
+
 def initials(name: str) -> str:
     """A name's initials as the hub shows them: ``"Hans Jürgen"`` -> ``"H. J."``,
     ``"Hans-Jürgen Petersen"`` -> ``"H.-J. P."``, ``"Petersen, Anna"`` -> ``"A. P."`` (surname

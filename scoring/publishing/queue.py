@@ -187,10 +187,6 @@ def evening_deleted(evening_id: int) -> None:
         queue_withdrawal(evenings=[privacy.evening_uid(config().installation_id, evening_id)])
 
 
-#: The online name choices from the most open to the most private.
-_PRIVACY_ORDER = (privacy.FULL, privacy.INITIALS, privacy.HIDDEN)
-
-
 def players_merged(keep_id: int, remove_id: int) -> None:
     """Called in the transaction that merges two register entries, before the references move:
     the entry kept takes the more private online name of the two (the person asked for it under
@@ -199,8 +195,7 @@ def players_merged(keep_id: int, remove_id: int) -> None:
     own = dict(PlayerPublishing.objects.filter(player__in=[keep_id, remove_id]).values_list("player_id", "online_name"))
     default = club_default()
     kept, removed = own.get(keep_id, OnlineName.DEFAULT), own.get(remove_id, OnlineName.DEFAULT)
-    rank = {choice: index for index, choice in enumerate(_PRIVACY_ORDER)}
-    if rank[privacy.effective_choice(removed, default)] > rank[privacy.effective_choice(kept, default)]:
+    if privacy.more_private(kept, removed, default) != kept:
         PlayerPublishing.objects.update_or_create(player_id=keep_id, defaults={"online_name": removed})
     PlayerPublishing.objects.filter(player_id=remove_id).delete()
     if anything_sent():
