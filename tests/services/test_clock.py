@@ -15,6 +15,7 @@ from scoring.domain import clock
 from scoring.models import Evening, Round, Seating
 from scoring.services.base import ServiceError
 from scoring.setup.builders import evening_with_players, play_round, play_seating
+from tests import rows
 from tests.conftest import make_evening
 
 pytestmark = pytest.mark.django_db
@@ -85,11 +86,25 @@ CLOCK_FIELDS = (
 )
 
 
+@pytest.fixture(scope="session")
+def _clock_evening_rows(django_db_setup, django_db_blocker) -> tuple[int, list[dict]]:
+    """The rows of :func:`drawn`, built through the services once per test process (tests/rows.py)."""
+
+    def build() -> int:
+        evening = make_evening(8)
+        services.draw_session(evening=evening, seed=3)
+        return evening.pk
+
+    with django_db_blocker.unblock():
+        return rows.capture(build)
+
+
 @pytest.fixture
-def drawn(db):
-    evening = make_evening(8)
-    services.draw_session(evening=evening, seed=3)
-    return evening
+def drawn(db, _clock_evening_rows):
+    """8 players, session 1 drawn (seed 3): the rows as the services wrote them, put back."""
+    pk, built = _clock_evening_rows
+    rows.put_back(built)
+    return Evening.objects.get(pk=pk)
 
 
 def _stored(evening) -> tuple:

@@ -22,12 +22,13 @@ from scoring.services.base import ServiceError
 from scoring.setup import builders
 from scoring.setup.builders import evening_with_players, play_seating, play_session
 from scoring.web import screen_cache
-from tests import factories, rows
+from tests import factories
 from tests.conftest import make_evening
 from tests.factories import A_WINS
-from tests.services.test_clock import (  # noqa: F401 (drawn, evening: fixtures)
+from tests.services.test_clock import (  # noqa: F401 (_clock_evening_rows, drawn, evening: fixtures)
     CLOCK,
     CLOCK_FIELDS,
+    _clock_evening_rows,
     _fresh,
     _run_out,
     _stored,
@@ -37,41 +38,6 @@ from tests.services.test_clock import (  # noqa: F401 (drawn, evening: fixtures)
 from tests.services.test_draw_wishes import play_round
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-CLOCK_FIELDS = (
-    "round_minutes",
-    "break_minutes",
-    "clock_locks_round",
-    "clock_kind",
-    "clock_status",
-    "clock_session",
-    "clock_round",
-    "clock_ends_at",
-    "clock_remaining",
-    "clock_version",
-    "version",
-    "seating_version",
-)
-
-
-@pytest.fixture(scope="session")
-def _clock_evening_rows(django_db_setup, django_db_blocker) -> tuple[int, list[dict]]:
-    """The rows of :func:`drawn`, built through the services once per test process (tests/rows.py)."""
-
-    def build() -> int:
-        evening = make_evening(8)
-        services.draw_session(evening=evening, seed=3)
-        return evening.pk
-
-    with django_db_blocker.unblock():
-        return rows.capture(build)
-
-
-@pytest.fixture
-def drawn(db, _clock_evening_rows):
-    """8 players, session 1 drawn (seed 3): the rows as the services wrote them, put back."""
-    pk, built = _clock_evening_rows
-    rows.put_back(built)
-    return Evening.objects.get(pk=pk)
 
 
 def _round(evening, number: int = 1) -> Round:
