@@ -269,12 +269,9 @@ def _drawn_roster_rows(django_db_setup, django_db_blocker) -> tuple[int, list[di
 def drawn_roster_evening(db, _drawn_roster_rows):
     """:func:`roster_evening` with its first session drawn (seed 1, no login), its rows put back
     as the services wrote them."""
-    from scoring.models import Evening
     from tests import rows
 
-    pk, built = _drawn_roster_rows
-    rows.put_back(built)
-    return Evening.objects.get(pk=pk)
+    return rows.evening_put_back(_drawn_roster_rows)
 
 
 @pytest.fixture(autouse=True)

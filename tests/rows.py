@@ -52,3 +52,13 @@ def put_back(rows: list[dict], logins: dict[int, int] | None = None) -> None:
     with connection.cursor() as cursor:
         for statement in connection.ops.sequence_reset_sql(no_style(), list(by_model)):
             cursor.execute(statement)
+
+
+def evening_put_back(captured: tuple[object, list[dict]]):
+    """The evening that :func:`capture` built (its ``build`` returned the evening's id), its rows
+    put back for this test: the function-scoped half of a fixture built once per process."""
+    from scoring.models import Evening
+
+    pk, built = captured
+    put_back(built)
+    return Evening.objects.get(pk=pk)

@@ -153,9 +153,7 @@ def _documents_roster_rows(django_db_setup, django_db_blocker) -> tuple[int, lis
 def drawn_roster(db, _documents_roster_rows):
     """The Schwesing roster (26 players), session 1 drawn; the first table of round 1 has played
     four deals, nothing else is entered (the rows as the services wrote them, put back)."""
-    pk, built = _documents_roster_rows
-    rows.put_back(built)
-    return Evening.objects.get(pk=pk)
+    return rows.evening_put_back(_documents_roster_rows)
 
 
 # --- Ranking ---------------------------------------------------------------------------------

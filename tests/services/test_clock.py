@@ -102,9 +102,7 @@ def _clock_evening_rows(django_db_setup, django_db_blocker) -> tuple[int, list[d
 @pytest.fixture
 def drawn(db, _clock_evening_rows):
     """8 players, session 1 drawn (seed 3): the rows as the services wrote them, put back."""
-    pk, built = _clock_evening_rows
-    rows.put_back(built)
-    return Evening.objects.get(pk=pk)
+    return rows.evening_put_back(_clock_evening_rows)
 
 
 def _stored(evening) -> tuple:

@@ -42,9 +42,7 @@ def _projector_evening_rows(django_db_setup, django_db_blocker) -> tuple[int, li
 @pytest.fixture
 def drawn(db, _projector_evening_rows):
     """26 players, session 1 drawn (seed 1): the rows as the services wrote them, put back."""
-    pk, built = _projector_evening_rows
-    rows.put_back(built)
-    return Evening.objects.get(pk=pk)
+    return rows.evening_put_back(_projector_evening_rows)
 
 
 def _mode(evening) -> str:
