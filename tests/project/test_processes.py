@@ -241,7 +241,12 @@ def test_every_acknowledged_deal_survives_the_server_killed_mid_entry(database):
         for thread in threads:
             thread.start()
         deadline = time.monotonic() + 60
-        while sum(v for v, _, _ in acknowledged.values()) < 60 and time.monotonic() < deadline:
+
+        def versions() -> int:
+            with lock:  # the tablets add to it meanwhile
+                return sum(v for v, _, _ in acknowledged.values())
+
+        while versions() < 60 and time.monotonic() < deadline:
             time.sleep(0.05)
         os.killpg(server.pid, signal.SIGKILL)  # mid-entry: the tablets are still sending
     finally:
