@@ -6,7 +6,7 @@ PORT   ?= 8000
 HOST   ?= 127.0.0.1
 export DEBUG ?= true
 
-.PHONY: run serve organiser test test-quick screenshots lint bench messages translations migrate demo clean help wheels-check hub-stack hub-services
+.PHONY: run serve organiser test test-quick screenshots lint bench messages translations migrate demo clean help wheels-check hub-stack hub-services draw-plans
 
 help:
 	@echo "make run   - set everything up, load the demo evening, serve on http://$(HOST):$(PORT)"
@@ -17,6 +17,7 @@ help:
 	@echo "make lint  - the pre-commit checks over the tree (ruff, formatting, templates, migrations, mypy, file sizes), as the CI runs them"
 	@echo "make wheels-check - every runtime dependency installs from a wheel on Windows, macOS and Linux"
 	@echo "make hub-stack - the results site as on a server, on this machine: PostgreSQL, Redis, 2 app processes, nginx (HUB_STACK_PORT, default 8480)"
+	@echo "make draw-plans - compute the stored evening plans of the first draw again (scripts/draw_plans.py; about half an hour)"
 	@echo "make bench - time the documents, the draw, the pages, the season ranking, the room under load (SQLite and PostgreSQL), the round-change storm and the tablets during a restore"
 
 $(VENV)/.installed: requirements.txt
@@ -159,6 +160,11 @@ wheels-check: $(VENV)/.installed
 	    --dest $$dir -r requirements.txt > $$dir.log 2>&1 || { grep -v "^WARNING: Location" $$dir.log; exit 1; }; \
 	  echo "Python $$python, $$platform: $$(ls $$dir | wc -l) wheels, no source package"; rm -rf $$dir $$dir.log; \
 	done; done
+
+# Developers only: the stored evening plans of the first draw (scoring/domain/draw/stored_plans.json),
+# a long search per field size; a size's plan is replaced only by a better one.
+draw-plans: $(VENV)/.installed
+	$(PY) scripts/draw_plans.py
 
 # Developers only: refresh the .po files from the code (needs GNU gettext).
 messages: $(VENV)/.installed

@@ -20,7 +20,8 @@ Prints, one figure per line:
   3 sessions of 4 rounds, over N evenings each (``--plan-evenings``, default 200, or the
   environment variable ``BENCH_DRAW_EVENINGS``): repeated opponents of the evening (mean, min-max)
   for both, the a-priori bound, and the time of the first draw (which plans all sessions) and of
-  the later draws (mean and slowest, wall clock and CPU). The planner runs with the app's
+  the later draws (mean and slowest, wall clock and CPU), and the repeats of the stored plan the
+  first draw starts from (``scoring.domain.draw.stored``; None where none is stored). The planner runs with the app's
   default budget (4.5 s for the first draw, 1.8 s later, the moves capped at
   ``ITERATIONS_PER_SECOND``, as the settings ``DRAW_PLAN_SECONDS_FIRST``,
   ``DRAW_PLAN_SECONDS_LATER`` and ``DRAW_PLAN_ITERATIONS_PER_SECOND``); each later draw resumes
@@ -53,6 +54,7 @@ from scoring.domain.draw import (  # noqa: E402
     history_after,
     plan_evening,
 )
+from scoring.domain.draw.stored import stored_repeats  # noqa: E402
 from scoring.domain.fairness import (  # noqa: E402
     lower_bound,
     opponent_counts,
@@ -189,7 +191,8 @@ def print_plan_versus_today(
         r = plan_versus_today(players, evenings, clock=clock, first_seed=first_seed, jobs=jobs)
         print(
             f"{players} players, 3 sessions x 4 rounds, {evenings} evenings: repeated opponents "
-            f"planned {_spread(r['planned'])}, today's draw {_spread(r['today'])}, bound {r['bound']}; "
+            f"planned {_spread(r['planned'])}, today's draw {_spread(r['today'])}, bound {r['bound']}, "
+            f"stored plan {stored_repeats(players)}; "
             f"first draw {statistics.mean(r['first']):.2f} s (slowest {max(r['first']):.2f} s, "
             f"CPU {statistics.mean(r['first_cpu']):.2f} s), later draws {statistics.mean(r['later']):.2f} s "
             f"(slowest {max(r['later']):.2f} s, CPU {statistics.mean(r['later_cpu']):.2f} s)",

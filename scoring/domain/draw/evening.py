@@ -49,6 +49,7 @@ from scoring.domain.draw.annealing import UNIT, PlanSearch
 from scoring.domain.draw.input import DrawInput, History, PlayerId, indexed_input
 from scoring.domain.draw.pairs import draw_session
 from scoring.domain.draw.result import RoundDraw, SessionDraw, TableDraw, history_after, pairs_within
+from scoring.domain.draw.stored import stored_start
 from scoring.domain.draw.threes import draw_session_threes
 
 __all__ = [
@@ -167,7 +168,15 @@ def plan_evening(
     given = indexed_input(players, history, rounds, 2 * team_size, **wishes)  # type: ignore[arg-type]
     search = PlanSearch(given.present, given.met, given.partnered, given.barred, given.club, baseline, given.sitouts)
     baseline_cost = search.cost
-    search = _cheaper_start(search, given, start, rounds, sessions, team_size)
+    starts = [start]
+    if not given.met and not given.partnered:  # nobody has played: the stored plan for the field
+        blocked = given.barred
+
+        def fits(draws: list[SessionDraw]) -> bool:
+            return plan_fits(draws, given.present, given.sitouts, blocked, rounds, sessions, team_size)
+
+        starts.append(stored_start(given.present, rounds, sessions, team_size, rng, fits))
+    search = _cheapest_start(search, given, starts, rounds, sessions, team_size)
     target = None if stop_at is None else UNIT * stop_at + search.club_floor
     iterations = search.anneal(rng, budget.iterations, began + budget.seconds, clock, target)
     planned = search.best_draws()
@@ -198,15 +207,24 @@ def _todays_draws(
     return baseline
 
 
-def _cheaper_start(
-    search: PlanSearch, given: DrawInput, start: Sequence[SessionDraw], rounds: int, sessions: int, team_size: int
+def _cheapest_start(
+    search: PlanSearch,
+    given: DrawInput,
+    starts: Iterable[Sequence[SessionDraw]],
+    rounds: int,
+    sessions: int,
+    team_size: int,
 ) -> PlanSearch:
-    """``search`` (from today's draw), or the earlier plan ``start`` if it still fits and is cheaper."""
+    """``search`` (from today's draw), or the cheapest of ``starts`` (an earlier plan, a stored
+    plan) that still fits and is cheaper."""
     blocked = given.partnered | given.barred
-    if start and plan_fits(start, given.present, given.sitouts, blocked, rounds, sessions, team_size):
-        resumed = PlanSearch(given.present, given.met, given.partnered, given.barred, given.club, start, given.sitouts)
-        if resumed.cost < search.cost:
-            return resumed
+    for start in starts:
+        if start and plan_fits(start, given.present, given.sitouts, blocked, rounds, sessions, team_size):
+            other = PlanSearch(
+                given.present, given.met, given.partnered, given.barred, given.club, start, given.sitouts
+            )
+            if other.cost < search.cost:
+                search = other
     return search
 
 
