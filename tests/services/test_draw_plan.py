@@ -82,3 +82,22 @@ def test_six_handed_braeus_plans_the_evening_in_teams_of_three():
     rest = draw_domain.plan_from_json(session.plan)
     assert len(rest) == 2 and all(len(team) == 3 for draw in rest for team in draw.partnerships)
     assert all(p.player_3_id for p in session.partnerships.all())
+
+
+@pytest.mark.django_db
+def test_a_club_evening_of_26_is_drawn_from_the_stored_plan_to_its_end():
+    """The first draw starts from the stored plan (scoring.domain.draw.stored), the later draws
+    resume it: the evening as played has at most the stored plan's repeated opponents, with the
+    tests' budget of 300 moves a draw (which alone finds nothing like it)."""
+    from scoring.domain.draw.stored import stored_repeats
+    from scoring.selectors.history import evening_history
+
+    evening = make_evening(26)
+    assert (evening.sessions_count, evening.rounds_per_session) == (3, 4)
+    for number, seed in enumerate((11, 12, 13), start=1):
+        session = services.draw_session(evening=evening, seed=seed)
+        assert session.number == number and session.plan_repeats <= stored_repeats(26)
+        _play_session(session)
+    played = evening_history(evening).for_draw()
+    assert sum(played.opponents.values()) == 3 * 4 * 6 * 4  # every round of every session played
+    assert draw_domain.evening_repeats(played, []) <= stored_repeats(26)
