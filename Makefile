@@ -17,7 +17,7 @@ help:
 	@echo "make lint  - the pre-commit checks over the tree (ruff, formatting, templates, migrations, mypy, file sizes), as the CI runs them"
 	@echo "make wheels-check - every runtime dependency installs from a wheel on Windows, macOS and Linux"
 	@echo "make hub-stack - the results site as on a server, on this machine: PostgreSQL, Redis, 2 app processes, nginx (HUB_STACK_PORT, default 8480)"
-	@echo "make draw-plans - compute the stored evening plans of the first draw again (scripts/draw_plans.py; about half an hour)"
+	@echo "make draw-plans - compute the stored evening plans of the first draw again (scripts/draw_plans.py; about a quarter of an hour on two cores)"
 	@echo "make bench - time the documents, the draw, the pages, the season ranking, the room under load (SQLite and PostgreSQL), the round-change storm and the tablets during a restore"
 
 $(VENV)/.installed: requirements.txt
