@@ -1,8 +1,9 @@
 """Stored evening plans: a start for the first draw of an evening, as a club's movement table.
 
 Planning a whole evening well takes more search than a draw may spend (see
-:mod:`scoring.domain.draw.evening`): at 22 and 26 players a minute of search finds plans with
-half the repeated opponents that 4.5 seconds find. But the first draw of an evening, before
+:mod:`scoring.domain.draw.evening`): a search of 12,000,000 moves (over a minute) found plans
+with 15 repeated opponents at 22 players and 6 at 26, where the draws' own search (4.5 s, then
+1.8 s twice) ends near 22 and 10 (docs/performance.md, "The evening plan"). But the first draw of an evening, before
 anybody has played, depends only on the number of players: who is who does not matter yet. So
 the plans for the default format (3 sessions of 4 rounds, teams of two) are computed once, with a
 long search (``scripts/draw_plans.py``, ``make draw-plans``), and kept in
