@@ -30,6 +30,8 @@ Every setting has a default that is safe on an organiser's laptop:
 - ``BRUUS_ROLE`` (``hall``, the default, or ``hub``): the hall's program, or the results site
   (``scoring/hub/``; docs/results-online.md). ``bruus-turnier hub`` sets it.
 - ``HUB_SNAPSHOT_MAX_BYTES`` (default 2097152, 2 MiB): the largest snapshot the results site takes.
+- ``HUB_FRAME_ANCESTORS`` (web sites separated by spaces, default none): the sites that may show
+  the results site's pages in a frame (a club's own website).
 - ``PUBLISH_URL``, ``PUBLISH_KEY``, ``PUBLISH_ALLOW_HTTP`` (true/false, default ``false``): the
   results site the hall publishes to, the club's key, plain HTTP beyond this machine allowed.
 - Read by ``bruus-turnier run``/``serve`` (``bruus_tournament.cli``), not here: ``LISTEN_ADDRESS``,
@@ -41,6 +43,7 @@ A wrong value stops the start with ``ImproperlyConfigured`` naming the setting.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from pathlib import Path
 
@@ -49,6 +52,9 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from bruus_tournament import envfile
+
+# A web site as CSP names it: http(s), a host name (its first label may be "*"), an optional port.
+_SITE = re.compile(r"https?://(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:[0-9]{1,5})?")
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 BASE_DIR = PACKAGE_DIR.parent
@@ -487,6 +493,21 @@ CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
     "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
 )
+# The results site's pages in a frame on a club's own website: the sites that may frame them,
+# e.g. "https://www.bruus-schwesing.de https://*.verein.example" (the hub role only; default none).
+# CSP's frame-ancestors lists them; X-Frame-Options, which cannot name a site, is then not sent.
+HUB_FRAME_ANCESTORS = env.str("HUB_FRAME_ANCESTORS", default="").split()
+for _site in HUB_FRAME_ANCESTORS:
+    if not _SITE.fullmatch(_site):
+        raise ImproperlyConfigured(
+            f"HUB_FRAME_ANCESTORS takes web sites such as https://www.example.org, separated by spaces, not {_site!r}."
+        )
+if BRUUS_ROLE == "hub" and HUB_FRAME_ANCESTORS:
+    CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace(
+        "frame-ancestors 'none'", "frame-ancestors 'self' " + " ".join(HUB_FRAME_ANCESTORS)
+    )
+    X_FRAME_OPTIONS = ""
+    MIDDLEWARE = [m for m in MIDDLEWARE if m != "django.middleware.clickjacking.XFrameOptionsMiddleware"]
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = True
 if USE_TLS:

@@ -52,6 +52,10 @@ def run_check(**environ):
         ({"RESTORE_MAX_MB": "0"}, "RESTORE_MAX_MB"),
         ({"RESTORE_MAX_MB": "viel"}, "RESTORE_MAX_MB"),
         ({"REDIS_URL": "127.0.0.1:6379"}, "REDIS_URL"),
+        ({"HUB_FRAME_ANCESTORS": "www.bruus-schwesing.de"}, "HUB_FRAME_ANCESTORS"),
+        ({"HUB_FRAME_ANCESTORS": "https://www.bruus-schwesing.de/ergebnisse"}, "HUB_FRAME_ANCESTORS"),
+        ({"HUB_FRAME_ANCESTORS": "https://ok.example 'unsafe-inline'"}, "HUB_FRAME_ANCESTORS"),
+        ({"HUB_FRAME_ANCESTORS": "https://a.example;script-src"}, "HUB_FRAME_ANCESTORS"),
     ],
 )
 def test_wrong_settings_stop_the_start_naming_the_setting(environ, named):
@@ -60,14 +64,12 @@ def test_wrong_settings_stop_the_start_naming_the_setting(environ, named):
     assert named in result.stderr and "Traceback" not in result.stderr
 
 
-def caches_and_axes(**environ) -> list[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SECRET_KEY", "DEBUG", "REDIS_URL")}
+def shell_lines(code: str, **environ) -> list[str]:
+    """The lines ``code`` prints in ``manage.py shell``, started with ``environ`` (and without the
+    test run's own database, key, debug, Redis and role settings)."""
+    dropped = ("DATABASE_URL", "SECRET_KEY", "DEBUG", "REDIS_URL", "BRUUS_ROLE")
+    env = {k: v for k, v in os.environ.items() if k not in dropped}
     env.update(environ)
-    code = (
-        "from django.conf import settings as s; "
-        "print(*[c['BACKEND'] + ' ' + c.get('LOCATION', '') for c in s.CACHES.values()], s.AXES_HANDLER, "
-        "s.SESSION_ENGINE, sep='\\n')"
-    )
     result = subprocess.run(
         [sys.executable, "manage.py", "shell", "--verbosity", "0", "-c", code],
         cwd=ROOT,
@@ -77,6 +79,15 @@ def caches_and_axes(**environ) -> list[str]:
     )
     assert result.returncode == 0, result.stderr
     return result.stdout.splitlines()
+
+
+def caches_and_axes(**environ) -> list[str]:
+    code = (
+        "from django.conf import settings as s; "
+        "print(*[c['BACKEND'] + ' ' + c.get('LOCATION', '') for c in s.CACHES.values()], s.AXES_HANDLER, "
+        "s.SESSION_ENGINE, sep='\\n')"
+    )
+    return shell_lines(code, **environ)
 
 
 def test_redis_url_puts_the_caches_sessions_and_login_limits_into_redis():
@@ -125,3 +136,28 @@ def test_sqlite_file_database_runs_in_wal_mode(tmp_path):
     assert result.returncode == 0, result.stderr
     mode = sqlite3.connect(tmp_path / "bruus.sqlite3").execute("PRAGMA journal_mode").fetchone()[0]
     assert mode == "wal"
+
+
+FRAMING = """
+from django.test import Client
+answer = Client(HTTP_HOST="127.0.0.1").get("/gibt-es-nicht/")
+print(answer.headers.get("X-Frame-Options"))
+print(answer.headers["Content-Security-Policy"])
+"""
+
+
+def framing_headers(**environ) -> list[str]:
+    """X-Frame-Options and the CSP of an answer of the app, started with ``environ``."""
+    return shell_lines(FRAMING, **environ)
+
+
+def test_a_club_website_may_frame_the_results_site_where_the_setting_names_it():
+    sites = "https://www.bruus-schwesing.de https://*.verein.example:8443"
+    deny, policy = framing_headers(BRUUS_ROLE="hub")
+    assert deny == "DENY" and "frame-ancestors 'none'" in policy
+    allowed, policy = framing_headers(BRUUS_ROLE="hub", HUB_FRAME_ANCESTORS=sites)
+    assert allowed == "None"  # X-Frame-Options cannot name a site: not sent, CSP says it
+    assert f"frame-ancestors 'self' {sites};" in policy and "'none'" not in policy.split("base-uri")[0]
+    # The hall's pages (tablets, the organiser's desk) are never framed.
+    deny, policy = framing_headers(BRUUS_ROLE="hall", HUB_FRAME_ANCESTORS=sites)
+    assert deny == "DENY" and "frame-ancestors 'none'" in policy
