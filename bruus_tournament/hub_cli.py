@@ -92,6 +92,8 @@ def _hub_admin(args: argparse.Namespace) -> int:
             made = services.create_club if args.club_action == "add" else services.renew_club_key
             club, key = made(args.name)
             print(f"{club.name} · /verein/{club.slug}/ · Schlüssel / key: {key}")
+        elif args.hub_action == "club" and args.club_action == "delete":
+            return _delete_club(args.name, args.yes)
         elif args.hub_action == "club":  # imprint
             club = services.set_club_imprint(args.name, args.text)
             print(f"{club.name} · Impressum / imprint: {len(club.imprint)} Zeichen / characters")
@@ -106,6 +108,23 @@ def _hub_admin(args: argparse.Namespace) -> int:
     return 0
 
 
+def _delete_club(name: str, confirmed: bool) -> int:
+    """``hub club delete NAME [--yes]``: without ``--yes`` it says what would go and deletes nothing."""
+    from scoring.hub import services
+    from scoring.hub.models import Club
+
+    club = Club.objects.filter(name=" ".join(name.split())).first()
+    if club is not None and not confirmed:
+        evenings, players = club.evenings.count(), club.players.count()
+        raise StartError(
+            f"{club.name}: {evenings} Abende / evenings, {players} Spieler / players würden gelöscht / would be"
+            f" deleted. Nochmals mit --yes / again with --yes: bruus-turnier hub club delete {name!r} --yes"
+        )
+    evenings, players = services.delete_club(name)
+    print(f"{name} gelöscht / deleted: {evenings} Abende / evenings, {players} Spieler / players")
+    return 0
+
+
 def add_hub_parser(commands: Any, handler: Any) -> None:
     """``hub`` and its actions (docs/results-online.md)."""
     hub = commands.add_parser(
@@ -116,7 +135,7 @@ def add_hub_parser(commands: Any, handler: Any) -> None:
     hub.add_argument("--noreload", action="store_true", help="do not restart when the code changes")
     hub.set_defaults(handler=handler)
     actions = hub.add_subparsers(dest="hub_action", metavar="ACTION")
-    club = actions.add_parser("club", help="the clubs: add, key, imprint, list")
+    club = actions.add_parser("club", help="the clubs: add, key, imprint, list, delete")
     club_actions = club.add_subparsers(dest="club_action", metavar="ACTION", required=True)
     add = club_actions.add_parser("add", help="a new club; prints its upload key (shown once)")
     add.add_argument("name", metavar="NAME")
@@ -126,6 +145,9 @@ def add_hub_parser(commands: Any, handler: Any) -> None:
     imprint.add_argument("name", metavar="NAME")
     imprint.add_argument("text", metavar="TEXT")
     club_actions.add_parser("list", help="the clubs and their addresses")
+    delete = club_actions.add_parser("delete", help="take a club off the hub: its key, evenings, players, seasons")
+    delete.add_argument("name", metavar="NAME")
+    delete.add_argument("--yes", action="store_true", help="really delete (without it: what would be deleted)")
     association = actions.add_parser("association", help="associations of clubs: add, season")
     association_actions = association.add_subparsers(dest="association_action", metavar="ACTION", required=True)
     group = association_actions.add_parser("add", help="an association of the clubs named (or clubs added to it)")

@@ -85,6 +85,17 @@ def renew_club_key(name: str) -> tuple[Club, str]:
 
 
 @transaction.atomic
+def delete_club(name: str) -> tuple[int, int]:
+    """Take the club ``name`` off the hub: its key, evenings, players and seasons, in one
+    transaction; its association keeps its other clubs. Returns (evenings, players) deleted.
+    HubError when there is no such club."""
+    club = _club(name)
+    counts = club.evenings.count(), club.players.count()
+    club.delete()
+    return counts
+
+
+@transaction.atomic
 def set_club_imprint(name: str, imprint: str) -> Club:
     """The imprint/contact text shown on the club's pages (at most 4000 characters)."""
     club = _club(name)

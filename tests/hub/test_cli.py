@@ -10,7 +10,8 @@ from django.db import connections
 
 from bruus_tournament import cli
 from scoring.hub import keys
-from scoring.hub.models import Association, Club, HubSeason
+from scoring.hub.models import Association, Club, HubEvening, HubPlayer, HubSeason
+from tests.hub.conftest import evening_snapshot, post
 
 pytestmark = pytest.mark.django_db
 
@@ -128,3 +129,26 @@ def test_hub_refuses_a_port_in_use(capsys):
         taken.listen()
         status = cli.main(["hub", "--port", str(taken.getsockname()[1])])
     assert status == 2 and "is in use" in capsys.readouterr().err
+
+
+def test_club_delete_takes_one_club_and_its_results_off_the_hub(capsys, hub_role, client):
+    clubs = ("Bruus-Club Schwesing", "Bruus-Club Treia")
+    club_keys = [_run(capsys, "hub", "club", "add", name)[1].split()[-1] for name in clubs]
+    for key, uid in zip(club_keys, ("hall-1-17", "hall-2-3"), strict=True):
+        assert post(client, evening_snapshot(uid), key).status_code == 200
+    _run(capsys, "hub", "association", "add", "Nordfriesland", *clubs)
+    # Without --yes: what would go, and nothing goes.
+    status, _, err = _run(capsys, "hub", "club", "delete", "Bruus-Club Schwesing")
+    assert status == 2 and "1 Abende / evenings, 7 Spieler / players" in err and "--yes" in err
+    assert Club.objects.count() == 2 and HubEvening.objects.count() == 2
+    status, out, _ = _run(capsys, "hub", "club", "delete", "Bruus-Club Schwesing", "--yes")
+    assert status == 0 and "gelöscht / deleted: 1 Abende / evenings, 7 Spieler / players" in out
+    treia = Club.objects.get()
+    assert treia.name == "Bruus-Club Treia" and treia.association == Association.objects.get()
+    assert set(HubEvening.objects.values_list("club", flat=True)) == {treia.pk}
+    assert set(HubPlayer.objects.values_list("club", flat=True)) == {treia.pk}
+    assert post(client, evening_snapshot("hall-1-17", 101), club_keys[0]).status_code == 401  # the key is gone
+    assert client.get("/verein/bruus-club-schwesing/").status_code == 404
+    assert client.get("/verein/bruus-club-treia/").status_code == 200
+    status, _, err = _run(capsys, "hub", "club", "delete", "Bruus-Club Schwesing", "--yes")
+    assert status == 2 and "No club 'Bruus-Club Schwesing'" in err
