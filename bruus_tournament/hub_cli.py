@@ -111,13 +111,11 @@ def _hub_admin(args: argparse.Namespace) -> int:
 def _delete_club(name: str, confirmed: bool) -> int:
     """``hub club delete NAME [--yes]``: without ``--yes`` it says what would go and deletes nothing."""
     from scoring.hub import services
-    from scoring.hub.models import Club
 
-    club = Club.objects.filter(name=" ".join(name.split())).first()
-    if club is not None and not confirmed:
-        evenings, players = club.evenings.count(), club.players.count()
+    if not confirmed:
+        evenings, players = services.club_holdings(name)
         raise StartError(
-            f"{club.name}: {evenings} Abende / evenings, {players} Spieler / players würden gelöscht / would be"
+            f"{name}: {evenings} Abende / evenings, {players} Spieler / players würden gelöscht / would be"
             f" deleted. Nochmals mit --yes / again with --yes: bruus-turnier hub club delete {name!r} --yes"
         )
     evenings, players = services.delete_club(name)

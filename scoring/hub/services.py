@@ -84,14 +84,19 @@ def renew_club_key(name: str) -> tuple[Club, str]:
     return club, key
 
 
+def club_holdings(name: str) -> tuple[int, int]:
+    """(evenings, players) the club ``name`` has on the hub. HubError when there is no such club."""
+    club = _club(name)
+    return club.evenings.count(), club.players.count()
+
+
 @transaction.atomic
 def delete_club(name: str) -> tuple[int, int]:
     """Take the club ``name`` off the hub: its key, evenings, players and seasons, in one
-    transaction; its association keeps its other clubs. Returns (evenings, players) deleted.
-    HubError when there is no such club."""
-    club = _club(name)
-    counts = club.evenings.count(), club.players.count()
-    club.delete()
+    transaction; its association keeps its other clubs. Returns (evenings, players) deleted
+    (:func:`club_holdings`). HubError when there is no such club."""
+    counts = club_holdings(name)
+    _club(name).delete()
     return counts
 
 
